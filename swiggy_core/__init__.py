@@ -1,0 +1,1 @@
+"""Pure-Python core of the Swiggy MCP assistant (never imports streamlit)."""

@@ -1,0 +1,87 @@
+"""Canonical constants: every other module imports these, none redefines them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerSpec:
+    """One Swiggy MCP server as the connector and the local engine know it."""
+
+    key: str
+    name: str
+    url: str
+    path: str
+
+
+SWIGGY_MCP_BASE_URL: Final = "https://mcp.swiggy.com"
+
+MCP_SERVERS: Final[dict[str, McpServerSpec]] = {
+    "instamart": McpServerSpec("instamart", "swiggy-instamart", f"{SWIGGY_MCP_BASE_URL}/im", "/im"),
+    "food": McpServerSpec("food", "swiggy-food", f"{SWIGGY_MCP_BASE_URL}/food", "/food"),
+    "dineout": McpServerSpec(
+        "dineout", "swiggy-dineout", f"{SWIGGY_MCP_BASE_URL}/dineout", "/dineout"
+    ),
+}
+
+# Vertical ids (stable: they key stored chats, pages and prompt profiles).
+VERTICAL_FOOD: Final = "food"
+VERTICAL_STYLE: Final = "style"
+VERTICAL_DINING: Final = "dining"
+VERTICAL_FOODORDER: Final = "foodorder"
+VERTICAL_IDS: Final = (VERTICAL_FOOD, VERTICAL_STYLE, VERTICAL_DINING, VERTICAL_FOODORDER)
+
+# Model request defaults.
+DEFAULT_MODEL: Final = "claude-haiku-4-5"
+KNOWN_MODELS: Final = (
+    "claude-haiku-4-5",
+    "claude-haiku-5-5",
+    "claude-sonnet-5-5",
+    "claude-opus-5-5",
+)
+DEFAULT_ANTHROPIC_BASE_URL: Final = "https://api.anthropic.com"
+MAX_TOKENS: Final = 800
+BETA_MCP_CLIENT: Final = "mcp-client-2025-11-20"
+BETA_PROMPT_CACHING: Final = "prompt-caching-2024-07-31"
+BETA_CONTEXT_MANAGEMENT: Final = "context-management-2025-06-27"
+BETAS: Final = (BETA_MCP_CLIENT, BETA_PROMPT_CACHING, BETA_CONTEXT_MANAGEMENT)
+CACHE_CONTROL_EPHEMERAL: Final = {"type": "ephemeral"}
+MAX_CONTEXT_MESSAGES: Final = 24
+
+# Context management: clear old tool uses once the prompt grows large.
+CONTEXT_EDIT_TYPE: Final = "clear_tool_uses_20250919"
+CONTEXT_TRIGGER_INPUT_TOKENS: Final = 25_000
+CONTEXT_KEEP_TOOL_USES: Final = 5
+CONTEXT_CLEAR_AT_LEAST_TOKENS: Final = 2_000
+
+# Streaming and tool-error limits.
+STREAM_TIMEOUT_SECONDS: Final = 90.0
+CONNECT_TIMEOUT_SECONDS: Final = 10.0
+MCP_TOOL_ERROR_LIMIT: Final = 2
+MCP_AUTH_ERROR_LIMIT: Final = 1
+
+# Retry policy for the Messages API (the SDK's own retries are switched off).
+RETRYABLE_STATUSES: Final = frozenset({429, 500, 502, 503, 504, 529})
+MAX_RETRIES: Final = 2
+RETRY_BASE_DELAY_SECONDS: Final = 0.5
+RETRY_MULTIPLIER: Final = 2.0
+RETRY_JITTER_RATIO: Final = 0.2
+RETRY_MAX_DELAY_SECONDS: Final = 5.0
+RATE_LIMIT_HEADER_PREFIX: Final = "anthropic-ratelimit-"
+
+# Old tool results in history are cut to this many characters (JSON kept valid).
+TOOL_RESULT_TRUNCATE_CHARS: Final = 4_000
+# Tool-heavy turns older than this many messages from the end are compacted.
+COMPACT_AFTER_MESSAGES: Final = 8
+
+# Swiggy session facts.
+SWIGGY_TOKEN_TTL_SECONDS: Final = 432_000
+SWIGGY_TOKEN_STALE_DAYS: Final = 4
+
+# Local storage.
+DEFAULT_DATABASE_URL: Final = "sqlite:///swiggy_assistant.db"
+
+# Session-summary field names, in the order they are written.
+SUMMARY_FIELDS: Final = ("slots", "intent", "confirm", "datetime", "restaurant", "location")

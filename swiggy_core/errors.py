@@ -1,0 +1,67 @@
+"""A small error hierarchy; every error carries a stable code and a message for people.
+
+Codes: E-1xxx input, E-2xxx model API, E-3xxx MCP tool, E-4xxx internal, E-5xxx auth.
+Only `swiggy_ui` turns these into banners; messages never contain credentials.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Stable codes shown to people and used by tests."""
+
+    # E-1xxx: input and configuration
+    SETTING_INVALID = "E-1001"
+    UNKNOWN_VERTICAL = "E-1002"
+    EMPTY_MESSAGE = "E-1003"
+    # E-2xxx: the model API
+    API_BAD_REQUEST = "E-2000"
+    API_RATE_LIMIT = "E-2001"
+    API_SERVER = "E-2002"
+    API_OVERLOADED = "E-2003"
+    API_NETWORK = "E-2004"
+    API_TIMEOUT = "E-2005"
+    API_STREAM = "E-2006"
+    API_UNKNOWN = "E-2099"
+    # E-3xxx: MCP tools
+    TOOL_AUTH = "E-3001"
+    TOOL_ADDRESS = "E-3002"
+    TOOL_SERVER = "E-3003"
+    TOOL_VALIDATION = "E-3004"
+    # E-4xxx: internal
+    INTERNAL = "E-4001"
+    # E-5xxx: authentication
+    API_AUTH = "E-5001"
+    SWIGGY_SESSION_EXPIRED = "E-5002"
+
+
+class SwiggyAssistantError(Exception):
+    """Base class: a code plus a short, actionable message."""
+
+    code: ErrorCode = ErrorCode.INTERNAL
+
+    def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"
+
+
+class SettingsError(SwiggyAssistantError):
+    """A setting is missing or malformed; the message names the setting."""
+
+    code = ErrorCode.SETTING_INVALID
+
+
+class UnknownVerticalError(SwiggyAssistantError, KeyError):
+    """A vertical id that is not one of VERTICAL_IDS."""
+
+    code = ErrorCode.UNKNOWN_VERTICAL
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return SwiggyAssistantError.__str__(self)

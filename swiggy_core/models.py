@@ -1,0 +1,182 @@
+"""Typed chat data: content blocks, messages, usage and turn results.
+
+Blocks mirror the Messages API wire format, so `ChatMessage.to_param()` is exactly what
+the API expects back, and one `TypeAdapter` stores and restores a whole conversation
+(session_state, the database and test fixtures share this format).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Block(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    def to_param(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class TextContent(_Block):
+    """A text part inside a tool result's content list."""
+
+    type: Literal["text"] = "text"
+    text: str
+
+
+class TextBlock(_Block):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class McpToolUseBlock(_Block):
+    type: Literal["mcp_tool_use"] = "mcp_tool_use"
+    id: str
+    name: str
+    server_name: str
+    input: dict[str, Any] = Field(default_factory=dict)
+
+
+class McpToolResultBlock(_Block):
+    type: Literal["mcp_tool_result"] = "mcp_tool_result"
+    tool_use_id: str
+    is_error: bool = False
+    content: str | list[TextContent] = ""
+
+
+class McpToolListingBlock(_Block):
+    type: Literal["mcp_tool_listing"] = "mcp_tool_listing"
+    mcp_server_name: str
+    tools: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ToolUseBlock(_Block):
+    type: Literal["tool_use"] = "tool_use"
+    id: str
+    name: str
+    input: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolResultBlock(_Block):
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str
+    is_error: bool = False
+    content: str | list[TextContent] = ""
+
+
+ContentBlock = Annotated[
+    TextBlock
+    | McpToolUseBlock
+    | McpToolResultBlock
+    | McpToolListingBlock
+    | ToolUseBlock
+    | ToolResultBlock,
+    Field(discriminator="type"),
+]
+TOOL_USE_TYPES = frozenset({"mcp_tool_use", "tool_use"})
+TOOL_RESULT_TYPES = frozenset({"mcp_tool_result", "tool_result"})
+CONTENT_BLOCK_TYPES = frozenset(
+    {"text", "mcp_tool_use", "mcp_tool_result", "mcp_tool_listing", "tool_use", "tool_result"}
+)
+
+_block_adapter: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
+
+
+def block_from_dict(data: dict[str, Any]) -> ContentBlock:
+    """Validate one wire-format block (raises pydantic.ValidationError on bad input)."""
+    return _block_adapter.validate_python(data)
+
+
+def result_text(block: McpToolResultBlock | ToolResultBlock) -> str:
+    """The plain text of a tool result, whichever content form it uses."""
+    if isinstance(block.content, str):
+        return block.content
+    return "".join(part.text for part in block.content)
+
+
+class Usage(BaseModel):
+    """Token usage of one response (or a sum of several)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_creation_input_tokens=self.cache_creation_input_tokens
+            + other.cache_creation_input_tokens,
+            cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return (
+            self.input_tokens
+            + self.output_tokens
+            + self.cache_creation_input_tokens
+            + self.cache_read_input_tokens
+        )
+
+
+class ChatMessage(BaseModel):
+    """One message of a conversation; `meta` stays local and is never sent to the API."""
+
+    role: Literal["user", "assistant"]
+    content: str | list[ContentBlock]
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    def blocks(self) -> list[ContentBlock]:
+        if isinstance(self.content, str):
+            return [TextBlock(text=self.content)]
+        return list(self.content)
+
+    def text(self) -> str:
+        return "".join(b.text for b in self.blocks() if isinstance(b, TextBlock))
+
+    def to_param(self) -> dict[str, Any]:
+        if isinstance(self.content, str):
+            return {"role": self.role, "content": self.content}
+        return {"role": self.role, "content": [b.to_param() for b in self.content]}
+
+
+conversation_adapter: TypeAdapter[list[ChatMessage]] = TypeAdapter(list[ChatMessage])
+
+
+class ErrorInfo(BaseModel):
+    """An error as the UI shows it: stable code, category, short message, optional wait."""
+
+    code: str
+    category: str
+    message: str
+    status: int | None = None
+    retry_after_seconds: float | None = None
+    retryable: bool = False
+
+
+StopReason = str  # the API adds new values over time; keep it open
+
+
+class TurnResult(BaseModel):
+    """What one streamed turn produced; partial content survives an error."""
+
+    blocks: list[ContentBlock] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    stop_reason: StopReason | None = None
+    error: ErrorInfo | None = None
+    rate_limit_headers: dict[str, str] = Field(default_factory=dict)
+    attempts: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def text(self) -> str:
+        return "".join(b.text for b in self.blocks if isinstance(b, TextBlock))
+
+    def as_message(self) -> ChatMessage:
+        return ChatMessage(role="assistant", content=list(self.blocks))

@@ -1,0 +1,142 @@
+"""One typed Settings object read from a secrets mapping and the environment.
+
+Lookup order for each setting: the secrets mapping (e.g. `st.secrets`), then the
+environment. A malformed value raises `SettingsError` naming the setting; secrets are
+`SecretStr`, so neither `repr` nor `str` of the object ever shows them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ConfigDict, SecretStr
+
+from swiggy_core.constants import DEFAULT_DATABASE_URL, DEFAULT_MODEL
+from swiggy_core.errors import SettingsError
+
+EngineName = Literal["auto", "connector", "local"]
+ENGINE_NAMES: tuple[EngineName, ...] = ("auto", "connector", "local")
+
+# Setting name -> environment variable (secrets use the same keys).
+ENV_NAMES: dict[str, str] = {
+    "anthropic_api_key": "ANTHROPIC_API_KEY",
+    "anthropic_base_url": "ANTHROPIC_BASE_URL",
+    "model": "ANTHROPIC_MODEL",
+    "engine": "SWIGGY_ENGINE",
+    "swiggy_token": "SWIGGY_TOKEN",
+    "sandbox": "SWIGGY_SANDBOX",
+    "database_url": "SWIGGY_DATABASE_URL",
+}
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+class Settings(BaseModel):
+    """Everything the app needs to know about its environment."""
+
+    model_config = ConfigDict(frozen=True)
+
+    anthropic_api_key: SecretStr | None = None
+    anthropic_base_url: str | None = None
+    model: str = DEFAULT_MODEL
+    engine: EngineName = "auto"
+    swiggy_token: SecretStr | None = None
+    sandbox: bool = True
+    database_url: str = DEFAULT_DATABASE_URL
+
+    @property
+    def has_api_key(self) -> bool:
+        return self.anthropic_api_key is not None
+
+    @property
+    def has_swiggy_token(self) -> bool:
+        return self.swiggy_token is not None
+
+    @property
+    def offline_demo(self) -> bool:
+        """No key: the sandbox's offline planner answers instead of Claude."""
+        return not self.has_api_key
+
+
+def load_settings(
+    secrets: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Read settings; raise SettingsError naming the first bad setting."""
+    environ = os.environ if environ is None else environ
+    raw = {name: _lookup(env_name, secrets or {}, environ) for name, env_name in ENV_NAMES.items()}
+    values: dict[str, Any] = {}
+    if raw["anthropic_api_key"]:
+        values["anthropic_api_key"] = SecretStr(_clean_secret("ANTHROPIC_API_KEY", raw))
+    if raw["anthropic_base_url"]:
+        values["anthropic_base_url"] = _parse_url("ANTHROPIC_BASE_URL", raw["anthropic_base_url"])
+    if raw["model"]:
+        values["model"] = _parse_model(raw["model"])
+    if raw["engine"]:
+        values["engine"] = _parse_engine(raw["engine"])
+    if raw["swiggy_token"]:
+        values["swiggy_token"] = SecretStr(_clean_secret("SWIGGY_TOKEN", raw))
+    if raw["sandbox"]:
+        values["sandbox"] = _parse_bool("SWIGGY_SANDBOX", raw["sandbox"])
+    else:
+        # With no Swiggy token there is nothing real to talk to: use the sandbox.
+        values["sandbox"] = "swiggy_token" not in values
+    if raw["database_url"]:
+        values["database_url"] = _parse_database_url(raw["database_url"])
+    return Settings(**values)
+
+
+def _lookup(env_name: str, secrets: Mapping[str, Any], environ: Mapping[str, str]) -> str:
+    for key in (env_name, env_name.lower()):
+        if key in secrets and secrets[key] is not None:
+            value = secrets[key]
+            if not isinstance(value, str | int | float | bool):
+                raise SettingsError(f"{env_name} must be a single value, not a table.")
+            return str(value).strip()
+    return environ.get(env_name, "").strip()
+
+
+def _clean_secret(env_name: str, raw: dict[str, str]) -> str:
+    name = next(key for key, env in ENV_NAMES.items() if env == env_name)
+    value = raw[name]
+    if any(ch.isspace() for ch in value) or not value.isprintable():
+        raise SettingsError(f"{env_name} contains spaces or control characters.")
+    return value
+
+
+def _parse_url(env_name: str, value: str) -> str:
+    parsed = urlparse(value)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise SettingsError(f"{env_name} must be an http(s) URL, e.g. https://api.anthropic.com.")
+    return value.rstrip("/")
+
+
+def _parse_model(value: str) -> str:
+    if any(ch.isspace() for ch in value) or len(value) > 100:
+        raise SettingsError("ANTHROPIC_MODEL must be a model id such as claude-haiku-4-5.")
+    return value
+
+
+def _parse_engine(value: str) -> EngineName:
+    lowered = value.lower()
+    for engine in ENGINE_NAMES:
+        if engine == lowered:
+            return engine
+    raise SettingsError(f"SWIGGY_ENGINE must be one of {', '.join(ENGINE_NAMES)}; got {value!r}.")
+
+
+def _parse_bool(env_name: str, value: str) -> bool:
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise SettingsError(f"{env_name} must be true or false; got {value!r}.")
+
+
+def _parse_database_url(value: str) -> str:
+    if "://" not in value:
+        raise SettingsError("SWIGGY_DATABASE_URL must be a URL such as sqlite:///chats.db.")
+    return value
