@@ -61,6 +61,8 @@ STREAM_TIMEOUT_SECONDS: Final = 90.0
 CONNECT_TIMEOUT_SECONDS: Final = 10.0
 MCP_TOOL_ERROR_LIMIT: Final = 2
 MCP_AUTH_ERROR_LIMIT: Final = 1
+# A paused turn (stop_reason pause_turn) is sent back at most this many times.
+MAX_PAUSE_CONTINUATIONS: Final = 3
 
 # Retry policy for the Messages API (the SDK's own retries are switched off).
 RETRYABLE_STATUSES: Final = frozenset({429, 500, 502, 503, 504, 529})

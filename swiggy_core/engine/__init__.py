@@ -1,0 +1,41 @@
+"""Engines: stream a turn through the SDK, classify errors, retry."""
+
+from swiggy_core.engine.client import make_client
+from swiggy_core.engine.errors import (
+    ToolError,
+    ToolErrorCategory,
+    classify_api_error,
+    classify_mcp_tool_error,
+    error_info,
+)
+from swiggy_core.engine.events import (
+    RetryScheduled,
+    StreamEvent,
+    StreamFailed,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnDone,
+)
+from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers, parse_retry_after
+from swiggy_core.engine.stream import run_message_stream
+
+__all__ = [
+    "RetryPolicy",
+    "RetryScheduled",
+    "StreamEvent",
+    "StreamFailed",
+    "TextDelta",
+    "ToolError",
+    "ToolErrorCategory",
+    "ToolFinished",
+    "ToolStarted",
+    "TurnDone",
+    "classify_api_error",
+    "classify_mcp_tool_error",
+    "error_info",
+    "extract_rate_limit_headers",
+    "make_client",
+    "parse_retry_after",
+    "run_message_stream",
+]

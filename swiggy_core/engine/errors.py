@@ -1,0 +1,173 @@
+"""Classify model-API exceptions and MCP tool errors into codes people can act on."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+import anthropic
+
+from swiggy_core.engine.retry import parse_retry_after
+from swiggy_core.errors import ErrorCode
+from swiggy_core.models import ErrorInfo
+
+# Error categories (stable: the UI picks the banner's fix from them).
+AUTH = "auth"
+PERMISSION = "permission"
+RATE_LIMIT = "rate_limit"
+SERVER = "server"
+OVERLOADED = "overloaded"
+NETWORK = "network"
+TIMEOUT = "timeout"
+BAD_REQUEST = "bad_request"
+STREAM = "stream"
+UNKNOWN = "unknown"
+
+_MESSAGES: dict[str, tuple[ErrorCode, str]] = {
+    AUTH: (ErrorCode.API_AUTH, "The Anthropic API key was rejected. Check it on Connections."),
+    PERMISSION: (
+        ErrorCode.SWIGGY_SESSION_EXPIRED,
+        "Your Swiggy session has expired or lacks permission. Reconnect Swiggy.",
+    ),
+    RATE_LIMIT: (ErrorCode.API_RATE_LIMIT, "Too many requests right now."),
+    SERVER: (ErrorCode.API_SERVER, "The model service had an internal error."),
+    OVERLOADED: (ErrorCode.API_OVERLOADED, "The model service is overloaded right now."),
+    NETWORK: (ErrorCode.API_NETWORK, "Could not reach the model service. Check your connection."),
+    TIMEOUT: (ErrorCode.API_TIMEOUT, "The reply took too long and was stopped."),
+    BAD_REQUEST: (ErrorCode.API_BAD_REQUEST, "The model service rejected the request."),
+    STREAM: (ErrorCode.API_STREAM, "The reply stream broke off."),
+    UNKNOWN: (ErrorCode.API_UNKNOWN, "Something went wrong talking to the model service."),
+}
+_RETRYABLE = frozenset({RATE_LIMIT, SERVER, OVERLOADED})
+
+# `error.type` values seen inside a 200 stream (event: error) → category.
+_STREAM_ERROR_TYPES = {
+    "overloaded_error": OVERLOADED,
+    "rate_limit_error": RATE_LIMIT,
+    "api_error": SERVER,
+    "authentication_error": AUTH,
+    "permission_error": PERMISSION,
+    "invalid_request_error": BAD_REQUEST,
+    "timeout_error": TIMEOUT,
+}
+
+
+def error_info(category: str, *, status: int | None = None, detail: str = "") -> ErrorInfo:
+    """Build the ErrorInfo for a category; `detail` is appended when it helps."""
+    code, message = _MESSAGES.get(category, _MESSAGES[UNKNOWN])
+    if detail:
+        message = f"{message} ({detail})"
+    return ErrorInfo(
+        code=code,
+        category=category,
+        message=message,
+        status=status,
+        retryable=category in _RETRYABLE,
+    )
+
+
+def classify_api_error(exc: BaseException) -> ErrorInfo:
+    """Map an SDK exception (or a broken stream) to a coded ErrorInfo."""
+    if isinstance(exc, anthropic.APITimeoutError):
+        return error_info(TIMEOUT)
+    if isinstance(exc, anthropic.APIConnectionError):
+        return error_info(NETWORK)
+    if isinstance(exc, anthropic.APIStatusError):
+        return _classify_status_error(exc)
+    if isinstance(exc, TimeoutError):
+        return error_info(TIMEOUT)
+    if isinstance(exc, ValueError | anthropic.APIResponseValidationError):
+        return error_info(STREAM, detail="malformed event")
+    return error_info(UNKNOWN)
+
+
+def _classify_status_error(exc: anthropic.APIStatusError) -> ErrorInfo:
+    status = exc.status_code
+    if status == 200:
+        # An `event: error` inside a stream: the HTTP status says nothing, the type does.
+        category = _STREAM_ERROR_TYPES.get(exc.type or "", STREAM)
+    elif status == 401:
+        category = AUTH
+    elif status == 403:
+        category = PERMISSION
+    elif status == 429:
+        category = RATE_LIMIT
+    elif status == 529:
+        category = OVERLOADED
+    elif status >= 500:
+        category = SERVER
+    elif status == 400:
+        category = BAD_REQUEST
+    else:
+        category = UNKNOWN
+    info = error_info(category, status=status)
+    retry_after = parse_retry_after(exc.response.headers) if status != 200 else None
+    if retry_after is not None:
+        info = info.model_copy(update={"retry_after_seconds": retry_after})
+    return info
+
+
+class ToolErrorCategory(StrEnum):
+    AUTH = "auth"
+    ADDRESS = "address"
+    SERVER = "server"
+    VALIDATION = "validation"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolError:
+    """A classified MCP tool error, with the message shown when the turn is aborted."""
+
+    category: ToolErrorCategory
+    code: ErrorCode
+    message: str
+    detail: str
+
+
+_ADDRESS_RE = re.compile(
+    r"address with id|address not found|invalid address|delivery address|addressid", re.I
+)
+_AUTH_RE = re.compile(
+    r"\b(401|403|419)\b|forbidden|unauthori[sz]ed|expired|access denied|invalid token"
+    r"|not authenticated|session revoked",
+    re.I,
+)
+_SERVER_RE = re.compile(
+    r"\b(500|502|503|504|529)\b|overload|internal server error|timed? ?out|gateway"
+    r"|unavailable|try again later",
+    re.I,
+)
+_TOOL_ERRORS: dict[ToolErrorCategory, tuple[ErrorCode, str]] = {
+    ToolErrorCategory.AUTH: (
+        ErrorCode.TOOL_AUTH,
+        "Your Swiggy session has expired. Please click Reconnect to sign in again.",
+    ),
+    ToolErrorCategory.ADDRESS: (
+        ErrorCode.TOOL_ADDRESS,
+        "Your saved location seems invalid for Swiggy right now. Pick another address.",
+    ),
+    ToolErrorCategory.SERVER: (
+        ErrorCode.TOOL_SERVER,
+        "The Swiggy service is temporarily unavailable. Please try again in a minute.",
+    ),
+    ToolErrorCategory.VALIDATION: (
+        ErrorCode.TOOL_VALIDATION,
+        "I hit repeated errors from the Swiggy service and stopped retrying.",
+    ),
+}
+
+
+def classify_mcp_tool_error(text: str) -> ToolError:
+    """Categorise a failed tool result's text (address, auth, server, else validation)."""
+    sample = text[:2000]
+    if _ADDRESS_RE.search(sample):
+        category = ToolErrorCategory.ADDRESS
+    elif _AUTH_RE.search(sample):
+        category = ToolErrorCategory.AUTH
+    elif _SERVER_RE.search(sample):
+        category = ToolErrorCategory.SERVER
+    else:
+        category = ToolErrorCategory.VALIDATION
+    code, message = _TOOL_ERRORS[category]
+    return ToolError(category=category, code=code, message=message, detail=sample[:300])
