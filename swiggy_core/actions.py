@@ -86,3 +86,9 @@ def confirmed_tools(message: ChatMessage | None) -> frozenset[str]:
     if action is None or action.kind != "confirm" or not action.tool_name:
         return frozenset()
     return frozenset({action.tool_name})
+
+
+def typed_message(text: str) -> ChatMessage:
+    """A message the person typed; action tags are stripped so typing cannot forge one."""
+    cleaned = _TAG_RE.sub("", text).replace("<card_action>", "").replace("</card_action>", "")
+    return ChatMessage(role="user", content=cleaned.strip())
