@@ -87,3 +87,27 @@ DEFAULT_DATABASE_URL: Final = "sqlite:///swiggy_assistant.db"
 
 # Session-summary field names, in the order they are written.
 SUMMARY_FIELDS: Final = ("slots", "intent", "confirm", "datetime", "restaurant", "location")
+
+# Tool-result parsing: bounds that keep hostile or huge payloads fast (never a hang).
+PARSER_MAX_INPUT_CHARS: Final = 4_000_000
+PARSER_MAX_DEPTH: Final = 14
+PARSER_MAX_NODES: Final = 20_000
+PARSER_MAX_ITEMS: Final = 60
+PARSER_MAX_TEXT_CHARS: Final = 300
+PARSER_MAX_RAW_CHARS: Final = 4_000
+SWIGGY_IMAGE_BASE_URL: Final = (
+    "https://media-assets.swiggy.com/swiggy/image/upload/fl_lossy,f_auto,q_auto,w_264,h_288,c_fill/"
+)
+# Swiggy serves India: epoch times become IST dates and clock times.
+SWIGGY_UTC_OFFSET_MINUTES: Final = 330
+PAISE_PER_RUPEE: Final = 100
+
+# The compact session-state summary sent each turn stays under this many characters.
+SESSION_SUMMARY_MAX_CHARS: Final = 400
+
+# The one money-spending tool each server's confirm button switches on, by server key.
+CONFIRM_TOOL_BY_SERVER: Final = {
+    "instamart": "checkout",
+    "food": "place_food_order",
+    "dineout": "book_table",
+}

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import anthropic
+import httpx2
 
 from swiggy_core.engine.retry import parse_retry_after
 from swiggy_core.errors import ErrorCode
@@ -75,8 +76,13 @@ def classify_api_error(exc: BaseException) -> ErrorInfo:
         return error_info(NETWORK)
     if isinstance(exc, anthropic.APIStatusError):
         return _classify_status_error(exc)
-    if isinstance(exc, TimeoutError):
+    # Errors while the body streams surface as raw httpx2 / json exceptions, not SDK ones.
+    if isinstance(exc, TimeoutError | httpx2.TimeoutException):
         return error_info(TIMEOUT)
+    if isinstance(exc, httpx2.RemoteProtocolError):
+        return error_info(STREAM, detail="the connection closed mid-reply")
+    if isinstance(exc, httpx2.TransportError):
+        return error_info(NETWORK)
     if isinstance(exc, ValueError | anthropic.APIResponseValidationError):
         return error_info(STREAM, detail="malformed event")
     return error_info(UNKNOWN)

@@ -177,7 +177,7 @@ def _stream_once(
         outcome.error = error_info(TIMEOUT)
         _keep_snapshot(stream, outcome)
         return outcome
-    except (anthropic.APIError, ValueError) as exc:
+    except (anthropic.APIError, httpx2.TransportError, ValueError) as exc:
         outcome.error = classify_api_error(exc)
         if isinstance(exc, anthropic.APIStatusError) and exc.status_code != 200:
             outcome.rate_limit_headers = extract_rate_limit_headers(exc.response.headers)

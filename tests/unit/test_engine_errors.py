@@ -102,3 +102,14 @@ def test_retry_after_header_forms():
 def test_rate_limit_headers_are_extracted():
     headers = {"Anthropic-RateLimit-Requests-Remaining": "3", "content-type": "x"}
     assert extract_rate_limit_headers(headers) == {"anthropic-ratelimit-requests-remaining": "3"}
+
+
+def test_errors_raised_while_the_body_streams():
+    import json
+
+    assert classify_api_error(httpx2.ReadTimeout("slow", request=REQUEST)).code == "E-2005"
+    cut = classify_api_error(httpx2.RemoteProtocolError("incomplete chunked read"))
+    assert cut.code == "E-2006"
+    assert classify_api_error(httpx2.ConnectError("refused")).code == "E-2004"
+    bad = classify_api_error(json.JSONDecodeError("x", "{", 0))
+    assert bad.code == "E-2006" and "malformed" in bad.message
