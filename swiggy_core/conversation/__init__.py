@@ -1,0 +1,31 @@
+"""Conversation: request building, session summary, history sanitising and truncation."""
+
+from swiggy_core.conversation.request import (
+    build_message_stream_params,
+    latest_tool_listing,
+    prepare_messages,
+)
+from swiggy_core.conversation.sanitize import (
+    compact_old_turns,
+    sanitize_assistant_blocks,
+    sanitize_messages,
+)
+from swiggy_core.conversation.summary import build_session_state_summary
+from swiggy_core.conversation.truncate import (
+    TRUNCATION_SLACK,
+    truncate_history,
+    truncate_tool_result,
+)
+
+__all__ = [
+    "TRUNCATION_SLACK",
+    "build_message_stream_params",
+    "build_session_state_summary",
+    "compact_old_turns",
+    "latest_tool_listing",
+    "prepare_messages",
+    "sanitize_assistant_blocks",
+    "sanitize_messages",
+    "truncate_history",
+    "truncate_tool_result",
+]

@@ -1,0 +1,132 @@
+"""The four verticals, looked up by id."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from types import MappingProxyType
+
+from swiggy_core.constants import (
+    VERTICAL_DINING,
+    VERTICAL_FOOD,
+    VERTICAL_FOODORDER,
+    VERTICAL_IDS,
+    VERTICAL_STYLE,
+)
+from swiggy_core.errors import UnknownVerticalError
+from swiggy_core.verticals.profile import compile_prompt_profile
+from swiggy_core.verticals.profiles_instamart import NUTRICART_PROFILE, STYLEKIT_PROFILE
+from swiggy_core.verticals.profiles_restaurants import FEEDME_PROFILE, TABLESCOUT_PROFILE
+from swiggy_core.verticals.vertical import Vertical
+
+# Specific patterns first: update_cart must not fall through to the generic "cart" label.
+_INSTAMART_LABELS = {
+    r"search": "Searching Instamart…",
+    r"update_cart|clear_cart": "Updating your cart…",
+    r"cart": "Checking your cart…",
+    r"checkout": "Placing your order…",
+    r"go_to_items": "Fetching your usual items…",
+    r"address": "Loading your addresses…",
+    r"order": "Checking your orders…",
+}
+
+NUTRICART = Vertical(
+    id=VERTICAL_FOOD,
+    display_name="NutriCart",
+    tagline="Groceries in minutes, with a nutritionist's eye",
+    icon="🥗",
+    server_key="instamart",
+    profile=NUTRICART_PROFILE,
+    starter_prompts=(
+        "Find high-protein snacks under ₹200",
+        "Add Amul Taaza milk 1 L to my cart",
+        "Plan three high-protein vegetarian dinners for two",
+        "What's a healthy breakfast I can make in 10 minutes?",
+    ),
+    loading_labels=_INSTAMART_LABELS,
+)
+
+STYLEKIT = Vertical(
+    id=VERTICAL_STYLE,
+    display_name="StyleKit",
+    tagline="Skincare, haircare and grooming, routine first",
+    icon="💄",
+    server_key="instamart",
+    profile=STYLEKIT_PROFILE,
+    starter_prompts=(
+        "Suggest a skincare routine for oily skin and find the products",
+        "I have dandruff and a dry scalp. What should I use?",
+        "Add Cetaphil Gentle Skin Cleanser 125 ml to my cart",
+        "Find a fragrance-free sunscreen for sensitive skin",
+    ),
+    loading_labels=_INSTAMART_LABELS,
+)
+
+TABLESCOUT = Vertical(
+    id=VERTICAL_DINING,
+    display_name="TableScout",
+    tagline="Find a table nearby and book a free slot",
+    icon="🍽️",
+    server_key="dineout",
+    profile=TABLESCOUT_PROFILE,
+    starter_prompts=(
+        "Book a table for 4 tomorrow at 8 pm near Indiranagar",
+        "A romantic rooftop dinner for two this Saturday",
+        "Family-friendly North Indian place for 6 tonight",
+        "Where can we get brunch this weekend?",
+    ),
+    loading_labels={
+        r"search": "Finding restaurants…",
+        r"slot|avail": "Checking available slots…",
+        r"booking_status|status": "Checking your booking…",
+        r"book|reserve": "Booking your table…",
+        r"detail": "Loading restaurant details…",
+        r"location|address": "Loading your saved locations…",
+    },
+)
+
+FEEDME = Vertical(
+    id=VERTICAL_FOODORDER,
+    display_name="FeedMe",
+    tagline="From craving to doorstep with Swiggy Food",
+    icon="🍛",
+    server_key="food",
+    profile=FEEDME_PROFILE,
+    starter_prompts=(
+        "I want a paneer biryani",
+        "I'm hungry, something spicy under ₹300",
+        "Find the best-rated pizza that arrives in 30 minutes",
+        "Where's my order?",
+    ),
+    loading_labels={
+        r"search_restaurant": "Finding restaurants…",
+        r"menu": "Reading the menu…",
+        r"update_food_cart|flush": "Updating your cart…",
+        r"cart": "Checking your cart…",
+        r"coupon": "Checking coupons…",
+        r"place_food_order": "Placing your order…",
+        r"track|order": "Checking your order…",
+        r"address": "Loading your addresses…",
+    },
+)
+
+VERTICALS: Mapping[str, Vertical] = MappingProxyType(
+    {v.id: v for v in (NUTRICART, STYLEKIT, TABLESCOUT, FEEDME)}
+)
+
+
+def get_vertical(vertical_id: str) -> Vertical:
+    """The vertical for `vertical_id`; raises UnknownVerticalError naming the valid ids."""
+    try:
+        return VERTICALS[vertical_id]
+    except (KeyError, TypeError):
+        valid = ", ".join(VERTICAL_IDS)
+        raise UnknownVerticalError(
+            f"Unknown vertical {vertical_id!r}; choose one of: {valid}."
+        ) from None
+
+
+@cache
+def build_system_prompt(vertical_id: str) -> str:
+    """The compiled system prompt of a vertical (stable text, so prompt caching hits)."""
+    return compile_prompt_profile(get_vertical(vertical_id).profile)

@@ -1,0 +1,332 @@
+import itertools
+import json
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import anthropic
+import httpx2
+import pytest
+
+from swiggy_core.constants import (
+    BETAS,
+    CONTEXT_CLEAR_AT_LEAST_TOKENS,
+    CONTEXT_EDIT_TYPE,
+    CONTEXT_KEEP_TOOL_USES,
+    CONTEXT_TRIGGER_INPUT_TOKENS,
+    DEFAULT_MODEL,
+    MAX_CONTEXT_MESSAGES,
+    MAX_TOKENS,
+    MCP_SERVERS,
+)
+from swiggy_core.conversation import build_message_stream_params, prepare_messages
+from swiggy_core.errors import UnknownVerticalError
+from swiggy_core.models import (
+    ChatMessage,
+    McpToolListingBlock,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from swiggy_core.verticals import build_system_prompt
+
+NOW = datetime(2026, 11, 21, 22, 40)  # naive: taken as India time
+ADDRESS = {
+    "id": "addr-7",
+    "label": "Home",
+    "addressLine": "12 MG Road, Indiranagar",
+    "lat": 12.97,
+    "lng": 77.64,
+}
+EPHEMERAL = {"type": "ephemeral"}
+
+
+def _user(text="hello"):
+    return ChatMessage(role="user", content=text)
+
+
+def _assistant(text="hi"):
+    return ChatMessage(role="assistant", content=text)
+
+
+def _listing(server="swiggy-instamart", names=("search_products", "update_cart", "checkout")):
+    tools = [
+        {"name": n, "description": f"{n} tool", "input_schema": {"type": "object", "x": n}}
+        for n in names
+    ]
+    return McpToolListingBlock(mcp_server_name=server, tools=tools)
+
+
+def _params(**overrides):
+    base = {"vertical_id": "food", "messages": [_user()], "now": NOW}
+    return build_message_stream_params(**(base | overrides))
+
+
+def test_minimal_params_have_exactly_the_sdk_keys_without_a_token():
+    params = _params()
+    assert list(params) == [
+        "model",
+        "max_tokens",
+        "system",
+        "messages",
+        "betas",
+        "context_management",
+    ]
+    assert params["model"] == DEFAULT_MODEL
+    assert params["max_tokens"] == MAX_TOKENS
+    assert params["betas"] == list(BETAS)
+    assert params["messages"] == [{"role": "user", "content": "hello"}]
+
+
+def test_context_management_uses_the_canonical_values():
+    assert _params()["context_management"] == {
+        "edits": [
+            {
+                "type": CONTEXT_EDIT_TYPE,
+                "trigger": {"type": "input_tokens", "value": CONTEXT_TRIGGER_INPUT_TOKENS},
+                "keep": {"type": "tool_uses", "value": CONTEXT_KEEP_TOOL_USES},
+                "clear_at_least": {"type": "input_tokens", "value": CONTEXT_CLEAR_AT_LEAST_TOKENS},
+            }
+        ]
+    }
+
+
+def test_system_blocks_prompt_address_datetime_summary_with_cache_on_stable_ones():
+    params = _params(vertical_id="dining", address=ADDRESS, session_summary="slots=party:4")
+    prompt, address, clock, summary = params["system"]
+    assert prompt == {
+        "type": "text",
+        "text": build_system_prompt("dining"),
+        "cache_control": EPHEMERAL,
+    }
+    assert address["cache_control"] == EPHEMERAL
+    for part in ("Home", "12 MG Road, Indiranagar", "addr-7", "12.97", "77.64"):
+        assert part in address["text"]
+    assert "use this addressid" in address["text"].lower()
+    assert "for every tool call" in address["text"]
+    assert "cache_control" not in clock and "cache_control" not in summary
+    assert clock["text"].startswith("Current date and time: Saturday, 21 November 2026, 22:40 IST")
+    assert "2026-11-21" in clock["text"]
+    assert "tomorrow = Sunday, 22 November 2026 (2026-11-22)" in clock["text"]
+    assert "this weekend = 2026-11-21 to 2026-11-22" in clock["text"]
+    assert "tonight" in clock["text"]
+    assert summary["text"].endswith("slots=party:4")
+
+
+def test_without_address_or_summary_only_prompt_and_clock_are_sent():
+    system = _params(session_summary="  ")["system"]
+    assert len(system) == 2
+    assert system[0]["cache_control"] == EPHEMERAL
+    assert system[1]["text"].startswith("Current date and time:")
+
+
+def test_address_may_be_an_object_and_aware_times_are_shown_in_ist():
+    address = SimpleNamespace(id="a-1", label="Office", address="Koramangala", lat=None, lng=None)
+    utc = datetime(2026, 11, 21, 17, 10, tzinfo=UTC)  # 22:40 in India
+    system = _params(address=address, now=utc)["system"]
+    assert "Office: Koramangala (addressId: a-1)" in system[1]["text"]
+    assert "22:40 IST" in system[2]["text"]
+    assert "+0530" in system[2]["text"]
+
+
+def test_weekend_on_a_sunday_is_just_today():
+    clock = _params(now=datetime(2026, 11, 22, 10, 0))["system"][1]["text"]
+    assert "this weekend = 2026-11-22 to 2026-11-22" in clock
+
+
+def test_history_is_capped_and_starts_with_a_user_message():
+    history = []
+    for n in range(20):
+        history += [_user(f"u{n}"), _assistant(f"a{n}")]
+    history.append(_user("latest"))
+    messages = _params(messages=history)["messages"]
+    assert len(messages) <= MAX_CONTEXT_MESSAGES
+    assert messages[0]["role"] == "user"
+    assert messages[-1] == {"role": "user", "content": "latest"}
+    roles = [m["role"] for m in messages]
+    assert all(a != b for a, b in itertools.pairwise(roles))
+    # The cut landed on an assistant message: it was dropped rather than sent first.
+    assert len(messages) == MAX_CONTEXT_MESSAGES - 1
+
+
+@pytest.mark.parametrize("ends_with_assistant", [False, True])
+def test_cut_through_a_client_tool_pair_never_sends_an_orphan_result(ends_with_assistant):
+    use = ChatMessage(role="assistant", content=[ToolUseBlock(id="t1", name="search", input={})])
+    result = ChatMessage(role="user", content=[ToolResultBlock(tool_use_id="t1", content="{}")])
+    history = [_user("go"), use, result, _assistant("found")]
+    for n in range(10):
+        history += [_user(f"u{n}"), _assistant(f"a{n}")]
+    history.append(_user("latest"))
+    if ends_with_assistant:  # e.g. a pause_turn to continue: the window opens on `result`
+        history.append(_assistant("partial"))
+    assert history[-MAX_CONTEXT_MESSAGES] is (result if ends_with_assistant else use)
+    sent = _params(messages=history)["messages"]
+    assert sent[0] == {"role": "user", "content": "u0"}
+    wire = json.dumps(sent)
+    assert "tool_result" not in wire and "tool_use" not in wire
+
+
+def test_leading_assistant_greeting_is_dropped():
+    sent = _params(messages=[_assistant("Welcome!"), _user("milk")])["messages"]
+    assert sent == [{"role": "user", "content": "milk"}]
+
+
+def test_old_tool_results_are_truncated_but_recent_ones_kept():
+    big = json.dumps({"data": {"products": [{"name": f"p{i}", "d": "x" * 300} for i in range(60)]}})
+    old_turn = ChatMessage(
+        role="assistant",
+        content=[
+            McpToolUseBlock(id="m1", name="search_products", server_name="s", input={"query": "p"}),
+            McpToolResultBlock(tool_use_id="m1", content=big),
+            TextBlock(text="Here you go"),
+        ],
+    )
+    history = [_user("find"), old_turn] + [_user("x"), _assistant("y")] * 5 + [_user("z")]
+    sent = _params(messages=history)["messages"]
+    old_result = sent[1]["content"][1]["content"]
+    assert len(old_result) < len(big)
+    assert json.loads(old_result)["_truncated"]
+    recent = _params(messages=[_user("find"), old_turn, _user("z")])["messages"]
+    assert recent[1]["content"][1]["content"] == big
+    assert old_turn.content[1].content == big  # the stored history is untouched
+
+
+def test_mcp_servers_and_toolset_only_with_a_token():
+    params = _params(swiggy_token="tok-123")
+    server = MCP_SERVERS["instamart"]
+    assert params["mcp_servers"] == [
+        {"type": "url", "url": server.url, "name": server.name, "authorization_token": "tok-123"}
+    ]
+    (toolset,) = params["tools"]
+    assert toolset["type"] == "mcp_toolset"
+    assert toolset["mcp_server_name"] == server.name
+    assert toolset["configs"] == {
+        "checkout": {"enabled": False},
+        "place_food_order": {"enabled": False},
+        "book_table": {"enabled": False},
+    }
+    assert "tools" not in toolset  # nothing to pin yet
+    assert "mcp_servers" not in _params(swiggy_token=None)
+    assert "tools" not in _params(swiggy_token="")
+
+
+@pytest.mark.parametrize(
+    ("vertical_id", "server_key"),
+    [("food", "instamart"), ("style", "instamart"), ("dining", "dineout"), ("foodorder", "food")],
+)
+def test_each_vertical_talks_to_its_own_server(vertical_id, server_key):
+    params = _params(vertical_id=vertical_id, swiggy_token="t")
+    assert params["mcp_servers"][0]["name"] == MCP_SERVERS[server_key].name
+    assert params["tools"][0]["mcp_server_name"] == MCP_SERVERS[server_key].name
+
+
+def test_server_url_override_for_the_sandbox():
+    params = _params(
+        vertical_id="dining",
+        swiggy_token="t",
+        mcp_server_urls={"dineout": "https://sandbox.example/dineout", "food": "https://x"},
+    )
+    assert params["mcp_servers"][0]["url"] == "https://sandbox.example/dineout"
+
+
+def test_known_spending_tools_are_disabled_and_the_confirmed_one_enabled():
+    known = {"swiggy-food": ["search_menu", "place_food_order", "pay_now", "get_food_orders"]}
+    params = _params(
+        vertical_id="foodorder",
+        swiggy_token="t",
+        known_tools=known,
+        confirmed_tools={"place_food_order"},
+    )
+    configs = params["tools"][0]["configs"]
+    assert configs == {
+        "checkout": {"enabled": False},
+        "book_table": {"enabled": False},
+        "pay_now": {"enabled": False},
+    }
+    unconfirmed = _params(vertical_id="foodorder", swiggy_token="t", known_tools=known)
+    assert unconfirmed["tools"][0]["configs"]["place_food_order"] == {"enabled": False}
+
+
+def test_a_confirmed_tool_given_as_a_bare_string_is_not_a_substring_match():
+    configs = _params(swiggy_token="t", confirmed_tools="checkout")["tools"][0]["configs"]
+    assert "checkout" not in configs
+    assert configs["book_table"] == {"enabled": False}
+
+
+def test_latest_listing_is_pinned_and_its_spending_tools_disabled():
+    old = ChatMessage(role="assistant", content=[_listing(names=("search_products",))])
+    new = ChatMessage(
+        role="assistant",
+        content=[_listing(names=("search_products", "checkout", "express_checkout"))],
+    )
+    other = ChatMessage(role="assistant", content=[_listing(server="swiggy-food")])
+    history = [_user("a"), old, _user("b"), new, _user("c"), other, _user("d")]
+    (toolset,) = _params(swiggy_token="t", messages=history)["tools"]
+    assert toolset["tools"] == [
+        {"name": n, "description": f"{n} tool", "input_schema": {"type": "object", "x": n}}
+        for n in ("search_products", "checkout", "express_checkout")
+    ]
+    assert toolset["configs"]["express_checkout"] == {"enabled": False}
+    # The listing block itself stays in the history sent back.
+    sent = _params(swiggy_token="t", messages=history)["messages"]
+    assert any(b.get("type") == "mcp_tool_listing" for m in sent[1:2] for b in m["content"])
+
+
+def test_unknown_vertical_is_rejected():
+    with pytest.raises(UnknownVerticalError):
+        _params(vertical_id="pharmacy")
+
+
+def test_prepare_messages_is_empty_for_an_assistant_only_history():
+    assert prepare_messages([_assistant("hello")]) == []
+
+
+def _full_history():
+    turn = ChatMessage(
+        role="assistant",
+        content=[
+            _listing(),
+            McpToolUseBlock(id="m1", name="search_products", server_name="swiggy-instamart"),
+            McpToolResultBlock(tool_use_id="m1", content='{"success":true,"data":{}}'),
+            TextBlock(text="Found it."),
+        ],
+    )
+    return [_user("Add Amul Taaza milk 1 L"), turn, _user("yes")]
+
+
+def _full_params():
+    return _params(
+        messages=_full_history(),
+        swiggy_token="tok",
+        address=ADDRESS,
+        session_summary="slots=none",
+        known_tools={"swiggy-instamart": ["checkout"]},
+    )
+
+
+def test_params_are_accepted_by_the_real_sdk():
+    client = anthropic.Anthropic(api_key="x", base_url="http://127.0.0.1:9", max_retries=0)
+    # Unknown or misspelt keyword arguments would raise TypeError before any I/O.
+    with pytest.raises(anthropic.APIConnectionError), client.beta.messages.stream(**_full_params()):
+        pass
+
+
+def test_the_sdk_sends_the_params_verbatim():
+    captured = {}
+
+    def handler(request):
+        captured["body"] = json.loads(request.content)
+        captured["beta"] = request.headers.get("anthropic-beta")
+        return httpx2.Response(400, json={"type": "error", "error": {"type": "x", "message": "x"}})
+
+    http = httpx2.Client(transport=httpx2.MockTransport(handler))
+    client = anthropic.Anthropic(
+        api_key="x", base_url="http://sdk.test", max_retries=0, http_client=http
+    )
+    params = _full_params()
+    with pytest.raises(anthropic.BadRequestError), client.beta.messages.stream(**params):
+        pass
+    expected = {key: value for key, value in params.items() if key != "betas"}
+    assert captured["body"] == {**expected, "stream": True}
+    assert captured["beta"] == ",".join(BETAS)
