@@ -182,7 +182,7 @@ def test_error_event_mid_stream_keeps_partial_text(emu, client):
             kind="error_event", after_blocks=1, error_type="overloaded_error", partial=_tool_turn()
         )
     )
-    events, result = _run(client, _params())
+    _events, result = _run(client, _params())
     assert result.error.code == "E-2003" and result.error.status == 200
     assert result.text() == "Let me look that up for you."
     assert result.attempts == 1  # content arrived: resending would repeat it
