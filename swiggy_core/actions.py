@@ -21,6 +21,7 @@ ActionKind = Literal[
     "set_quantity",
     "remove_from_cart",
     "view_cart",
+    "request_checkout",
     "show_menu",
     "show_slots",
     "pick_slot",
