@@ -13,6 +13,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+# The connector imports this package's sse/script modules: only attributes used at call
+# time, so either package may be imported first.
+from swiggy_sandbox import connector
 from swiggy_sandbox.emulator import sse
 from swiggy_sandbox.emulator.faults import error_response, fault_response, rate_limit_headers
 from swiggy_sandbox.emulator.script import (
@@ -33,6 +36,8 @@ LISTED_MODELS: tuple[tuple[str, str], ...] = (
 )
 MODELS_CREATED_AT = "2025-10-01T00:00:00Z"
 
+Answer = ScriptedTurn | Fault
+
 # (field, type, wording) the real API validates first; bool is excluded from int by hand.
 REQUIRED_FIELDS: tuple[tuple[str, type, str], ...] = (
     ("model", str, "a valid string"),
@@ -41,8 +46,20 @@ REQUIRED_FIELDS: tuple[tuple[str, type, str], ...] = (
 )
 
 
-def create_app(brain: Brain, recorder: list[RecordedRequest]) -> Starlette:
-    """Build the emulator app; every request is appended to `recorder` before it is answered."""
+def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedRequest]) -> Starlette:
+    """Build the emulator app; every request is appended to `recorder` before it is answered.
+
+    A brain with `next_step` (an AgentBrain) runs behind the MCP connector emulation;
+    one with `respond` (ScriptedBrain, FunctionBrain) answers each request itself.
+    """
+    prompt_cache = connector.PromptCache()
+    agent = connector.McpConnector(brain) if isinstance(brain, connector.AgentBrain) else None
+
+    def answer_for(recorded: RecordedRequest, prepared: connector.PreparedPrompt) -> Answer:
+        if agent is not None:
+            return agent.respond(recorded, prepared.messages)
+        assert not isinstance(brain, connector.AgentBrain)
+        return brain.respond(recorded)
 
     async def messages(request: Request) -> Response:
         body, json_problem = _parse_json(await request.body())
@@ -51,18 +68,22 @@ def create_app(brain: Brain, recorder: list[RecordedRequest]) -> Starlette:
         if recorded.api_key is None:
             return _missing_key()
         problem = json_problem or _invalid_field(body)
+        problem = problem or connector.request_problem(body, recorded.betas)
         if problem:
             return error_response(400, "invalid_request_error", problem)
+        prepared = connector.prepare_prompt(body, prompt_cache)
         # Brains may block (a planner, an MCP call): keep them off the event loop.
-        answer = await run_in_threadpool(brain.respond, recorded)
+        answer = await run_in_threadpool(answer_for, recorded, prepared)
+        answer = connector.wire.with_usage(answer, prepared.usage)
+        edits = prepared.applied_edits
         cancel: asyncio.Event = request.app.state.stall_cancel
         if isinstance(answer, Fault) and answer.kind in PRE_RESPONSE_FAULT_KINDS:
             # No status line yet, so a client read timeout surfaces as APITimeoutError.
             await wait_quietly(cancel, request.receive, answer.stall_seconds)
             return fault_response(answer)
         if body.get("stream") is True:
-            return _stream_answer(answer, body, cancel)
-        return _json_answer(answer, body, cancel)
+            return _stream_answer(answer, body, cancel, edits)
+        return _json_answer(answer, body, cancel, edits)
 
     async def models(request: Request) -> Response:
         recorded = _record(request, {})
@@ -100,12 +121,11 @@ def create_app(brain: Brain, recorder: list[RecordedRequest]) -> Starlette:
 
 
 def _stream_answer(
-    answer: ScriptedTurn | Fault, body: dict[str, Any], cancel: asyncio.Event
+    answer: Answer, body: dict[str, Any], cancel: asyncio.Event, edits: list[dict[str, Any]]
 ) -> Response:
     if isinstance(answer, ScriptedTurn):
-        return FaultyResponse(
-            list(sse.turn_events(answer, body)), cancel=cancel, headers=_sse_headers()
-        )
+        events = list(connector.wire.turn_events(answer, body, edits))
+        return FaultyResponse(events, cancel=cancel, headers=_sse_headers())
     if answer.is_http:
         return fault_response(answer)
     # A stream fault: a normal start, the complete blocks promised, then the failure.
@@ -117,10 +137,11 @@ def _stream_answer(
 
 
 def _json_answer(
-    answer: ScriptedTurn | Fault, body: dict[str, Any], cancel: asyncio.Event
+    answer: Answer, body: dict[str, Any], cancel: asyncio.Event, edits: list[dict[str, Any]]
 ) -> Response:
     if isinstance(answer, ScriptedTurn):
-        return JSONResponse(sse.message_json(answer, body), headers=_success_headers())
+        message = connector.wire.message_json(answer, body, edits)
+        return JSONResponse(message, headers=_success_headers())
     if answer.is_http or answer.kind == "error_event":
         return fault_response(answer)
     # cut / stall / malformed without a stream: a body that breaks off or is not JSON.
