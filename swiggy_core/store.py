@@ -54,6 +54,13 @@ messages = Table(
     Column("seq", Integer, primary_key=True),
     Column("body", Text, nullable=False),
 )
+preferences = Table(
+    "preferences",
+    _metadata,
+    Column("user_id", String(128), primary_key=True),
+    Column("name", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
 audit = Table(
     "audit",
     _metadata,
@@ -177,6 +184,25 @@ class ChatStore:
         with self.engine.connect() as conn:
             rows = conn.execute(query.order_by(audit.c.id)).all()
         return [(row.action, json.loads(row.detail)) for row in rows]
+
+    def set_preference(self, user_id: str, name: str, value: dict[str, Any]) -> None:
+        """Remember a small per-user setting (e.g. the chosen address); never a secret."""
+        body = json.dumps(redact(value))
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(preferences).where(
+                    preferences.c.user_id == user_id, preferences.c.name == name
+                )
+            )
+            conn.execute(insert(preferences).values(user_id=user_id, name=name, value=body))
+
+    def get_preference(self, user_id: str, name: str) -> dict[str, Any] | None:
+        query = select(preferences.c.value).where(
+            preferences.c.user_id == user_id, preferences.c.name == name
+        )
+        with self.engine.connect() as conn:
+            body = conn.execute(query).scalar_one_or_none()
+        return None if body is None else dict(json.loads(body))
 
     def count_conversations(self) -> int:
         with self.engine.connect() as conn:

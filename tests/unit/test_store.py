@@ -78,3 +78,11 @@ def test_redact_walks_nested_structures():
     assert redact({"a": [{"api_key": "x"}, "Bearer tok.en"]}) == {
         "a": [{"api_key": "[redacted]"}, "[redacted]"]
     }
+
+
+def test_preferences_are_per_user_and_replaced(tmp_path):
+    store = ChatStore(f"sqlite:///{tmp_path / 'p.db'}")
+    store.set_preference("alice", "address", {"address_id": "a1", "label": "Home"})
+    store.set_preference("alice", "address", {"address_id": "a2", "label": "Work"})
+    assert store.get_preference("alice", "address") == {"address_id": "a2", "label": "Work"}
+    assert store.get_preference("bob", "address") is None
