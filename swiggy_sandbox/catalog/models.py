@@ -1,0 +1,228 @@
+"""Typed, immutable catalog entities loaded from the shipped JSON data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Nutrition:
+    """Nutrition facts per 100 g (or 100 ml)."""
+
+    energy_kcal: float
+    protein_g: float
+    carbs_g: float
+    fat_g: float
+    fibre_g: float
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Nutrition:
+        """Build from the JSON shape."""
+        return cls(raw["energyKcal"], raw["proteinG"], raw["carbsG"], raw["fatG"], raw["fibreG"])
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """One sellable pack of a product (what a cart line points at)."""
+
+    spin_id: str
+    sku_id: str
+    quantity_description: str
+    mrp: int
+    offer_price: int
+    stock: int
+    max_quantity: int
+
+
+@dataclass(frozen=True, slots=True)
+class Product:
+    """An Instamart product with its packs."""
+
+    product_id: str
+    display_name: str
+    brand: str
+    category: str
+    sub_category: str
+    tags: tuple[str, ...]
+    skin_types: tuple[str, ...]
+    hair_types: tuple[str, ...]
+    is_veg: bool | None
+    nutrition: Nutrition | None
+    variations: tuple[Variation, ...]
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Product:
+        """Build from the JSON shape."""
+        nutrition = raw.get("nutrition")
+        return cls(
+            product_id=raw["productId"],
+            display_name=raw["displayName"],
+            brand=raw["brand"],
+            category=raw["category"],
+            sub_category=raw["subCategory"],
+            tags=tuple(raw["tags"]),
+            skin_types=tuple(raw.get("skinTypes", ())),
+            hair_types=tuple(raw.get("hairTypes", ())),
+            is_veg=raw.get("isVeg"),
+            nutrition=Nutrition.from_dict(nutrition) if nutrition else None,
+            variations=tuple(
+                Variation(
+                    v["spinId"],
+                    v["skuId"],
+                    v["quantityDescription"],
+                    v["mrp"],
+                    v["offerPrice"],
+                    v["stock"],
+                    v["maxQuantity"],
+                )
+                for v in raw["variations"]
+            ),
+        )
+
+    @property
+    def search_text(self) -> str:
+        """Text the search index matches against."""
+        parts = [self.display_name, self.brand, self.category, self.sub_category, *self.tags]
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Dish:
+    """A menu item; customisation blocks are kept in their wire shape."""
+
+    id: str
+    name: str
+    price: int  # paise
+    is_veg: bool
+    description: str
+    category: str
+    in_stock: bool
+    variants: dict[str, Any] | None
+    variants_v2: dict[str, Any] | None
+    addons: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any], category: str) -> Dish:
+        """Build from the JSON shape."""
+        return cls(
+            id=raw["id"],
+            name=raw["name"],
+            price=raw["price"],
+            is_veg=raw["isVeg"],
+            description=raw["description"],
+            category=category,
+            in_stock=raw.get("inStock", True),
+            variants=raw.get("variants"),
+            variants_v2=raw.get("variantsV2"),
+            addons=tuple(raw.get("addons", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Restaurant:
+    """A delivery restaurant and its menu."""
+
+    id: str
+    name: str
+    cuisines: tuple[str, ...]
+    area_name: str
+    lat: float
+    lng: float
+    avg_rating: float
+    total_ratings: int
+    cost_for_two: int  # rupees
+    veg: bool
+    opens_at: str
+    closes_at: str
+    prep_minutes: int
+    dishes: tuple[Dish, ...]
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Restaurant:
+        """Build from the JSON shape."""
+        dishes = tuple(
+            Dish.from_dict(dish, section["category"])
+            for section in raw["menu"]
+            for dish in section["dishes"]
+        )
+        return cls(
+            id=raw["id"],
+            name=raw["name"],
+            cuisines=tuple(raw["cuisines"]),
+            area_name=raw["areaName"],
+            lat=raw["lat"],
+            lng=raw["lng"],
+            avg_rating=raw["avgRating"],
+            total_ratings=raw["totalRatings"],
+            cost_for_two=raw["costForTwo"],
+            veg=raw["veg"],
+            opens_at=raw["opensAt"],
+            closes_at=raw["closesAt"],
+            prep_minutes=raw["prepMinutes"],
+            dishes=dishes,
+        )
+
+    @property
+    def search_text(self) -> str:
+        """Text the search index matches against."""
+        return " ".join([self.name, *self.cuisines, self.area_name])
+
+
+@dataclass(frozen=True, slots=True)
+class Venue:
+    """A dine-out restaurant that takes table reservations."""
+
+    id: str
+    name: str
+    cuisines: tuple[str, ...]
+    locality: str
+    address: str
+    lat: float
+    lng: float
+    cost_for_two: int  # rupees
+    avg_rating: float
+    tags: tuple[str, ...]
+    meals: tuple[str, ...]
+    free_offer_percent: int
+    free_ticket_id: str
+    prime_ticket_id: str
+    prime_price: int  # rupees
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Venue:
+        """Build from the JSON shape."""
+        return cls(
+            id=raw["id"],
+            name=raw["name"],
+            cuisines=tuple(raw["cuisines"]),
+            locality=raw["locality"],
+            address=raw["address"],
+            lat=raw["lat"],
+            lng=raw["lng"],
+            cost_for_two=raw["costForTwo"],
+            avg_rating=raw["avgRating"],
+            tags=tuple(raw["tags"]),
+            meals=tuple(raw["meals"]),
+            free_offer_percent=raw["freeOfferPercent"],
+            free_ticket_id=raw["freeTicketId"],
+            prime_ticket_id=raw["primeTicketId"],
+            prime_price=raw["primePrice"],
+        )
+
+    @property
+    def search_text(self) -> str:
+        """Text the search index matches against."""
+        return " ".join([self.name, *self.cuisines, self.locality, *self.tags])
+
+
+@dataclass(frozen=True, slots=True)
+class SavedAddress:
+    """A saved delivery address (seeded into every user's address book)."""
+
+    id: str
+    label: str
+    address_line: str
+    locality: str
+    lat: float
+    lng: float

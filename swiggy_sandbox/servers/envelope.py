@@ -1,0 +1,115 @@
+"""Swiggy's response envelope and the MCPServer subclass that never lets a bad call crash.
+
+Domain failures (ShopError) come back as a normal result whose payload says
+`success: false`, exactly as the real servers do. Protocol misuse (unknown tool,
+arguments of the wrong type or missing) and internal errors also carry the
+envelope, but are flagged `is_error` as MCP expects for failed executions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, InputRequiredResult, TextContent
+from pydantic import ValidationError
+
+from swiggy_sandbox.shop import ShopError
+
+logger = logging.getLogger(__name__)
+
+# The HTTP gate stores the authenticated user here in the ASGI scope.
+USER_SCOPE_KEY = "swiggy_sandbox.user"
+
+
+class AuthRequired(Exception):
+    """No usable bearer token for this call (stdio with a bad SWIGGY_SANDBOX_TOKEN)."""
+
+
+def ok(data: Any, message: str = "") -> str:
+    """`{"success": true, "data": ..., "message": ...}` as JSON text."""
+    return json.dumps({"success": True, "data": data, "message": message}, ensure_ascii=False)
+
+
+def fail(message: str) -> str:
+    """`{"success": false, "error": {"message": ...}}` as JSON text."""
+    return json.dumps({"success": False, "error": {"message": message}}, ensure_ascii=False)
+
+
+def _result(text: str, is_error: bool) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
+
+
+def _field(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc) or "arguments"
+
+
+def describe_validation(error: ValidationError) -> str:
+    """Pydantic errors as 'Missing x' / 'Invalid y: ...' sentences (Swiggy's bad-input wording)."""
+    parts = []
+    for err in error.errors():
+        field = _field(err["loc"])
+        if err["type"] == "missing":
+            parts.append(f"Missing {field}")
+        else:
+            parts.append(f"Invalid {field}: {err['msg']} (got {err.get('input')!r})")
+    return "; ".join(parts) + "."
+
+
+def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return seen
+        seen = seen.__cause__
+    return None
+
+
+class SandboxServer(MCPServer):
+    """An MCPServer whose every tool call ends in a Swiggy envelope, never a protocol crash."""
+
+    def __init__(self, name: str, default_user: str | None, **kwargs: Any) -> None:
+        # MCPServer configures root logging on first use; INFO would log every HTTP request.
+        kwargs.setdefault("log_level", "WARNING")
+        super().__init__(name, **kwargs)
+        self.default_user = default_user
+
+    def user_of(self, ctx: Context) -> str:
+        """The caller: set by the HTTP gate, else the server's default (stdio) user."""
+        try:
+            request = ctx.request_context.request
+        except ValueError:  # called outside a request (direct in-process use)
+            request = None
+        scope = getattr(request, "scope", None) or {}
+        user = scope.get(USER_SCOPE_KEY) or self.default_user
+        if not user:
+            raise AuthRequired
+        return user
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Run a tool; turn every failure into an envelope."""
+        if self._tool_manager.get_tool(name) is None:
+            known = ", ".join(sorted(t.name for t in self._tool_manager.list_tools()))
+            return _result(fail(f"Invalid tool '{name}'. Available tools: {known}."), True)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            return self._failure(name, exc)
+
+    def _failure(self, name: str, exc: ToolError) -> CallToolResult:
+        shop_error = _cause(exc, ShopError)
+        if isinstance(shop_error, ShopError):
+            return _result(fail(shop_error.message), False)
+        if _cause(exc, AuthRequired) is not None:
+            message = "Unauthorized (401): missing or invalid token; reconnect to Swiggy."
+            return _result(fail(message), True)
+        invalid = _cause(exc, ValidationError)
+        if isinstance(invalid, ValidationError):
+            return _result(fail(f"{describe_validation(invalid)} (tool {name})"), True)
+        logger.error("Tool %s crashed", name, exc_info=exc)
+        return _result(fail(f"Internal error in {name}; please try again later."), True)

@@ -1,0 +1,17 @@
+"""Sandbox shop state in SQLite: carts, orders, bookings and addresses, per user."""
+
+from swiggy_sandbox.shop.db import IN_MEMORY_URL, Database
+from swiggy_sandbox.shop.errors import ShopError
+from swiggy_sandbox.shop.facade import DEFAULT_BASE_URL, Clock, Shop, system_clock
+from swiggy_sandbox.shop.instamart import CartLine
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "IN_MEMORY_URL",
+    "CartLine",
+    "Clock",
+    "Database",
+    "Shop",
+    "ShopError",
+    "system_clock",
+]

@@ -1,0 +1,289 @@
+"""Tool-by-tool scenarios for the sandbox servers, shared by the in-memory, HTTP and stdio tests.
+
+Each `exercise_*` function calls every tool of one server through a `Call` and checks the
+Swiggy envelopes; test_sandbox_memory, _http and _stdio run them over each transport.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from swiggy_sandbox.catalog import IST
+
+# 13:00 IST on a Tuesday: lunch is on, most restaurants are open, morning slots are past.
+FIXED_NOW = datetime(2026, 11, 24, 7, 30, tzinfo=UTC)
+FIXED_NOW_ISO = "2026-11-24T13:00:00+05:30"
+HOME = "addr_home_indiranagar"
+
+EXPECTED_TOOLS = {
+    "instamart": {
+        "get_addresses", "search_products", "update_cart", "get_cart", "clear_cart", "checkout",
+        "your_go_to_items", "create_address", "delete_address", "get_orders", "track_order",
+    },
+    "food": {
+        "get_addresses", "search_restaurants", "search_menu", "get_restaurant_menu",
+        "update_food_cart", "get_food_cart", "flush_food_cart", "fetch_food_coupons",
+        "apply_food_coupon", "place_food_order", "get_food_orders", "get_food_order_details",
+        "track_food_order",
+    },
+    "dineout": {
+        "get_saved_locations", "search_restaurants_dineout", "get_restaurant_details",
+        "get_available_slots", "book_table", "get_booking_status", "cancel_booking",
+    },
+}  # fmt: skip
+
+Call = Callable[[str, dict[str, Any]], Awaitable[tuple[dict[str, Any], bool]]]
+
+
+def call_via(session: Any) -> Call:
+    """A Call over an MCP ClientSession or Client: returns (envelope, is_error)."""
+
+    async def call(name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        result = await session.call_tool(name, arguments)
+        return json.loads(result.content[0].text), bool(result.is_error)
+
+    return call
+
+
+async def ok(call: Call, name: str, **arguments: Any) -> dict[str, Any]:
+    """Call a tool that must succeed; return its data."""
+    envelope, is_error = await call(name, arguments)
+    assert envelope["success"] is True, (name, envelope)
+    assert not is_error
+    return envelope["data"]
+
+
+async def refused(call: Call, name: str, **arguments: Any) -> str:
+    """Call a tool that must answer a domain failure (success false, not an MCP error)."""
+    envelope, is_error = await call(name, arguments)
+    assert envelope == {"success": False, "error": {"message": envelope["error"]["message"]}}
+    assert not is_error, envelope
+    return envelope["error"]["message"]
+
+
+async def exercise_instamart(call: Call) -> None:
+    """Every Instamart tool: search → update_cart → get_cart → checkout → orders, plus errors."""
+    addresses = (await ok(call, "get_addresses"))["addresses"]
+    assert [a["label"] for a in addresses] == ["Home", "Work", "Other"]
+    assert (await ok(call, "your_go_to_items"))["source"] == "popular"
+    found = await ok(call, "search_products", addressId=HOME, query="milk")
+    assert found["nextOffset"] == 10 and found["similarProducts"]
+    milk = found["products"][0]
+    pack = next(v for v in milk["variations"] if v["isInStockAndAvailable"])
+    assert {"mrp", "offerPrice"} <= pack["price"].keys() and milk["nutrition"]["proteinG"] > 0
+    butter = (await ok(call, "search_products", addressId=HOME, query="amul butter"))["products"]
+    line2 = butter[0]["variations"][0]
+    items = [{"spinId": pack["spinId"], "skuId": pack["skuId"], "quantity": 2}]
+    cart = await ok(call, "update_cart", selectedAddressId=HOME, items=items)
+    assert [i["quantity"] for i in cart["items"]] == [2]
+    # update_cart replaces: sending only the butter drops the milk.
+    items = [{"spinId": line2["spinId"], "quantity": 1}]
+    cart = await ok(call, "update_cart", selectedAddressId=HOME, items=items)
+    assert [i["spinId"] for i in cart["items"]] == [line2["spinId"]]
+    items.append({"spinId": pack["spinId"], "quantity": 3})
+    await ok(call, "update_cart", selectedAddressId=HOME, items=items)
+    cart = await ok(call, "get_cart")
+    bill = cart["billBreakdown"]
+    labels = [line["label"] for line in bill["lineItems"]]
+    assert labels[0] == "Item Total" and labels[-1] == "To Pay" and "Handling Fee" in labels
+    expected = line2["price"]["offerPrice"] + 3 * pack["price"]["offerPrice"]
+    assert bill["itemTotal"] == expected and bill["toPay"] >= expected
+    assert "UPI" in await refused(call, "checkout", addressId=HOME, paymentMethod="UPI")
+    order = await ok(call, "checkout", addressId=HOME, paymentMethod="COD")
+    assert order["orderId"].startswith("IM") and order["toPay"] == bill["toPay"]
+    assert (await ok(call, "get_cart"))["items"] == []
+    assert "empty" in await refused(call, "checkout", addressId=HOME)
+    orders = (await ok(call, "get_orders"))["orders"]
+    assert [o["orderId"] for o in orders] == [order["orderId"]]
+    tracked = await ok(call, "track_order", orderId=order["orderId"], lat=12.97, lng=77.64)
+    assert tracked["status"] in {"CONFIRMED", "PACKING", "OUT_FOR_DELIVERY", "DELIVERED"}
+    assert (await ok(call, "your_go_to_items"))["source"] == "order_history"
+    assert (await ok(call, "clear_cart"))["items"] == []
+    made = await ok(
+        call,
+        "create_address",
+        addressLine="12, 5th Cross, HSR Layout",
+        lat=12.9116,
+        lng=77.6389,
+        label="Gym",
+    )
+    new_id = made["address"]["id"]
+    assert new_id in [a["id"] for a in (await ok(call, "get_addresses"))["addresses"]]
+    assert (await ok(call, "delete_address", addressId=new_id))["deletedAddressId"] == new_id
+    assert "not found" in await refused(call, "delete_address", addressId=new_id)
+    negative = [{"spinId": pack["spinId"], "quantity": -1}]
+    assert "Invalid quantity" in await refused(
+        call, "update_cart", selectedAddressId=HOME, items=negative
+    )
+    unknown = [{"spinId": "SPN-NOPE", "quantity": 1}]
+    assert "spinId" in await refused(call, "update_cart", selectedAddressId=HOME, items=unknown)
+    assert "not found" in await refused(call, "search_products", addressId="nope", query="milk")
+
+
+async def _dish_with_options(call: Call, restaurant_id: str) -> dict[str, Any]:
+    menu = await ok(call, "get_restaurant_menu", addressId=HOME, restaurantId=restaurant_id)
+    infos = [c["card"]["info"] for cat in menu["menu"]["categories"] for c in cat["itemCards"]]
+    assert len(infos) >= 10
+    return next(i for i in infos if "variantsV2" in i and "addons" in i and i["inStock"])
+
+
+async def exercise_food(call: Call) -> None:
+    """Every Food tool: menu → cart → coupon → switch restaurant → order → tracking, plus errors."""
+    assert len((await ok(call, "get_addresses"))["addresses"]) == 3
+    biryani = await ok(call, "search_restaurants", addressId=HOME, query="biryani")
+    first = next(r for r in biryani["restaurants"] if r["isOpen"])
+    assert first["costForTwo"].endswith("for two") and first["sla"]["deliveryTime"] > 0
+    pizza = await ok(
+        call, "search_restaurants", addressId=HOME, query="pizza", collection="open now"
+    )
+    second = pizza["restaurants"][0]
+    dish = await _dish_with_options(call, first["id"])
+    locked = await ok(
+        call,
+        "search_menu",
+        addressId=HOME,
+        query="biryani",
+        restaurantIdOfAddedItem=first["id"],
+        vegFilter=True,
+    )
+    infos = [d["card"]["info"] for d in locked["dishes"]]
+    assert infos and all(i["isVeg"] for i in infos)
+    assert {d["restaurant"]["id"] for d in locked["dishes"]} == {first["id"]}
+    group = dish["variantsV2"]["variantGroups"][0]
+    large = group["variations"][1]
+    addon_group = dish["addons"][0]
+    choice = addon_group["choices"][0]
+    item = {
+        "menu_item_id": dish["id"],
+        "quantity": 2,
+        "variantsV2": [{"group_id": group["groupId"], "variation_id": large["id"]}],
+        "addons": [{"group_id": addon_group["groupId"], "choice_id": choice["id"]}],
+    }
+    cart = await ok(
+        call,
+        "update_food_cart",
+        restaurantId=first["id"],
+        addressId=HOME,
+        cartItems=[item],
+        restaurantName=first["name"],
+    )
+    unit = (dish["price"] + large["price"] + choice["price"]) / 100
+    assert cart["items"][0]["price"] == unit and cart["items"][0]["totalPrice"] == 2 * unit
+    assert (await ok(call, "get_food_cart", addressId=HOME))["items"] == cart["items"]
+    coupons = (await ok(call, "fetch_food_coupons"))["coupons"]
+    assert any(c["code"] == "WELCOME50" and c["isApplicable"] for c in coupons)
+    cart = await ok(call, "apply_food_coupon", couponCode="WELCOME50")
+    assert cart["appliedCoupon"] == "WELCOME50" and cart["billBreakdown"]["discount"] > 0
+    wrong = {**item, "variants": item["variantsV2"]}
+    wrong.pop("variantsV2")
+    assert "variantsV2" in await refused(
+        call, "update_food_cart", restaurantId=first["id"], addressId=HOME, cartItems=[wrong]
+    )
+    other = await _dish_with_options(call, second["id"])
+    envelope, _ = await call(
+        "update_food_cart",
+        {
+            "restaurantId": second["id"],
+            "addressId": HOME,
+            "cartItems": [{"menu_item_id": other["id"]}],
+        },
+    )
+    assert envelope["success"] and "replaced" in envelope["message"]
+    cart = envelope["data"]
+    assert cart["restaurantId"] == second["id"] and cart["appliedCoupon"] is None
+    assert len(cart["items"]) == 1
+    assert "Invalid menu_item_id" in await refused(
+        call,
+        "update_food_cart",
+        restaurantId=second["id"],
+        addressId=HOME,
+        cartItems=[{"menu_item_id": dish["id"]}],
+    )
+    assert (await ok(call, "flush_food_cart"))["items"] == []
+    assert "empty" in await refused(call, "place_food_order", addressId=HOME)
+    await ok(
+        call,
+        "update_food_cart",
+        restaurantId=second["id"],
+        addressId=HOME,
+        cartItems=[{"menu_item_id": other["id"], "quantity": 1}],
+    )
+    order = await ok(call, "place_food_order", addressId=HOME, noteToRestaurant="Less spicy")
+    assert order["paymentMethod"] == "COD" and order["cancellable"] is False
+    assert (await ok(call, "get_food_cart"))["items"] == []
+    assert [o["orderId"] for o in (await ok(call, "get_food_orders"))["orders"]] == [
+        order["orderId"]
+    ]
+    details = await ok(call, "get_food_order_details", orderId=order["orderId"])
+    assert details["noteToRestaurant"] == "Less spicy"
+    tracked = await ok(call, "track_food_order", orderId=order["orderId"])
+    assert tracked["etaMinutes"] >= 0 and tracked["deliveryPartner"]["name"]
+
+
+def _yesterday(slot: dict[str, Any]) -> dict[str, Any]:
+    """The same time a day earlier (slot ids are date ordinal * 10000 + HHMM)."""
+    return {
+        **slot,
+        "slotId": slot["slotId"] - 10_000,
+        "reservationTime": slot["reservationTime"] - 86_400,
+    }
+
+
+async def exercise_dineout(call: Call) -> None:
+    """Every Dineout tool: search → details → slots → book → status → cancel, plus refusals."""
+    home = (await ok(call, "get_saved_locations"))["locations"][0]
+    where = {"latitude": home["lat"], "longitude": home["lng"]}
+    near = await ok(call, "search_restaurants_dineout", query="", addressId=home["id"], limit=5)
+    distances = [r["distanceKm"] for r in near["restaurants"]]
+    assert len(distances) == 5 and distances == sorted(distances) and near["nextOffset"] == 5
+    found = await ok(call, "search_restaurants_dineout", query="rooftop", **where)
+    venue = found["restaurants"][0]
+    assert "limit" in await refused(
+        call, "search_restaurants_dineout", query="x", limit=31, **where
+    )
+    assert "Missing location" in await refused(call, "search_restaurants_dineout", query="x")
+    details = await ok(call, "get_restaurant_details", restaurantId=venue["id"], **where)
+    free = next(d for d in details["deals"] if d["isFree"])
+    paid = next(d for d in details["deals"] if not d["isFree"])
+    today = FIXED_NOW.astimezone(IST).date().isoformat()
+    slots = await ok(call, "get_available_slots", restaurantId=venue["id"], date=today, **where)
+    days = slots["days"]
+    assert len(days) == 7 and all(day["slots"] for day in days)
+    assert all({"slotId", "time", "available"} <= s.keys() for d in days for s in d["slots"])
+    slot = next(s for d in days[1:] for s in d["slots"] if s["available"])
+    booking_args = {
+        "restaurantId": venue["id"],
+        "slotId": slot["slotId"],
+        "itemId": free["itemId"],
+        "reservationTime": slot["reservationTime"],
+        "guestCount": 4,
+        **where,
+    }
+    booking = await ok(call, "book_table", **booking_args)
+    assert booking["status"] == "CONFIRMED" and booking["guestCount"] == 4
+    assert "already" in await refused(call, "book_table", **booking_args)
+    past = _yesterday(slot)
+    assert "past" in await refused(call, "book_table", **{**booking_args, **past})
+    assert "guestCount" in await refused(call, "book_table", **{**booking_args, "guestCount": 25})
+    assert "Paid deals" in await refused(
+        call, "book_table", **{**booking_args, "itemId": paid["itemId"]}
+    )
+    status = await ok(call, "get_booking_status", bookingId=booking["bookingId"])
+    assert status["status"] == "CONFIRMED"
+    assert len((await ok(call, "get_booking_status"))["bookings"]) == 1
+    assert (await ok(call, "cancel_booking", bookingId=booking["bookingId"]))[
+        "status"
+    ] == "CANCELLED"
+    assert "already cancelled" in await refused(
+        call, "cancel_booking", bookingId=booking["bookingId"]
+    )
+
+
+EXERCISES: dict[str, Callable[[Call], Awaitable[None]]] = {
+    "instamart": exercise_instamart,
+    "food": exercise_food,
+    "dineout": exercise_dineout,
+}

@@ -1,0 +1,253 @@
+"""Shop rules on real SQLite: stock, fees, coupons, hours, capacity, tracking, tokens, limits."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import insert
+from test_sandbox_scenarios import FIXED_NOW, HOME
+
+from swiggy_sandbox.catalog import haversine_km
+from swiggy_sandbox.servers import RateLimiter, RateLimits, TokenState, TokenStore
+from swiggy_sandbox.shop import CartLine, Shop, ShopError
+from swiggy_sandbox.shop import db as tables
+from swiggy_sandbox.shop.food_rules import MAX_DELIVERY_KM
+
+
+class MovableClock:
+    """A clock tests can move forward."""
+
+    def __init__(self, start: datetime = FIXED_NOW) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    return MovableClock()
+
+
+@pytest.fixture
+def shop(clock: MovableClock) -> Iterator[Shop]:
+    shop = Shop(clock=clock, base_url="http://127.0.0.1:1234")
+    yield shop
+    shop.close()
+
+
+def _pack(shop: Shop, query: str, in_stock: bool = True) -> dict:
+    found = shop.instamart.search("u", HOME, query, 0)["products"]
+    return next(v for p in found for v in p["variations"] if v["isInStockAndAvailable"] is in_stock)
+
+
+def test_quantity_limits_and_duplicates(shop: Shop) -> None:
+    pack = _pack(shop, "amul butter")
+    with pytest.raises(ShopError, match="at most 5"):
+        shop.instamart.update_cart("u", HOME, [CartLine(pack["spinId"], None, 6)])
+    with pytest.raises(ShopError, match="listed twice"):
+        line = CartLine(pack["spinId"], None, 1)
+        shop.instamart.update_cart("u", HOME, [line, line])
+    with pytest.raises(ShopError, match="Invalid skuId"):
+        shop.instamart.update_cart("u", HOME, [CartLine(pack["spinId"], "SKU-other", 1)])
+    sold_out = next(
+        v for p in shop.catalog.products for v in p.variations if v.stock == 0 and v.max_quantity
+    )
+    with pytest.raises(ShopError, match="out of stock"):
+        shop.instamart.update_cart("u", HOME, [CartLine(sold_out.spin_id, None, 1)])
+    assert shop.instamart.cart("u")["items"] == []  # failed updates change nothing
+
+
+def test_stock_is_shared_between_users(shop: Shop) -> None:
+    pack = _pack(shop, "paneer")
+    found = shop.catalog.variation(pack["spinId"])
+    assert found is not None
+    with shop.db.tx() as conn:
+        conn.execute(
+            insert(tables.stock_sold).values(spin_id=pack["spinId"], quantity=found[1].stock - 2)
+        )
+    shop.instamart.update_cart("alice", HOME, [CartLine(pack["spinId"], None, 2)])
+    with pytest.raises(ShopError, match="Only 2 left"):
+        shop.instamart.update_cart("bob", HOME, [CartLine(pack["spinId"], None, 3)])
+    shop.instamart.checkout("alice", HOME, "cod")
+    again = shop.instamart.search("bob", HOME, "paneer", 0)["products"]
+    variation = next(v for p in again for v in p["variations"] if v["spinId"] == pack["spinId"])
+    assert variation["isInStockAndAvailable"] is False and variation["maxQuantity"] == 0
+
+
+def test_instamart_fees(shop: Shop) -> None:
+    cheap = _pack(shop, "salt")
+    bill = shop.instamart.update_cart("u", HOME, [CartLine(cheap["spinId"], None, 1)])[
+        "billBreakdown"
+    ]
+    labels = {line["label"]: line["value"] for line in bill["lineItems"]}
+    assert labels["Small Cart Fee"] == 20 and labels["Delivery Fee"] == 30
+    assert bill["toPay"] == bill["itemTotal"] + 30 + 9 + 20
+    whey = _pack(shop, "whey protein")
+    bill = shop.instamart.update_cart("u", HOME, [CartLine(whey["spinId"], None, 1)])[
+        "billBreakdown"
+    ]
+    assert bill["deliveryFee"] == 0 and bill["toPay"] == bill["itemTotal"] + 9
+
+
+def test_instamart_tracking_follows_the_clock(shop: Shop, clock: MovableClock) -> None:
+    shop.instamart.update_cart("u", HOME, [CartLine(_pack(shop, "bread")["spinId"], None, 2)])
+    order_id = shop.instamart.checkout("u", HOME, None)["orderId"]
+    seen = []
+    for minutes in (0, 2, 6, 13):
+        clock.now = FIXED_NOW + timedelta(minutes=minutes)
+        seen.append(shop.instamart.track("u", order_id, 12.97, 77.64)["status"])
+    assert seen == ["CONFIRMED", "PACKING", "OUT_FOR_DELIVERY", "DELIVERED"]
+    with pytest.raises(ShopError, match="Invalid orderId"):
+        shop.instamart.track("someone-else", order_id, 12.97, 77.64)
+
+
+def _biryani(shop: Shop) -> tuple[str, dict]:
+    restaurant = shop.food.search_restaurants("u", HOME, "biryani", 0, None)["restaurants"][0]
+    menu = shop.food.menu("u", HOME, restaurant["id"])["menu"]["categories"]
+    dish = next(
+        c["card"]["info"] for cat in menu for c in cat["itemCards"] if "addons" in c["card"]["info"]
+    )
+    return restaurant["id"], dish
+
+
+def test_food_hours_distance_addons_and_coupons(shop: Shop, clock: MovableClock) -> None:
+    rid, dish = _biryani(shop)
+    group = dish["addons"][0]
+    too_many = [{"group_id": group["groupId"], "choice_id": c["id"]} for c in group["choices"]] * 2
+    with pytest.raises(ShopError, match="Too many add-ons"):
+        shop.food.update_cart(
+            "u", rid, HOME, [{"menu_item_id": dish["id"], "addons": too_many}], None
+        )
+    shop.food.update_cart("u", rid, HOME, [{"menu_item_id": dish["id"], "quantity": 1}], None)
+    with pytest.raises(ShopError, match="Add items worth"):
+        shop.food.apply_coupon("u", "SWIGGYIT", None)
+    with pytest.raises(ShopError, match="Invalid coupon"):
+        shop.food.apply_coupon("u", "FREEFOOD", None)
+    shop.food.update_cart("u", rid, HOME, [{"menu_item_id": dish["id"], "quantity": 3}], None)
+    assert shop.food.apply_coupon("u", "swiggyit", None)["appliedCoupon"] == "SWIGGYIT"
+    cart, _ = shop.food.update_cart("u", rid, HOME, [{"menu_item_id": dish["id"]}], None)
+    assert cart["appliedCoupon"] is None  # the cart fell below the coupon's minimum
+    clock.now = FIXED_NOW.replace(hour=23)  # 04:30 IST: biryani places are shut
+    with pytest.raises(ShopError, match="closed"):
+        shop.food.update_cart("u", rid, HOME, [{"menu_item_id": dish["id"]}], None)
+    with pytest.raises(ShopError, match="closed"):
+        shop.food.place_order("u", HOME, None, None)
+
+
+def test_food_refuses_far_addresses(shop: Shop) -> None:
+    address = shop.addresses.create("far", "Sarjapur far flat", "Other", 12.86, 77.78, "Sarjapur")
+    far = next(
+        r
+        for r in shop.catalog.restaurants
+        if haversine_km(address.lat, address.lng, r.lat, r.lng) > MAX_DELIVERY_KM
+    )
+    listed = shop.food.search_restaurants("far", address.id, far.name, 0, None)["restaurants"]
+    assert far.id not in [r["id"] for r in listed]
+    with pytest.raises(ShopError, match="does not deliver"):
+        shop.food.update_cart("far", far.id, address.id, [{"menu_item_id": far.dishes[0].id}], None)
+    with pytest.raises(ShopError, match="Bengaluru"):
+        shop.addresses.create("far", "Somewhere", "Other", 19.07, 72.87, "Mumbai")
+
+
+def test_food_tracking_follows_the_clock(shop: Shop, clock: MovableClock) -> None:
+    rid, dish = _biryani(shop)
+    shop.food.update_cart("u", rid, HOME, [{"menu_item_id": dish["id"]}], None)
+    order = shop.food.place_order("u", HOME, "Cash on Delivery", None)
+    statuses = []
+    for minutes in (0, order["prepMinutes"] - 1, order["prepMinutes"] + 1, order["etaMinutes"]):
+        clock.now = FIXED_NOW + timedelta(minutes=minutes)
+        statuses.append(shop.food.track("u", None)["status"])
+    assert statuses == ["PLACED", "PREPARING", "OUT_FOR_DELIVERY", "DELIVERED"]
+    assert shop.food.orders("u")["orders"][0]["status"] == "DELIVERED"
+
+
+def test_dineout_capacity_window_and_times(shop: Shop) -> None:
+    tomorrow = (FIXED_NOW + timedelta(days=1)).date().isoformat()
+    venue, slot = next(
+        (v, s)
+        for v in shop.catalog.venues
+        for day in shop.dineout.slots(v.id, tomorrow)["days"][:1]
+        for s in day["slots"]
+        if s["availableTables"] == 1
+    )
+    free = next(d["itemId"] for d in slot["deals"] if d["isFree"])
+    args = (venue.id, slot["slotId"], free, slot["reservationTime"], 2)
+    first = shop.dineout.book("alice", *args)
+    with pytest.raises(ShopError, match="fully booked"):
+        shop.dineout.book("bob", *args)
+    shop.dineout.cancel("alice", first["bookingId"])
+    assert shop.dineout.book("bob", *args)["status"] == "CONFIRMED"
+    with pytest.raises(ShopError, match="Invalid reservationTime"):
+        shop.dineout.book("carol", venue.id, slot["slotId"], free, slot["reservationTime"] + 60, 2)
+    later = slot["slotId"] + 7 * 10_000
+    with pytest.raises(ShopError, match="7 days ahead"):
+        shop.dineout.book("carol", venue.id, later, free, slot["reservationTime"] + 7 * 86_400, 2)
+    with pytest.raises(ShopError, match="Invalid date"):
+        shop.dineout.slots(venue.id, (FIXED_NOW + timedelta(days=9)).date().isoformat())
+    with pytest.raises(ShopError, match="Invalid date"):
+        shop.dineout.slots(venue.id, "next friday")
+    epoch = str(int(FIXED_NOW.timestamp()))
+    assert len(shop.dineout.slots(venue.id, epoch)["days"]) == 7
+
+
+def test_concurrent_users_on_threads(shop: Shop) -> None:
+    packs = [v for p in shop.catalog.products[:40] for v in p.variations if v.stock > 5][:12]
+    errors: list[BaseException] = []
+
+    def shopper(index: int) -> None:
+        try:
+            for _ in range(5):
+                line = CartLine(packs[index].spin_id, None, 1 + index % 3)
+                cart = shop.instamart.update_cart(f"user{index}", HOME, [line])
+                assert [i["spinId"] for i in cart["items"]] == [packs[index].spin_id]
+        except BaseException as exc:  # collected for the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=shopper, args=(i,)) for i in range(len(packs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    for index, pack in enumerate(packs):
+        cart = shop.instamart.cart(f"user{index}")
+        assert [(i["spinId"], i["quantity"]) for i in cart["items"]] == [
+            (pack.spin_id, 1 + index % 3)
+        ]
+
+
+def test_token_store() -> None:
+    store = TokenStore()
+    assert store.user_for("sandbox-demo-token") == "demo"
+    token = store.issue("alice")
+    assert store.state(token) is TokenState.VALID and store.user_for(token) == "alice"
+    store.revoke(token)
+    assert store.state(token) is TokenState.REVOKED and store.user_for(token) is None
+    assert store.state("never-issued") is TokenState.UNKNOWN
+    assert store.issue("alice", token) == token and store.state(token) is TokenState.VALID
+    assert TokenStore(demo=False).user_for("sandbox-demo-token") is None
+    with pytest.raises(ValueError):
+        store.issue("")
+
+
+def test_rate_limiter_windows() -> None:
+    now = [100.0]
+    limiter = RateLimiter(RateLimits(requests=3, writes=1, window_seconds=60), lambda: now[0])
+    assert limiter.check("u", "food", requests=1, writes=1).allowed
+    refused = limiter.check("u", "food", requests=1, writes=1)
+    assert not refused.allowed and refused.retry_after == 60 and "writes" in refused.reason
+    assert limiter.check("u", "im", requests=1, writes=1).allowed  # per server
+    assert limiter.check("v", "food", requests=1, writes=1).allowed  # per user
+    now[0] += 10
+    assert limiter.check("u", "food", requests=2, writes=0).remaining == 0
+    blocked = limiter.check("u", "food", requests=1, writes=0)
+    assert not blocked.allowed and blocked.retry_after == 50
+    now[0] += 50
+    assert limiter.check("u", "food", requests=1, writes=1).allowed
