@@ -1,0 +1,23 @@
+"""Entry point: `streamlit run app.py` (the sandbox starts by itself when nothing is set)."""
+
+import streamlit as st
+
+from swiggy_core.verticals import VERTICALS
+from swiggy_ui.home import PAGE_FILES
+
+st.set_page_config(page_title="Swiggy assistant", page_icon="🛒", layout="wide")
+
+shops = [
+    st.Page(PAGE_FILES[vertical.id], title=vertical.display_name, icon=vertical.icon)
+    for vertical in VERTICALS.values()
+]
+navigation = st.navigation(
+    {
+        "": [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
+        "Shops": shops,
+        "Settings": [
+            st.Page("pages/connections.py", title="Connections", icon=":material/settings:")
+        ],
+    }
+)
+navigation.run()

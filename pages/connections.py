@@ -1,0 +1,3 @@
+from swiggy_ui.connections import render_connections
+
+render_connections()

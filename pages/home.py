@@ -1,0 +1,3 @@
+from swiggy_ui.home import render_home
+
+render_home()

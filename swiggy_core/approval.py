@@ -1,0 +1,68 @@
+"""The approval gate: when to offer Confirm, and which tool a confirmation unlocks.
+
+Money-spending tools stay disabled in every request (see the request builder) unless the
+turn's user message is an explicit `confirm` card action. This module decides when the UI
+should offer that button: after the person asked to check out or book and the assistant
+answered without placing anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from swiggy_core.actions import parse_action, visible_text
+from swiggy_core.constants import CONFIRM_TOOL_BY_SERVER
+from swiggy_core.models import (
+    ChatMessage,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    result_text,
+)
+from swiggy_core.parsers import parse_tool_result
+from swiggy_core.verticals import get_vertical
+
+_SPEND_INTENT_RE = re.compile(
+    r"\b(place|confirm|checkout|check out|book|reserve|order now|pay)\b", re.IGNORECASE
+)
+_SPEND_ACTIONS = frozenset({"request_checkout", "pick_slot"})
+_DONE_TYPES = frozenset({"order_placed", "booking_confirmed"})
+
+
+def confirm_tool_for(vertical_id: str) -> str:
+    """The spending tool a Confirm button unlocks in this vertical."""
+    return CONFIRM_TOOL_BY_SERVER[get_vertical(vertical_id).server_key]
+
+
+def pending_confirmation(messages: Sequence[ChatMessage], vertical_id: str) -> str | None:
+    """The tool awaiting the person's yes, or None when nothing is pending."""
+    if len(messages) < 2 or messages[-1].role != "assistant":
+        return None
+    user = messages[-2]
+    if user.role != "user":
+        return None
+    action = parse_action(user)
+    if action is not None and action.kind in ("confirm", "cancel"):
+        return None
+    asked = (action is not None and action.kind in _SPEND_ACTIONS) or bool(
+        _SPEND_INTENT_RE.search(visible_text(user))
+    )
+    if not asked or _completed(messages[-1], vertical_id):
+        return None
+    return confirm_tool_for(vertical_id)
+
+
+def _completed(message: ChatMessage, vertical_id: str) -> bool:
+    """True when the reply already holds a successful order or booking."""
+    names = {
+        b.id: b.name for b in message.blocks() if isinstance(b, McpToolUseBlock | ToolUseBlock)
+    }
+    for block in message.blocks():
+        if isinstance(block, McpToolResultBlock | ToolResultBlock):
+            name = names.get(block.tool_use_id, "")
+            parsed = parse_tool_result(name, result_text(block), vertical_id)
+            if parsed.type in _DONE_TYPES:
+                return True
+    return False

@@ -1,0 +1,73 @@
+"""The whole sandbox in one object: MCP servers, the Messages emulator and its planner.
+
+The Streamlit app starts one per process; `python -m swiggy_sandbox serve` starts one and
+prints its URLs. Each person gets their own sandbox token, so carts stay apart.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import TracebackType
+from typing import Any, Self
+
+from swiggy_core.constants import MCP_SERVERS
+from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
+
+
+class SandboxServices:
+    """Sandbox Swiggy + emulator with the offline planner, both on loopback."""
+
+    def __init__(self, mcp: SandboxHttpServer, emulator: EmulatorServer[Any]) -> None:
+        self.mcp = mcp
+        self.emulator = emulator
+        self._tokens: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def start(
+        cls, *, mcp_port: int = 0, emulator_port: int = 0, brain: Any = None, **shop: Any
+    ) -> SandboxServices:
+        """Start both servers (free ports unless given); `brain` defaults to the planner."""
+        if brain is None:
+            from swiggy_sandbox.planner import PlannerBrain  # heavy: catalog, parsers
+
+            brain = PlannerBrain()
+        mcp = SandboxHttpServer(port=mcp_port, store=TokenStore(), **shop).start()
+        try:
+            emulator = EmulatorServer(brain, port=emulator_port).start()
+        except Exception:
+            mcp.stop()
+            raise
+        return cls(mcp, emulator)
+
+    @property
+    def emulator_url(self) -> str:
+        return self.emulator.base_url
+
+    @property
+    def server_urls(self) -> dict[str, str]:
+        """Server key → the sandbox's URL for it (replaces the real Swiggy URLs)."""
+        return {key: self.mcp.url_for(key) for key in MCP_SERVERS}
+
+    def token_for(self, user_id: str) -> str:
+        """This user's sandbox bearer token (issued once per process)."""
+        with self._lock:
+            if user_id not in self._tokens:
+                self._tokens[user_id] = self.mcp.store.issue(user_id)
+            return self._tokens[user_id]
+
+    def stop(self) -> None:
+        self.emulator.stop()
+        self.mcp.stop()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

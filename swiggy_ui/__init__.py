@@ -1,0 +1,1 @@
+"""Streamlit components: pages call these and nothing else."""

@@ -1,0 +1,38 @@
+"""Error banners: a code, a short message, and the fix (Connections, Reconnect, Retry)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.models import ErrorInfo
+
+CONNECTIONS_PAGE = "pages/connections.py"
+_SWIGGY_CATEGORIES = frozenset({"permission", "tool_auth"})
+_RETRY_CATEGORIES = frozenset(
+    {"overloaded", "server", "network", "timeout", "stream", "tool_server", "unknown"}
+)
+
+
+def error_banner(error: ErrorInfo, *, key: str) -> bool:
+    """Show the banner for `error`; True when the person pressed Retry."""
+    text = f"**{error.code}** · {error.message}"
+    if error.category == "auth":
+        st.error(text + " Open **Connections** to fix the key.", icon=":material/key:")
+        st.page_link(CONNECTIONS_PAGE, label="Open Connections", icon=":material/settings:")
+        return False
+    if error.category in _SWIGGY_CATEGORIES:
+        st.error(text, icon=":material/lock:")
+        st.page_link(CONNECTIONS_PAGE, label="Reconnect Swiggy", icon=":material/link:")
+        return False
+    if error.category == "rate_limit":
+        wait = error.retry_after_seconds
+        hint = f" Try again in {wait:.0f} s." if wait else " Try again in a few seconds."
+        st.warning(text + hint, icon=":material/hourglass_top:")
+        return st.button("Retry", key=f"{key}-retry", icon=":material/refresh:")
+    if error.category == "tool_address":
+        st.warning(text, icon=":material/location_off:")
+        return False
+    st.error(text, icon=":material/error:")
+    if error.category in _RETRY_CATEGORIES:
+        return st.button("Retry", key=f"{key}-retry", icon=":material/refresh:")
+    return False

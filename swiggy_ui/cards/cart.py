@@ -1,0 +1,69 @@
+"""The cart card: lines with − / +, the server's bill, and Place order."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.actions import CardAction
+from swiggy_core.formatting import rupees
+from swiggy_core.parsers import CartLine, CartResult
+from swiggy_ui.cards.context import CardContext
+from swiggy_ui.state import queue_action
+
+
+def render_cart(cart: CartResult, ctx: CardContext, *, with_checkout: bool = True) -> None:
+    with st.container(border=True):
+        title = "Your cart" + (f" · {cart.restaurant_name}" if cart.restaurant_name else "")
+        st.markdown(f"**{title}**")
+        if not cart.items:
+            st.caption(cart.message or "Your cart is empty.")
+            return
+        for index, line in enumerate(cart.items):
+            _line_row(line, f"{ctx.key}-l{index}")
+        st.divider()
+        for bill_line in cart.bill:
+            left, right = st.columns([3, 1])
+            left.caption(bill_line.label)
+            right.caption(rupees(bill_line.amount))
+        if cart.to_pay is not None:
+            left, right = st.columns([3, 1])
+            left.markdown("**To pay**")
+            right.markdown(f"**{rupees(cart.to_pay)}**")
+        if with_checkout:
+            st.button(
+                "Place order",
+                key=f"{ctx.key}-checkout",
+                type="primary",
+                icon=":material/shopping_bag:",
+                on_click=queue_action,
+                args=(CardAction(kind="request_checkout", label="Place the order", ids={}),),
+            )
+
+
+def _line_row(line: CartLine, key: str) -> None:
+    name, minus, qty, plus, total = st.columns([5, 1, 1, 1, 2], vertical_alignment="center")
+    size = f" · {line.quantity_description}" if line.quantity_description else ""
+    name.markdown(f"{line.name}{size}")
+    minus.button("−", key=f"{key}-dec", on_click=queue_action, args=(_qty(line, -1),))
+    qty.markdown(f"**{line.quantity}**")
+    plus.button("+", key=f"{key}-inc", on_click=queue_action, args=(_qty(line, +1),))
+    total.markdown(rupees(line.line_total))
+
+
+def _qty(line: CartLine, change: int) -> CardAction:
+    quantity = max(0, line.quantity + change)
+    ids = {
+        "name": line.name,
+        "quantity": quantity,
+        "spinId": line.spin_id,
+        "skuId": line.sku_id,
+        "menu_item_id": line.menu_item_id,
+        "restaurantId": line.restaurant_id,
+    }
+    kind = "remove_from_cart" if quantity == 0 else "set_quantity"
+    label = (
+        f"Remove {line.name} from my cart"
+        if quantity == 0
+        else f"Change {line.name} to {quantity} in my cart"
+    )
+    return CardAction(kind=kind, label=label, ids={k: v for k, v in ids.items() if v is not None})

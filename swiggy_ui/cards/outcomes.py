@@ -1,0 +1,91 @@
+"""Addresses, order and booking confirmations, status, info and raw results."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.formatting import rupees
+from swiggy_core.parsers import (
+    AddressesResult,
+    AddressItem,
+    BookingConfirmedResult,
+    InfoResult,
+    OrderPlacedResult,
+    RawResult,
+    StatusResult,
+)
+from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.grid import card_grid
+from swiggy_ui.state import active_address, set_active_address
+
+
+def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
+    current = active_address()
+    current_id = current.address_id if current else None
+
+    def card(item: AddressItem, key: str) -> None:
+        st.markdown(f"**{item.label or 'Address'}**")
+        st.caption(item.address)
+        if item.address_id and item.address_id == current_id:
+            st.badge("Delivering here", color="green", icon=":material/check:")
+        elif item.address_id:
+            st.button(
+                "Use this address", key=f"{key}-use", on_click=set_active_address, args=(item,)
+            )
+
+    card_grid(result.items, card, key=ctx.key)
+
+
+def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
+    with st.container(border=True):
+        st.markdown(":green[**Order placed**] ✅")
+        st.markdown(f"Order id `{result.order_id}`")
+        facts = [
+            fact
+            for fact in (
+                result.status,
+                rupees(result.amount) if result.amount is not None else None,
+                result.payment_method,
+                f"ETA {result.eta}" if result.eta else None,
+            )
+            if fact
+        ]
+        if facts:
+            st.caption(" · ".join(facts))
+        st.caption("Cash on delivery orders cannot be cancelled.")
+
+
+def render_booking_confirmed(result: BookingConfirmedResult, ctx: CardContext) -> None:
+    with st.container(border=True):
+        st.markdown(":green[**Table booked**] ✅")
+        st.markdown(f"Booking id `{result.booking_id}`")
+        facts = [
+            fact
+            for fact in (
+                result.restaurant_name,
+                result.date_time,
+                f"{result.guest_count} guests" if result.guest_count else None,
+                result.status,
+            )
+            if fact
+        ]
+        if facts:
+            st.caption(" · ".join(facts))
+
+
+def render_status(result: StatusResult, ctx: CardContext) -> None:
+    if result.success:
+        st.success(result.message or "Done.", icon=":material/check_circle:")
+    else:
+        st.warning(result.message or "That did not work.", icon=":material/error:")
+
+
+def render_info(result: InfoResult, ctx: CardContext) -> None:
+    with st.container(border=True):
+        for name, value in list(result.fields.items())[:12]:
+            st.markdown(f"**{name}**: {value}")
+
+
+def render_raw(result: RawResult, ctx: CardContext) -> None:
+    if result.text.strip():
+        st.caption(result.text[:600] + ("…" if result.truncated else ""))

@@ -1,0 +1,69 @@
+"""Product and menu-dish cards with an Add button."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.actions import CardAction
+from swiggy_core.formatting import discount_percent, rupees
+from swiggy_core.parsers import ProductItem, ProductsResult
+from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.grid import card_grid
+from swiggy_ui.cards.images import card_image
+from swiggy_ui.state import queue_action
+
+
+def render_products(result: ProductsResult, ctx: CardContext) -> None:
+    if result.kind == "menu" and result.restaurant_name:
+        st.markdown(f"**Menu · {result.restaurant_name}**")
+    card_grid(result.items, lambda item, key: _product_card(item, key, result), key=ctx.key)
+
+
+def price_line(price: float | None, mrp: float | None) -> str:
+    """`**₹80** ~~₹100~~ · 20% off` (MRP only when it is really higher)."""
+    text = f"**{rupees(price)}**"
+    off = discount_percent(price, mrp)
+    if off:
+        text += f" ~~{rupees(mrp)}~~ · :green[{off}% off]"
+    return text
+
+
+def _product_card(item: ProductItem, key: str, result: ProductsResult) -> None:
+    card_image(item.image_url, item.name)
+    veg = {True: "🟢 ", False: "🔺 "}.get(item.is_veg, "") if result.kind == "menu" else ""
+    st.markdown(f"{veg}**{item.name}**")
+    details = [part for part in (item.brand, item.quantity_description) if part]
+    if details:
+        st.caption(" · ".join(details))
+    if item.description:
+        st.caption(item.description[:140])
+    st.markdown(price_line(item.price, item.mrp))
+    if not item.in_stock:
+        st.badge("Out of stock", color="gray")
+        return
+    st.button(
+        "Add",
+        key=f"{key}-add",
+        icon=":material/add_shopping_cart:",
+        on_click=queue_action,
+        args=(_add_action(item, result),),
+    )
+
+
+def _add_action(item: ProductItem, result: ProductsResult) -> CardAction:
+    size = f" ({item.quantity_description})" if item.quantity_description else ""
+    ids = {
+        "name": item.name,
+        "quantity": 1,
+        "spinId": item.spin_id,
+        "skuId": item.sku_id,
+        "productId": item.product_id,
+        "menu_item_id": item.menu_item_id,
+        "restaurantId": item.restaurant_id or result.restaurant_id,
+        "restaurantName": item.restaurant_name or result.restaurant_name,
+    }
+    return CardAction(
+        kind="add_to_cart",
+        label=f"Add 1 × {item.name}{size} to my cart",
+        ids={name: value for name, value in ids.items() if value is not None},
+    )

@@ -1,0 +1,52 @@
+"""Restaurant cards: identity, rating, cost for two, delivery time, Menu / Slots buttons."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.actions import CardAction
+from swiggy_core.constants import VERTICAL_DINING
+from swiggy_core.formatting import rupees
+from swiggy_core.parsers import RestaurantItem, RestaurantsResult
+from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.grid import card_grid
+from swiggy_ui.cards.images import card_image
+from swiggy_ui.state import queue_action
+
+
+def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
+    dining = ctx.vertical.id == VERTICAL_DINING
+    card_grid(result.items, lambda item, key: _restaurant_card(item, key, dining), key=ctx.key)
+
+
+def _restaurant_card(item: RestaurantItem, key: str, dining: bool) -> None:
+    card_image(item.image_url, item.name)
+    st.markdown(f"**{item.name}**")
+    if item.cuisines:
+        st.caption(", ".join(item.cuisines[:4]))
+    facts = []
+    if item.rating is not None:
+        facts.append(f"⭐ {item.rating:.1f}")
+    if item.cost_for_two is not None:
+        facts.append(f"{rupees(item.cost_for_two)} for two")
+    if item.delivery_time_minutes is not None and not dining:
+        facts.append(f"{item.delivery_time_minutes} min")
+    elif item.locality:
+        facts.append(item.locality)
+    if facts:
+        st.markdown(" · ".join(facts))
+    if item.offer:
+        st.caption(f":orange[{item.offer}]")
+    if item.is_open is False:
+        st.badge("Closed now", color="gray")
+        return
+    if not item.restaurant_id:
+        return
+    ids = {"restaurantId": item.restaurant_id, "restaurantName": item.name}
+    if dining:
+        action = CardAction(kind="show_slots", label=f"Show free slots at {item.name}", ids=ids)
+        label, icon = "Slots", ":material/event_available:"
+    else:
+        action = CardAction(kind="show_menu", label=f"Show me the menu of {item.name}", ids=ids)
+        label, icon = "Menu", ":material/restaurant_menu:"
+    st.button(label, key=f"{key}-open", icon=icon, on_click=queue_action, args=(action,))

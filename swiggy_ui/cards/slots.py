@@ -1,0 +1,64 @@
+"""Time-slot chips grouped by day; picking one asks for a booking (confirmed later)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.actions import CardAction
+from swiggy_core.parsers import SlotDay, TimeSlot, TimeSlotsResult
+from swiggy_ui.cards.context import CardContext
+from swiggy_ui.state import queue_action
+
+CHIPS_PER_ROW = 5
+DAYS_SHOWN = 3
+
+
+def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
+    if not result.days:
+        st.caption("No slots were returned.")
+        return
+    if result.requested_available is False and result.requested_time:
+        st.warning(f"{result.requested_time} is not available; the nearest times come first.")
+    with st.container(border=True):
+        for day_index, day in enumerate(result.days[:DAYS_SHOWN]):
+            _day_row(day, result, f"{ctx.key}-d{day_index}")
+        if len(result.days) > DAYS_SHOWN:
+            st.caption(f"{len(result.days) - DAYS_SHOWN} more days available: ask for a date.")
+
+
+def _day_row(day: SlotDay, result: TimeSlotsResult, key: str) -> None:
+    st.markdown(f"**{day.date}**")
+    slots = day.slots[: CHIPS_PER_ROW * 2]
+    for start in range(0, len(slots), CHIPS_PER_ROW):
+        row = slots[start : start + CHIPS_PER_ROW]
+        for offset, (column, slot) in enumerate(zip(st.columns(CHIPS_PER_ROW), row, strict=False)):
+            with column:
+                _chip(slot, day, result, f"{key}-{start + offset}")
+
+
+def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str) -> None:
+    action = CardAction(
+        kind="pick_slot",
+        label=f"Book the {slot.time} slot on {day.date}",
+        ids={
+            name: value
+            for name, value in {
+                "restaurantId": result.restaurant_id,
+                "slotId": slot.slot_id,
+                "itemId": slot.item_id,
+                "reservationTime": slot.reservation_time,
+                "date": day.date,
+                "time": slot.time,
+            }.items()
+            if value is not None
+        },
+    )
+    st.button(
+        slot.time,
+        key=key,
+        disabled=not slot.available,
+        type="primary" if slot.requested else "secondary",
+        on_click=queue_action,
+        args=(action,),
+        width="stretch",
+    )

@@ -1,0 +1,158 @@
+"""The Connections page: Anthropic key and model, the Swiggy side, the address, usage."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import anthropic
+import httpx2
+import streamlit as st
+
+from swiggy_core.constants import KNOWN_MODELS, MCP_SERVERS
+from swiggy_core.engine import classify_api_error, make_client
+from swiggy_core.mcp import McpCallError, call_tool
+from swiggy_core.parsers import AddressesResult, parse_tool_result
+from swiggy_core.verticals import get_vertical
+from swiggy_ui import state
+from swiggy_ui.cards import CardContext, render_result
+from swiggy_ui.runtime import (
+    KEY_API_KEY,
+    KEY_BASE_URL,
+    KEY_MODEL,
+    KEY_SWIGGY_TOKEN,
+    KEY_SWIGGY_TOKEN_AT,
+    KEY_USE_SANDBOX,
+    Runtime,
+    get_runtime,
+)
+
+KEY_CHECK_TIMEOUT_SECONDS = 15.0
+
+
+def render_connections() -> None:
+    runtime = get_runtime()
+    st.title("Connections")
+    st.caption(f"Now: **{runtime.mode_label}**")
+    _anthropic_section(runtime)
+    _swiggy_section(runtime)
+    _address_section(runtime)
+    _usage_section()
+
+
+def _anthropic_section(runtime: Runtime) -> None:
+    with st.container(border=True):
+        st.subheader("Anthropic")
+        with st.form("anthropic-key", border=False):
+            key = st.text_input(
+                "API key", type="password", placeholder="sk-ant-…", key="form_api_key"
+            )
+            base_url = st.text_input(
+                "Base URL (optional, any Anthropic-compatible endpoint)",
+                value=runtime.base_url or "",
+                key="form_base_url",
+            )
+            model_index = KNOWN_MODELS.index(runtime.model) if runtime.model in KNOWN_MODELS else 0
+            model = st.selectbox("Model", KNOWN_MODELS, index=model_index, key="form_model")
+            submitted = st.form_submit_button("Check and use", type="primary")
+        if submitted:
+            _use_key(key.strip(), base_url.strip() or None, model)
+        if runtime.api_key:
+            st.success("A key is set for this session.", icon=":material/key:")
+            if st.button("Forget the key", key="forget-key"):
+                st.session_state.pop(KEY_API_KEY, None)
+                st.rerun()
+
+
+def _use_key(key: str, base_url: str | None, model: str) -> None:
+    """Check the key with one cheap call; keep it only in this session's memory."""
+    st.session_state[KEY_MODEL] = model
+    if not key:
+        st.session_state[KEY_BASE_URL] = base_url
+        st.toast("Model saved.")
+        return
+    if base_url and not base_url.startswith(("http://", "https://")):
+        st.error("**E-1001** · The base URL must start with http:// or https://.")
+        return
+    try:
+        make_client(key, base_url, timeout=KEY_CHECK_TIMEOUT_SECONDS).models.list(limit=1)
+    except (anthropic.APIError, httpx2.HTTPError) as error:
+        info = classify_api_error(error)
+        st.error(f"**{info.code}** · {info.message}", icon=":material/key_off:")
+        return
+    st.session_state[KEY_API_KEY] = key
+    st.session_state[KEY_BASE_URL] = base_url
+    st.success("Key accepted. The chats now use Claude.", icon=":material/check:")
+
+
+def _swiggy_section(runtime: Runtime) -> None:
+    with st.container(border=True):
+        st.subheader("Swiggy")
+        use_sandbox = st.toggle(
+            "Use the sandbox (no real orders)",
+            value=runtime.sandbox is not None,
+            key="toggle_sandbox",
+            disabled=not runtime.api_key,
+            help="Without an Anthropic key the offline demo always uses the sandbox.",
+        )
+        if runtime.api_key and use_sandbox != (runtime.sandbox is not None):
+            st.session_state[KEY_USE_SANDBOX] = use_sandbox
+            st.rerun()
+        if runtime.sandbox is not None:
+            st.caption(
+                "Sandbox shops run on this machine: "
+                + ", ".join(runtime.sandbox.server_urls.values())
+            )
+            return
+        token = st.text_input("Swiggy MCP token", type="password", key="form_swiggy_token")
+        if st.button("Use this token", key="use-token") and token.strip():
+            st.session_state[KEY_SWIGGY_TOKEN] = token.strip()
+            st.session_state[KEY_SWIGGY_TOKEN_AT] = datetime.now(UTC)
+            st.rerun()
+        if runtime.swiggy_token:
+            st.success("A Swiggy token is set for this session.", icon=":material/link:")
+
+
+def _address_section(runtime: Runtime) -> None:
+    with st.container(border=True):
+        st.subheader("Delivery address")
+        current = state.active_address()
+        if current is not None:
+            st.markdown(f"📍 **{current.label or 'Address'}** · {current.address}")
+        if st.button("Load my saved addresses", key="load-addresses"):
+            st.session_state["loaded_addresses"] = _fetch_addresses(runtime)
+        loaded = st.session_state.get("loaded_addresses")
+        if isinstance(loaded, AddressesResult):
+            context = CardContext(key="conn-addr", vertical=get_vertical("food"))
+            render_result(loaded, context)
+
+
+def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
+    if runtime.sandbox is not None:
+        url = runtime.sandbox.server_urls["instamart"]
+        token = runtime.sandbox.token_for(runtime.user_id)
+    else:
+        url, token = MCP_SERVERS["instamart"].url, runtime.swiggy_token
+    if not token:
+        st.warning("**E-5002** · Connect Swiggy first: paste a token above.")
+        return None
+    try:
+        result = call_tool(url, token, "get_addresses", {})
+    except McpCallError as error:
+        st.error(str(error), icon=":material/cloud_off:")
+        return None
+    parsed = parse_tool_result("get_addresses", result.text, "food")
+    if isinstance(parsed, AddressesResult):
+        return parsed
+    st.warning(f"**E-3004** · Swiggy did not return addresses: {result.text[:200]}")
+    return None
+
+
+def _usage_section() -> None:
+    usage = state.session_usage()
+    with st.container(border=True):
+        st.subheader("Usage this session")
+        cols = st.columns(4)
+        cols[0].metric("Input tokens", f"{usage.input_tokens:,}")
+        cols[1].metric("Output tokens", f"{usage.output_tokens:,}")
+        cols[2].metric("Cache writes", f"{usage.cache_creation_input_tokens:,}")
+        cols[3].metric("Cache reads", f"{usage.cache_read_input_tokens:,}")

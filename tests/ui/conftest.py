@@ -1,0 +1,49 @@
+"""AppTest fixtures: the real app, the in-process sandbox, a scripted emulator for faults."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+TIMEOUT = 90
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path, monkeypatch):
+    """Nothing configured, and a fresh chat database per test."""
+    for name in (
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "ANTHROPIC_MODEL",
+        "SWIGGY_ENGINE",
+        "SWIGGY_TOKEN",
+        "SWIGGY_SANDBOX",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{tmp_path / 'chats.db'}")
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture
+def app() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="session")
+def scripted_emulator() -> Iterator[EmulatorServer[ScriptedBrain]]:
+    with EmulatorServer() as server:
+        yield server
+
+
+@pytest.fixture
+def scripted(scripted_emulator) -> Iterator[EmulatorServer[ScriptedBrain]]:
+    scripted_emulator.brain.clear()
+    scripted_emulator.requests.clear()
+    yield scripted_emulator

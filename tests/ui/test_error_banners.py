@@ -1,0 +1,65 @@
+"""Each error banner, driven by a real fault from the emulator through the real SDK."""
+
+import pytest
+from uihelpers import buttons, open_page, texts, use_scripted_model
+
+from swiggy_sandbox.emulator import Fault, text_turn
+
+PAGE = "pages/nutricart.py"
+MESSAGE = "find amul butter"
+
+
+def _send(app, scripted, *queued):
+    scripted.brain.enqueue(*queued)
+    at = open_page(app, PAGE)
+    use_scripted_model(at, scripted)
+    at.run()
+    at.chat_input[0].set_value(MESSAGE).run()
+    return at
+
+
+def _user_texts(at):
+    return [texts(m.markdown) for m in at.chat_message if m.name == "user"]
+
+
+@pytest.mark.parametrize(
+    ("faults", "code"),
+    [
+        # Three failures exhaust the automatic retries; the banner then offers Retry.
+        ([Fault(kind="overloaded")] * 3, "E-2003"),
+        ([Fault(kind="server_error")] * 3, "E-2002"),
+        # A broken stream is not retried automatically: the person decides.
+        ([Fault(kind="cut", after_blocks=0)], "E-2006"),
+    ],
+)
+def test_transient_faults_offer_retry_that_resends_the_same_message(app, scripted, faults, code):
+    at = _send(app, scripted, *faults)
+    assert not at.exception
+    assert code in texts(at.error)
+    assert _user_texts(at) == [MESSAGE]  # the person's text survives
+    scripted.brain.enqueue(text_turn("Offline test reply: found Amul butter."))
+    buttons(at, "Retry")[0].click().run()
+    assert not at.error
+    assert _user_texts(at) == [MESSAGE]
+    assert "found Amul butter" in texts(at.markdown)
+    assert scripted.requests[-1].body["messages"][-1]["content"] == MESSAGE
+
+
+def test_bad_key_points_to_connections(app, scripted):
+    at = _send(app, scripted, Fault(kind="auth"))
+    assert "E-5001" in texts(at.error) and "Connections" in texts(at.error)
+    assert any("Connections" in link.label for link in at.get("page_link"))
+    assert not buttons(at, "Retry")
+    assert _user_texts(at) == [MESSAGE]
+
+
+def test_expired_swiggy_session_offers_reconnect(app, scripted):
+    at = _send(app, scripted, Fault(kind="permission"))
+    assert "E-5002" in texts(at.error)
+    assert any("Reconnect" in link.label for link in at.get("page_link"))
+
+
+def test_rate_limit_says_when_to_try_again(app, scripted):
+    at = _send(app, scripted, Fault(kind="rate_limit", retry_after=40))
+    assert "E-2001" in texts(at.warning) and "40 s" in texts(at.warning)
+    assert buttons(at, "Retry")

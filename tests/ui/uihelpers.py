@@ -1,0 +1,29 @@
+"""Helpers for AppTest tests (imported by module name: tests/ui is on sys.path)."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
+from swiggy_ui.runtime import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
+
+
+def open_page(at: AppTest, page: str) -> AppTest:
+    at.run()
+    at.switch_page(page)
+    return at.run()
+
+
+def use_scripted_model(at: AppTest, emulator: EmulatorServer[ScriptedBrain]) -> None:
+    """Point the session at the scripted emulator as if a key and base URL were entered."""
+    at.session_state[KEY_API_KEY] = "sk-ant-ui-test"
+    at.session_state[KEY_BASE_URL] = emulator.base_url
+    at.session_state[KEY_USE_SANDBOX] = True
+
+
+def texts(elements) -> str:
+    return "\n".join(str(getattr(element, "value", "")) for element in elements)
+
+
+def buttons(at: AppTest, label: str):
+    return [button for button in at.button if button.label == label]
