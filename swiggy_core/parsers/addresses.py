@@ -1,0 +1,49 @@
+"""Saved addresses (Instamart/Food `get_addresses`, Dineout `get_saved_locations`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from swiggy_core.parsers._values import as_dict, pick, to_float, to_id, to_str
+from swiggy_core.parsers.records import find_records
+from swiggy_core.parsers.results import AddressesResult, AddressItem
+from swiggy_core.parsers.shapes import ADDRESS_TEXT_KEYS, is_address_record
+
+_ADDRESS_PARTS = ("line1", "line2", "addressLine1", "addressLine2", "area", "locality", "city")
+_MAX_COORDINATE = 180.0
+
+
+def parse_addresses(payload: Any) -> AddressesResult | None:
+    """Addresses found anywhere in the payload, or None when there are none."""
+    found = find_records(payload, is_address_record)
+    items = [_address(record) for record, _ in found.records]
+    addresses = [item for item in items if item is not None]
+    return AddressesResult(items=addresses) if addresses else None
+
+
+def _address(record: dict[str, Any]) -> AddressItem | None:
+    text = _address_text(pick(record, *ADDRESS_TEXT_KEYS))
+    if text is None:
+        return None
+    location = as_dict(pick(record, "location", "coordinates", "geo")) or {}
+    return AddressItem(
+        address=text,
+        address_id=to_id(pick(record, "id", "addressId", "address_id")),
+        label=to_str(pick(record, "label", "tag", "annotation", "type", "name"), 60),
+        lat=_coordinate(pick(record, "lat", "latitude") or pick(location, "lat", "latitude")),
+        lng=_coordinate(
+            pick(record, "lng", "lon", "longitude") or pick(location, "lng", "lon", "longitude")
+        ),
+    )
+
+
+def _address_text(value: Any) -> str | None:
+    if isinstance(value, dict):
+        parts = (to_str(value.get(key), 120) for key in _ADDRESS_PARTS)
+        return to_str(", ".join(part for part in parts if part))
+    return to_str(value)
+
+
+def _coordinate(value: Any) -> float | None:
+    number = to_float(value)
+    return number if number is not None and abs(number) <= _MAX_COORDINATE else None

@@ -1,0 +1,195 @@
+"""Cart snapshots: items found at three nesting levels plus the server's bill."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_ITEMS
+from swiggy_core.parsers._values import (
+    as_dict,
+    as_list,
+    money,
+    pick,
+    to_float,
+    to_id,
+    to_int,
+    to_str,
+)
+from swiggy_core.parsers.bill import BILL_KEYS, find_to_pay, looks_like_bill_list, parse_bill
+from swiggy_core.parsers.images import image_from
+from swiggy_core.parsers.results import BillLine, CartLine, CartResult
+from swiggy_core.parsers.shapes import NAME_KEYS
+
+ITEM_KEYS = (
+    "items",
+    "cartItems",
+    "cart_items",
+    "cartMenuItems",
+    "menuItems",
+    "products",
+    "lines",
+    "lineItems",
+    "line_items",
+)
+_NEST_KEYS = ("cart", "data", "result", "cartDetails", "cart_details")
+_NEST_LEVELS = 3
+_QUANTITY_KEYS = ("quantity", "qty", "count", "selectedQuantity", "cartQuantity")
+_UNIT_KEYS = ("unitPrice", "unit_price", "offerPrice", "offer_price", "finalPrice", "final_price")
+_UNIT_FALLBACK_KEYS = ("price", "sellingPrice", "selling_price", "itemPrice")
+_TOTAL_KEYS = ("lineTotal", "line_total", "totalPrice", "total_price", "total", "subtotal")
+_PAISE_KEYS = (("unitPricePaise", "pricePaise", "price_paise"), ("totalPaise", "total_paise"))
+_PAISE_TOLERANCE = 0.01
+
+
+def parse_cart(payload: Any) -> CartResult | None:
+    """The cart in a payload (items and/or bill), or None when there is no cart."""
+    node = _cart_node(payload)
+    if node is None:
+        return None
+    restaurant_id, restaurant_name = _restaurant(node, as_dict(payload) or {})
+    items_source = _items_source(node)
+    lines = [_line(entry, restaurant_id, restaurant_name) for entry in items_source]
+    items = [line for line in lines if line is not None and line.quantity > 0]
+    bill_source = _bill_source(node)
+    bill = parse_bill(bill_source)
+    to_pay = find_to_pay(node, bill_source, bill)
+    # The amount to pay is its own field; a bill line repeating it would show twice.
+    bill = [b for b in bill if not (b.kind == "total" and b.amount == to_pay)]
+    _fix_paise_lines(items, bill)
+    return CartResult(
+        items=items[:PARSER_MAX_ITEMS],
+        bill=bill,
+        to_pay=to_pay,
+        restaurant_id=restaurant_id,
+        restaurant_name=restaurant_name,
+        message=to_str(node.get("message"), 500),
+    )
+
+
+def _cart_node(payload: Any) -> dict[str, Any] | None:
+    """The first dict, up to three levels down, that holds items or a bill."""
+    node = as_dict(payload)
+    for _ in range(_NEST_LEVELS + 1):
+        if node is None:
+            return None
+        if _holds_cart(node):
+            return node
+        node = next((as_dict(node[k]) for k in _NEST_KEYS if as_dict(node.get(k))), None)
+    return None
+
+
+def _holds_cart(node: dict[str, Any]) -> bool:
+    has_items = any(isinstance(node.get(k), list) for k in ITEM_KEYS)
+    return (
+        has_items or any(k in node for k in BILL_KEYS) or pick(node, "toPay", "to_pay") is not None
+    )
+
+
+def _items_source(node: dict[str, Any]) -> list[dict[str, Any]]:
+    for key in ITEM_KEYS:
+        value = node.get(key)
+        if isinstance(value, list) and not looks_like_bill_list(value):
+            return [entry for entry in value[: PARSER_MAX_ITEMS * 2] if isinstance(entry, dict)]
+    return []
+
+
+def _bill_source(node: dict[str, Any]) -> Any:
+    for key in BILL_KEYS:
+        value = node.get(key)
+        if isinstance(value, dict) or looks_like_bill_list(value):
+            return value
+    return None
+
+
+def _restaurant(node: dict[str, Any], outer: dict[str, Any]) -> tuple[str | None, str | None]:
+    info = as_dict(node.get("restaurant")) or as_dict(outer.get("restaurant")) or {}
+    restaurant_id = to_id(pick(node, "restaurantId", "restaurant_id")) or to_id(
+        pick(info, "id", "restaurantId")
+    )
+    name = to_str(pick(node, "restaurantName", "restaurant_name")) or to_str(info.get("name"))
+    return restaurant_id, name
+
+
+def _line(
+    entry: dict[str, Any], restaurant_id: str | None, restaurant_name: str | None
+) -> CartLine | None:
+    variation: dict[str, Any] = as_dict(entry.get("variation")) or next(
+        (v for v in as_list(entry.get("variations")) if isinstance(v, dict)), {}
+    )
+    quantity_value = pick(entry, *_QUANTITY_KEYS)
+    quantity = to_int(quantity_value) if quantity_value is not None else 1
+    ids = _ids(entry, variation, restaurant_id)
+    name = to_str(pick(entry, *NAME_KEYS)) or to_str(pick(variation, *NAME_KEYS))
+    if name is None and not any(ids.values()):
+        return None
+    unit, total = _prices(entry, variation, quantity or 0)
+    price = as_dict(entry.get("price")) or as_dict(variation.get("price")) or {}
+    return CartLine(
+        name=name or f"Item {next(v for v in ids.values() if v)}",
+        quantity=quantity if quantity is not None else 1,
+        unit_price=unit,
+        line_total=total,
+        mrp=to_float(pick(price, "mrp")) or to_float(pick(entry, "mrp")),
+        quantity_description=to_str(
+            pick(entry, "quantityDescription", "quantity_description")
+            or pick(variation, "quantityDescription", "quantity_description")
+        ),
+        image_url=image_from(entry) or image_from(variation),
+        restaurant_id=restaurant_id or to_id(pick(entry, "restaurantId", "restaurant_id")),
+        restaurant_name=restaurant_name or to_str(entry.get("restaurantName")),
+        **ids,
+    )
+
+
+def _ids(
+    entry: dict[str, Any], variation: dict[str, Any], restaurant_id: str | None
+) -> dict[str, str | None]:
+    spin_id = to_id(pick(entry, "spinId", "spin_id")) or to_id(pick(variation, "spinId"))
+    sku_id = to_id(pick(entry, "skuId", "sku_id")) or to_id(pick(variation, "skuId"))
+    product_id = to_id(pick(entry, "productId", "product_id"))
+    menu_item_id = to_id(pick(entry, "menu_item_id", "menuItemId", "itemId", "item_id"))
+    if menu_item_id is None and not (spin_id or sku_id or product_id):
+        # A bare `id`: a dish in a food cart, a product elsewhere.
+        bare = to_id(entry.get("id"))
+        if restaurant_id or pick(entry, "restaurantId", "isVeg") is not None:
+            menu_item_id = bare
+        else:
+            product_id = bare
+    return {
+        "spin_id": spin_id,
+        "sku_id": sku_id,
+        "product_id": product_id,
+        "menu_item_id": menu_item_id,
+    }
+
+
+def _prices(
+    entry: dict[str, Any], variation: dict[str, Any], quantity: int
+) -> tuple[float | None, float | None]:
+    unit = money(pick(entry, *_UNIT_KEYS)) or money(pick(entry, *_UNIT_FALLBACK_KEYS))
+    unit = unit if unit is not None else money(variation.get("price"))
+    total = money(pick(entry, *_TOTAL_KEYS))
+    paise_unit = money(pick(entry, *_PAISE_KEYS[0]), scale=PAISE_PER_RUPEE)
+    paise_total = money(pick(entry, *_PAISE_KEYS[1]), scale=PAISE_PER_RUPEE)
+    unit = paise_unit if paise_unit is not None else unit
+    total = paise_total if paise_total is not None else total
+    if total is None and unit is not None:
+        total = round(unit * quantity, 2)
+    if unit is None and total is not None and quantity:
+        unit = round(total / quantity, 2)
+    return unit, total
+
+
+def _fix_paise_lines(items: list[CartLine], bill: list[BillLine]) -> None:
+    """Lines reported in paise next to a rupee bill: scale them to match the bill."""
+    item_total = next((line.amount for line in bill if line.kind == "item_total"), None)
+    totals = [line.line_total for line in items if line.line_total is not None]
+    if not item_total or len(totals) != len(items) or not totals:
+        return
+    ratio = sum(totals) / item_total
+    if abs(ratio - PAISE_PER_RUPEE) > PAISE_PER_RUPEE * _PAISE_TOLERANCE:
+        return
+    for line in items:
+        line.unit_price = None if line.unit_price is None else line.unit_price / PAISE_PER_RUPEE
+        line.line_total = None if line.line_total is None else line.line_total / PAISE_PER_RUPEE
+        line.mrp = None if line.mrp is None else line.mrp / PAISE_PER_RUPEE

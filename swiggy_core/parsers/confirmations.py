@@ -1,0 +1,136 @@
+"""Order and booking confirmations; anything short of a clear success becomes a status.
+
+The original demo showed "booking confirmed" for an unavailable slot: here a result is a
+confirmation only with an id and without any failure signal.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from swiggy_core.constants import SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.parsers._values import as_dict, money, pick, to_float, to_id, to_int, to_str
+from swiggy_core.parsers.results import BookingConfirmedResult, OrderPlacedResult, StatusResult
+from swiggy_core.parsers.routing import is_booking_tool
+from swiggy_core.parsers.unwrap import Envelope, error_text
+
+_TZ = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
+_MIN_EPOCH, _MAX_EPOCH = 10**9, 10**11
+_ORDER_ID_KEYS = ("orderId", "order_id", "orderID", "orderNumber", "order_number")
+_BOOKING_ID_KEYS = (
+    *("bookingId", "booking_id", "reservationId", "reservation_id", "confirmationId"),
+    *("confirmation_id", "bookingReference", "booking_reference"),
+)
+_NESTED_KEYS = ("order", "booking", "reservation", "data", "result", "details")
+_NEST_LEVELS = 3
+_STATUS_KEYS = ("status", "orderStatus", "bookingStatus", "state")
+_FAILURE_WORDS = (
+    *("fail", "unavailable", "not available", "no longer available", "reject", "declin"),
+    *("cancel", "error", "invalid", "sold out", "full", "expired", "denied", "unable"),
+    *("could not", "couldn't", "not confirmed", "unsuccessful"),
+)
+_NO_ID_MESSAGE = {
+    True: "No booking id came back, so the booking is not confirmed. Check the booking "
+    "status before trying again.",
+    False: "No order id came back, so the order is not confirmed. Check your orders before "
+    "trying again.",
+}
+
+
+def parse_confirmation(
+    tool_name: str, envelope: Envelope, payload: Any
+) -> OrderPlacedResult | BookingConfirmedResult | StatusResult:
+    """A confirmation card with an id, or a status carrying the failure text."""
+    booking = is_booking_tool(tool_name)
+    record = _record(payload)
+    message = envelope.message or to_str(pick(record, "message", "msg", "displayMessage"), 1000)
+    status = to_str(pick(record, *_STATUS_KEYS), 60)
+    failure = _failure(envelope, record, status, message)
+    if failure is not None:
+        return StatusResult(success=False, message=failure, code=status)
+    ident = _ident(record, booking)
+    if ident is None:
+        return StatusResult(success=False, message=message or _NO_ID_MESSAGE[booking], code=status)
+    if booking:
+        return _booking(record, ident, status, message)
+    return _order(record, ident, status, message)
+
+
+def _record(payload: Any) -> dict[str, Any]:
+    """The payload merged with its nested order/booking dicts (inner values win)."""
+    record = as_dict(payload) or {}
+    merged = dict(record)
+    for _ in range(_NEST_LEVELS):
+        inner = next((as_dict(record[k]) for k in _NESTED_KEYS if as_dict(record.get(k))), None)
+        if inner is None:
+            break
+        merged.update(inner)
+        record = inner
+    return merged
+
+
+def _failure(
+    envelope: Envelope, record: dict[str, Any], status: str | None, message: str | None
+) -> str | None:
+    error = envelope.error or error_text(record.get("error"))
+    if envelope.ok is False or error or _explicit_false(record.get("success")):
+        return error or message or "The request failed."
+    if status is not None:
+        return (message or f"Status: {status}") if _says_failure(status) else None
+    if message is not None and _says_failure(message):
+        return message
+    return None
+
+
+def _explicit_false(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() == "false")
+
+
+def _says_failure(text: str) -> bool:
+    lowered = text[:500].lower().replace("_", " ")
+    return any(word in lowered for word in _FAILURE_WORDS)
+
+
+def _ident(record: dict[str, Any], booking: bool) -> str | None:
+    keys = _BOOKING_ID_KEYS if booking else _ORDER_ID_KEYS
+    return to_id(pick(record, *keys)) or to_id(record.get("id"))
+
+
+def _order(
+    record: dict[str, Any], order_id: str, status: str | None, message: str | None
+) -> OrderPlacedResult:
+    return OrderPlacedResult(
+        order_id=order_id,
+        status=status,
+        message=message,
+        amount=money(pick(record, "toPay", "amount", "totalAmount", "orderTotal", "billTotal")),
+        payment_method=to_str(pick(record, "paymentMethod", "payment_method", "paymentMode"), 40),
+        eta=to_str(pick(record, "eta", "deliveryEta", "estimatedDeliveryTime", "deliveryTime"), 60),
+    )
+
+
+def _booking(
+    record: dict[str, Any], booking_id: str, status: str | None, message: str | None
+) -> BookingConfirmedResult:
+    restaurant = as_dict(record.get("restaurant")) or {}
+    return BookingConfirmedResult(
+        booking_id=booking_id,
+        status=status,
+        message=message,
+        restaurant_name=to_str(record.get("restaurantName")) or to_str(restaurant.get("name")),
+        date_time=_date_time(record),
+        guest_count=to_int(pick(record, "guestCount", "guest_count", "guests", "partySize")),
+    )
+
+
+def _date_time(record: dict[str, Any]) -> str | None:
+    value = pick(record, "reservationTime", "reservation_time", "dateTime", "slotTime", "time")
+    epoch = to_float(value) if isinstance(value, int | float) else None
+    if epoch is not None and _MIN_EPOCH <= epoch < _MAX_EPOCH:
+        return datetime.fromtimestamp(epoch, tz=_TZ).strftime("%Y-%m-%d %H:%M")
+    text = to_str(value, 60)
+    date = to_str(record.get("date"), 20)
+    if text and date and date not in text:
+        return f"{date} {text}"
+    return text or date

@@ -1,0 +1,229 @@
+"""Products (Instamart `variations[]`, rupees) and menu dishes (Food, prices in paise)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from swiggy_core.constants import PAISE_PER_RUPEE, VERTICAL_FOODORDER
+from swiggy_core.parsers._values import (
+    as_dict,
+    as_list,
+    money,
+    pick,
+    to_bool,
+    to_float,
+    to_id,
+    to_int,
+    to_str,
+)
+from swiggy_core.parsers.images import image_from
+from swiggy_core.parsers.records import find_records
+from swiggy_core.parsers.results import DishVariant, ProductItem, ProductsResult, ProductVariation
+from swiggy_core.parsers.shapes import NAME_KEYS, is_product_record
+from swiggy_core.parsers.unwrap import extract_payload
+
+_WRAPPERS = (
+    *("data", "result", "results", "response", "payload", "products", "dishes"),
+    *("menu", "items", "cards"),
+)
+_SIMILAR_KEYS = frozenset({"similarProducts", "similar_products", "recommendations"})
+_CATEGORY_CONTEXT = {"title": "category", "categoryName": "category", "category": "category"}
+_GROCERY_KEYS = frozenset({"variations", "spinId", "skuId", "productId", "quantityDescription"})
+_DISH_KEYS = frozenset(
+    {
+        "isVeg",
+        "is_veg",
+        "variantsV2",
+        "addons",
+        "defaultPrice",
+        "imageId",
+        "inStock",
+        "itemAttribute",
+    }
+)
+_STOCK_KEYS = ("isInStockAndAvailable", "inStock", "in_stock", "isInStock", "available")
+_MAX_VARIATIONS = 12
+_MAX_VARIANT_GROUPS = 6
+_DESCRIPTION_CHARS = 500
+_RUPEE_MARKS = ("₹", "rs", "inr")
+
+
+def parse_products(
+    payload: Any, vertical_id: str, tool_input: dict[str, Any] | None = None
+) -> ProductsResult | None:
+    """Products or dishes found anywhere in the payload, or None when there are none."""
+    node = extract_payload(payload, _WRAPPERS)
+    found = find_records(
+        node, is_product_record, inherit=_CATEGORY_CONTEXT, skip_keys=_SIMILAR_KEYS
+    )
+    if not found.records:
+        found = find_records(payload, is_product_record, inherit=_CATEGORY_CONTEXT)
+    food = vertical_id == VERTICAL_FOODORDER
+    items = [_item(record, context, food) for record, context in found.records]
+    products = [item for item in items if item is not None]
+    if not products:
+        return None
+    restaurant_id, restaurant_name = _menu_restaurant(payload, tool_input)
+    is_menu = sum(1 for p in products if p.menu_item_id) * 2 > len(products)
+    return ProductsResult(
+        kind="menu" if is_menu else "grocery",
+        items=products,
+        restaurant_id=restaurant_id,
+        restaurant_name=restaurant_name,
+        next_offset=_next_offset(payload),
+        truncated=found.truncated,
+    )
+
+
+def _item(record: dict[str, Any], context: dict[str, Any], food: bool) -> ProductItem | None:
+    name = to_str(pick(record, *NAME_KEYS))
+    if name is None:
+        return None
+    keys = record.keys()
+    if keys & _GROCERY_KEYS or not (food or keys & _DISH_KEYS):
+        return _grocery(record, name, context)
+    return _dish(record, name, context)
+
+
+def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> ProductItem:
+    variations = [
+        _variation(v) for v in as_list(record.get("variations"))[:_MAX_VARIATIONS] if as_dict(v)
+    ]
+    default = next((v for v in variations if v.in_stock), variations[0] if variations else None)
+    # Product-level fields fill gaps in the default pack (read only when there are gaps).
+    own = _variation(record) if default is None or _has_gaps(default) else default
+    default = default or own
+    return ProductItem(
+        name=name,
+        product_id=to_id(pick(record, "productId", "product_id", "id")),
+        spin_id=default.spin_id or own.spin_id,
+        sku_id=default.sku_id or own.sku_id,
+        brand=to_str(record.get("brand")),
+        quantity_description=default.quantity_description or own.quantity_description,
+        price=default.price if default.price is not None else own.price,
+        mrp=default.mrp if default.mrp is not None else own.mrp,
+        in_stock=default.in_stock if variations else own.in_stock,
+        max_quantity=default.max_quantity or own.max_quantity,
+        image_url=default.image_url or own.image_url,
+        description=to_str(record.get("description"), _DESCRIPTION_CHARS),
+        is_veg=to_bool(pick(record, "isVeg", "is_veg")),
+        category=_category(record, context),
+        variations=variations,
+    )
+
+
+def _has_gaps(variation: ProductVariation) -> bool:
+    return None in (
+        variation.spin_id,
+        variation.price,
+        variation.quantity_description,
+        variation.image_url,
+    )
+
+
+def _category(record: dict[str, Any], context: dict[str, Any]) -> str | None:
+    return to_str(pick(record, "category", "categoryName")) or to_str(context.get("category"))
+
+
+def _variation(record: dict[str, Any]) -> ProductVariation:
+    price = record.get("price")
+    price_dict = as_dict(price) or {}
+    offer = money(price) if price is not None else None
+    if offer is None:
+        offer = money(pick(record, "offerPrice", "offer_price", "sellingPrice", "selling_price"))
+    mrp = to_float(pick(price_dict, "mrp", "MRP")) or to_float(record.get("mrp"))
+    return ProductVariation(
+        spin_id=to_id(pick(record, "spinId", "spin_id")),
+        sku_id=to_id(pick(record, "skuId", "sku_id")),
+        quantity_description=to_str(
+            pick(record, "quantityDescription", "quantity_description", "weight", "packSize")
+        ),
+        price=offer if offer is not None else mrp,
+        mrp=mrp,
+        in_stock=to_bool(pick(record, *_STOCK_KEYS)) is not False,
+        max_quantity=to_int(pick(record, "maxQuantity", "max_quantity", "maxAllowedQuantity")),
+        image_url=image_from(record),
+    )
+
+
+def _dish(record: dict[str, Any], name: str, context: dict[str, Any]) -> ProductItem:
+    final = _dish_price(record.get("finalPrice", record.get("final_price")))
+    base = _dish_price(pick(record, "price", "defaultPrice", "default_price"))
+    restaurant = as_dict(record.get("restaurant")) or {}
+    return ProductItem(
+        name=name,
+        menu_item_id=to_id(pick(record, "id", "menu_item_id", "menuItemId", "itemId", "item_id")),
+        price=final if final is not None else base,
+        mrp=base if final is not None and base is not None and base > final else None,
+        in_stock=to_bool(pick(record, *_STOCK_KEYS)) is not False,
+        image_url=image_from(record),
+        description=to_str(record.get("description"), _DESCRIPTION_CHARS),
+        is_veg=_veg(record),
+        category=_category(record, context),
+        restaurant_id=to_id(pick(record, "restaurantId", "restaurant_id"))
+        or to_id(pick(restaurant, "id", "restaurantId")),
+        restaurant_name=to_str(record.get("restaurantName")) or to_str(restaurant.get("name")),
+        variants=_variants(record),
+    )
+
+
+def _dish_price(value: Any) -> float | None:
+    """Food prices are paise, unless the text itself says rupees ("₹249")."""
+    if isinstance(value, str) and any(mark in value.lower() for mark in _RUPEE_MARKS):
+        return money(value)
+    return money(value, scale=PAISE_PER_RUPEE)
+
+
+def _veg(record: dict[str, Any]) -> bool | None:
+    flag = to_bool(pick(record, "isVeg", "is_veg", "veg"))
+    if flag is not None:
+        return flag
+    attribute = as_dict(record.get("itemAttribute")) or {}
+    return to_bool(attribute.get("vegClassifier"))
+
+
+def _variants(record: dict[str, Any]) -> list[DishVariant]:
+    """Variant choices from `variantsV2` or `variants` (a dish carries one or the other)."""
+    source = as_dict(record.get("variantsV2")) or as_dict(record.get("variants")) or {}
+    groups = as_list(source.get("variantGroups") or source.get("variant_groups"))
+    variants: list[DishVariant] = []
+    for group in groups[:_MAX_VARIANT_GROUPS]:
+        group_dict = as_dict(group) or {}
+        group_name = to_str(pick(group_dict, "name", "title"))
+        for choice in as_list(group_dict.get("variations"))[:_MAX_VARIATIONS]:
+            choice_dict = as_dict(choice) or {}
+            choice_name = to_str(pick(choice_dict, "name", "title"))
+            if choice_name is None:
+                continue
+            variants.append(
+                DishVariant(
+                    group=group_name,
+                    name=choice_name,
+                    variant_id=to_id(pick(choice_dict, "id", "variationId")),
+                    extra_price=_dish_price(choice_dict.get("price")),
+                )
+            )
+    return variants
+
+
+def _menu_restaurant(
+    payload: Any, tool_input: dict[str, Any] | None
+) -> tuple[str | None, str | None]:
+    data = as_dict(payload) or {}
+    info = as_dict(pick(data, "restaurant", "restaurantInfo", "restaurantDetails")) or {}
+    info = as_dict(info.get("info")) or info
+    restaurant_id = to_id(pick(info, "id", "restaurantId")) or to_id(
+        pick(data, "restaurantId", "restaurant_id")
+    )
+    if restaurant_id is None and isinstance(tool_input, dict):
+        restaurant_id = to_id(pick(tool_input, "restaurantId", "restaurant_id"))
+    name = to_str(info.get("name")) or to_str(data.get("restaurantName"))
+    return restaurant_id, name
+
+
+def _next_offset(payload: Any) -> int | None:
+    data = as_dict(payload) or {}
+    inner = as_dict(data.get("data")) or {}
+    return to_int(pick(data, "nextOffset", "next_offset")) or to_int(
+        pick(inner, "nextOffset", "next_offset")
+    )

@@ -1,0 +1,109 @@
+"""Bounded walks over decoded payloads: flatten categories and `card.info` nesting."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from swiggy_core.constants import PARSER_MAX_DEPTH, PARSER_MAX_ITEMS, PARSER_MAX_NODES
+from swiggy_core.parsers._values import CONTAINER_TYPES
+
+_INHERITABLE = (str, int)
+RecordTest = Callable[[dict[str, Any]], bool]
+
+
+@dataclass(slots=True)
+class Found:
+    """Records found by a walk, each with values inherited from its ancestors."""
+
+    records: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    truncated: bool = False
+
+
+def iter_nodes(
+    root: Any, budget: int = PARSER_MAX_NODES, is_leaf: RecordTest | None = None
+) -> Iterator[dict[str, Any]]:
+    """Every dict under `root`, depth-first in document order, within a node budget.
+
+    Dicts passing `is_leaf` are yielded but not descended into (a product's own price
+    and variation dicts say nothing new about the payload).
+    """
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    visited = 0
+    while stack and visited < budget:
+        node, depth = stack.pop()
+        visited += 1
+        if depth > PARSER_MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            yield node
+            if is_leaf is not None and is_leaf(node):
+                continue
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        stack.extend([(c, depth + 1) for c in reversed(list(children)) if c and _is_container(c)])
+
+
+def find_records(
+    root: Any,
+    is_record: RecordTest,
+    *,
+    inherit: dict[str, str] | None = None,
+    skip_keys: frozenset[str] = frozenset(),
+    limit: int = PARSER_MAX_ITEMS,
+) -> Found:
+    """Dicts that pass `is_record`, not descending into them; ancestors' scalars inherited.
+
+    `inherit` maps an ancestor key (e.g. "title" of a menu category, "date" of a slot
+    day) to the context name the record receives. The walk is depth- and node-bounded.
+    """
+    inherit = inherit or {}
+    found = Found()
+    stack: list[tuple[Any, int, dict[str, Any]]] = [(root, 0, {})]
+    visited = 0
+    while stack and visited < PARSER_MAX_NODES:
+        node, depth, context = stack.pop()
+        visited += 1
+        if depth > PARSER_MAX_DEPTH:
+            continue
+        if isinstance(node, list):
+            stack.extend([(c, depth + 1, context) for c in reversed(node) if _is_container(c)])
+            continue
+        if not isinstance(node, dict):
+            continue
+        if is_record(node):
+            if len(found.records) >= limit:
+                found.truncated = True
+                break
+            found.records.append((node, context))
+            continue
+        context = _inherited(node, inherit, context)
+        stack.extend(
+            [
+                (v, depth + 1, context)
+                for k, v in reversed(node.items())
+                if _is_container(v) and k not in skip_keys
+            ]
+        )
+    return found
+
+
+def _is_container(value: Any) -> bool:
+    return bool(value) and isinstance(value, CONTAINER_TYPES)
+
+
+def _inherited(
+    node: dict[str, Any], inherit: dict[str, str], context: dict[str, Any]
+) -> dict[str, Any]:
+    if not inherit or not node.keys() & inherit.keys():
+        return context
+    updates = {
+        name: node[key]
+        for key, name in inherit.items()
+        if isinstance(node.get(key), _INHERITABLE) and not isinstance(node.get(key), bool)
+    }
+    return {**context, **updates} if updates else context

@@ -1,0 +1,271 @@
+"""Typed card models: every tool result becomes exactly one of these (tagged on `type`).
+
+Prices are rupees as floats whatever the source unit; ids are kept as strings because the
+UI's buttons send them back to the model verbatim.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class _Result(_Model):
+    tool_name: str = ""
+
+
+class ProductVariation(_Model):
+    """One buyable pack of an Instamart product (size, price, stock)."""
+
+    spin_id: str | None = None
+    sku_id: str | None = None
+    quantity_description: str | None = None
+    price: float | None = None
+    mrp: float | None = None
+    in_stock: bool = True
+    max_quantity: int | None = None
+    image_url: str | None = None
+
+
+class DishVariant(_Model):
+    """One choice of a menu dish's variant group (e.g. size: Large, +₹110 over the base)."""
+
+    group: str | None = None
+    name: str
+    variant_id: str | None = None
+    extra_price: float | None = None
+
+
+class ProductItem(_Model):
+    """A grocery product (Instamart) or a menu dish (Food), flattened for one card."""
+
+    name: str
+    product_id: str | None = None
+    spin_id: str | None = None
+    sku_id: str | None = None
+    menu_item_id: str | None = None
+    brand: str | None = None
+    quantity_description: str | None = None
+    price: float | None = None
+    mrp: float | None = None
+    in_stock: bool = True
+    max_quantity: int | None = None
+    image_url: str | None = None
+    description: str | None = None
+    is_veg: bool | None = None
+    category: str | None = None
+    restaurant_id: str | None = None
+    restaurant_name: str | None = None
+    variations: list[ProductVariation] = Field(default_factory=list)
+    variants: list[DishVariant] = Field(default_factory=list)
+
+
+class ProductsResult(_Result):
+    """A grid of products or menu dishes."""
+
+    type: Literal["products"] = "products"
+    kind: Literal["grocery", "menu"] = "grocery"
+    items: list[ProductItem] = Field(default_factory=list)
+    restaurant_id: str | None = None
+    restaurant_name: str | None = None
+    next_offset: int | None = None
+    truncated: bool = False
+
+
+class RestaurantItem(_Model):
+    """A restaurant (delivery or dine-in) for one card."""
+
+    name: str
+    restaurant_id: str | None = None
+    cuisines: list[str] = Field(default_factory=list)
+    rating: float | None = None
+    cost_for_two: float | None = None
+    delivery_time_minutes: int | None = None
+    locality: str | None = None
+    is_open: bool | None = None
+    image_url: str | None = None
+    offer: str | None = None
+
+
+class RestaurantsResult(_Result):
+    """A grid of restaurants."""
+
+    type: Literal["restaurants"] = "restaurants"
+    items: list[RestaurantItem] = Field(default_factory=list)
+    next_offset: int | None = None
+    truncated: bool = False
+
+
+class TimeSlot(_Model):
+    """One bookable time (Dineout); `item_id` and `slot_id` go back to `book_table`."""
+
+    time: str
+    slot_id: str | None = None
+    item_id: str | None = None
+    date: str | None = None
+    available: bool = True
+    reservation_time: int | None = None
+    minutes: int | None = None
+    requested: bool = False
+
+
+class SlotDay(_Model):
+    """The slots of one date, requested/nearest time first when one was asked for."""
+
+    date: str
+    slots: list[TimeSlot] = Field(default_factory=list)
+
+
+class TimeSlotsResult(_Result):
+    """Slots grouped by date; the requested date comes first."""
+
+    type: Literal["time_slots"] = "time_slots"
+    days: list[SlotDay] = Field(default_factory=list)
+    restaurant_id: str | None = None
+    requested_date: str | None = None
+    requested_time: str | None = None
+    requested_available: bool | None = None
+
+
+class AddressItem(_Model):
+    """A saved address or location."""
+
+    address: str
+    address_id: str | None = None
+    label: str | None = None
+    lat: float | None = None
+    lng: float | None = None
+
+
+class AddressesResult(_Result):
+    """Saved addresses to choose from."""
+
+    type: Literal["addresses"] = "addresses"
+    items: list[AddressItem] = Field(default_factory=list)
+
+
+class CartLine(_Model):
+    """One line of a cart; quantities are whole units, prices rupees."""
+
+    name: str
+    quantity: int = 1
+    spin_id: str | None = None
+    sku_id: str | None = None
+    product_id: str | None = None
+    menu_item_id: str | None = None
+    unit_price: float | None = None
+    line_total: float | None = None
+    mrp: float | None = None
+    quantity_description: str | None = None
+    image_url: str | None = None
+    restaurant_id: str | None = None
+    restaurant_name: str | None = None
+
+    @property
+    def key(self) -> str:
+        """A stable identity for merging lines (the most specific id, else the name)."""
+        return self.spin_id or self.menu_item_id or self.sku_id or self.product_id or self.name
+
+
+BillKind = Literal["item_total", "fee", "tax", "discount", "total", "other"]
+
+
+class BillLine(_Model):
+    """One line of the server's bill, exactly as reported."""
+
+    label: str
+    amount: float
+    kind: BillKind = "other"
+
+
+class CartResult(_Result):
+    """A cart snapshot with the server's bill."""
+
+    type: Literal["cart"] = "cart"
+    items: list[CartLine] = Field(default_factory=list)
+    bill: list[BillLine] = Field(default_factory=list)
+    to_pay: float | None = None
+    restaurant_id: str | None = None
+    restaurant_name: str | None = None
+    message: str | None = None
+
+
+class OrderPlacedResult(_Result):
+    """An order the server accepted (it has an order id)."""
+
+    type: Literal["order_placed"] = "order_placed"
+    order_id: str
+    status: str | None = None
+    message: str | None = None
+    amount: float | None = None
+    payment_method: str | None = None
+    eta: str | None = None
+
+
+class BookingConfirmedResult(_Result):
+    """A table booking the server confirmed (it has a booking id)."""
+
+    type: Literal["booking_confirmed"] = "booking_confirmed"
+    booking_id: str
+    status: str | None = None
+    message: str | None = None
+    restaurant_name: str | None = None
+    date_time: str | None = None
+    guest_count: int | None = None
+
+
+class StatusResult(_Result):
+    """A plain outcome: success or failure with the server's text."""
+
+    type: Literal["status"] = "status"
+    success: bool
+    message: str
+    code: str | None = None
+
+
+class InfoResult(_Result):
+    """Key facts of a payload no card knows, as short strings."""
+
+    type: Literal["info"] = "info"
+    fields: dict[str, str] = Field(default_factory=dict)
+
+
+class RawResult(_Result):
+    """Text no parser understood (truncated)."""
+
+    type: Literal["raw"] = "raw"
+    text: str = ""
+    truncated: bool = False
+
+
+ParsedToolResult = Annotated[
+    ProductsResult
+    | RestaurantsResult
+    | TimeSlotsResult
+    | AddressesResult
+    | CartResult
+    | OrderPlacedResult
+    | BookingConfirmedResult
+    | StatusResult
+    | InfoResult
+    | RawResult,
+    Field(discriminator="type"),
+]
+RESULT_TYPES = (
+    "products",
+    "restaurants",
+    "time_slots",
+    "addresses",
+    "cart",
+    "order_placed",
+    "booking_confirmed",
+    "status",
+    "info",
+    "raw",
+)
+parsed_result_adapter: TypeAdapter[ParsedToolResult] = TypeAdapter(ParsedToolResult)

@@ -1,0 +1,128 @@
+"""What records look like: key vocabularies and predicates for each card kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_SCALAR_TYPES = (str, int, float)
+_ADDRESS_VALUE_TYPES = (str, dict)
+NAME_KEYS = (
+    "name",
+    "displayName",
+    "display_name",
+    "productName",
+    "product_name",
+    "itemName",
+    "item_name",
+    "dishName",
+    "title",
+)
+_NAME_KEY_SET = frozenset(NAME_KEYS)
+PRODUCT_KEYS = frozenset(
+    {
+        *("price", "selling_price", "sellingPrice", "mrp", "variations", "defaultPrice"),
+        *("default_price", "offerPrice", "offer_price", "finalPrice", "final_price"),
+        *("spinId", "skuId", "productId", "product_id", "quantityDescription"),
+        *("quantity_description", "isInStockAndAvailable", "maxQuantity", "variantsV2"),
+    }
+)
+MENU_KEYS = frozenset(
+    {"itemCards", "isVeg", "is_veg", "variantsV2", "addons", "defaultPrice", "dishes", "menu"}
+)
+STRONG_RESTAURANT_KEYS = frozenset(
+    {
+        *("cuisines", "cuisine", "costForTwo", "cost_for_two", "costForTwoMessage"),
+        *("priceForTwo", "price_for_two", "sla", "deliveryTime", "delivery_time"),
+        *("areaName", "locality", "cloudinaryImageId", "totalRatingsString"),
+    }
+)
+WEAK_RESTAURANT_KEYS = frozenset({"rating", "avgRating", "avg_rating", "avgRatingString"})
+TIME_KEYS = (
+    "time",
+    "displayTime",
+    "display_time",
+    "slotTime",
+    "slot_time",
+    "startTime",
+    "start_time",
+    "timeSlot",
+    "reservationTime",
+    "slot",
+)
+_TIME_KEY_SET = frozenset(TIME_KEYS)
+AVAILABILITY_KEYS = (
+    "available",
+    "isAvailable",
+    "is_available",
+    "availability",
+    "soldOut",
+    "sold_out",
+    "availableSeats",
+)
+_SLOT_ID_KEYS = frozenset({"slotId", "slot_id", "id", *AVAILABILITY_KEYS, "label"})
+ADDRESS_TEXT_KEYS = (
+    "addressLine",
+    "address_line",
+    "addressLine1",
+    "address",
+    "fullAddress",
+    "full_address",
+    "formattedAddress",
+    "formatted_address",
+    "displayAddress",
+    "display_address",
+)
+_ADDRESS_TEXT_SET = frozenset(ADDRESS_TEXT_KEYS)
+_ADDRESS_HINT_KEYS = frozenset(
+    {"id", "addressId", "address_id", "label", "tag", "annotation", "lat", "lng", "latitude"}
+)
+CART_KEYS = frozenset(
+    {
+        *("billBreakdown", "bill_breakdown", "toPay", "to_pay", "cartItems", "cart_items"),
+        *("cartMenuItems", "lineItems", "line_items", "billDetails", "bill", "cart"),
+    }
+)
+
+
+def _has_name(record: dict[str, Any]) -> bool:
+    for key in record.keys() & _NAME_KEY_SET:
+        if isinstance(record[key], str) and record[key].strip():
+            return True
+    return False
+
+
+def is_product_record(record: dict[str, Any]) -> bool:
+    """A dict that reads as a product or a dish (a name plus price-like keys)."""
+    product_hits = len(record.keys() & PRODUCT_KEYS)
+    if not product_hits or not _has_name(record):
+        return False
+    return product_hits >= len(record.keys() & STRONG_RESTAURANT_KEYS)
+
+
+def is_restaurant_record(record: dict[str, Any]) -> bool:
+    """A dict that reads as a restaurant (a name plus cuisine/cost/sla-like keys)."""
+    strong = len(record.keys() & STRONG_RESTAURANT_KEYS)
+    product = len(record.keys() & PRODUCT_KEYS)
+    weak = bool(record.keys() & WEAK_RESTAURANT_KEYS)
+    # Ties go to restaurants here and to products in is_product_record: the caller's
+    # order (by vertical and signals) decides which parser sees the record first.
+    if not ((strong and strong >= product) or (weak and not product)):
+        return False
+    return _has_name(record)
+
+
+def is_slot_record(record: dict[str, Any]) -> bool:
+    """A dict that reads as a time slot (a time plus an id or availability)."""
+    keys = record.keys()
+    time_keys = keys & _TIME_KEY_SET
+    if not time_keys or not (keys - time_keys) & _SLOT_ID_KEYS:
+        return False
+    return any(isinstance(record[k], _SCALAR_TYPES) for k in time_keys)
+
+
+def is_address_record(record: dict[str, Any]) -> bool:
+    """A dict that reads as a saved address (address text plus an id, label or coordinates)."""
+    keys = record.keys()
+    if not keys & _ADDRESS_HINT_KEYS or keys & STRONG_RESTAURANT_KEYS:
+        return False
+    return any(isinstance(record[k], _ADDRESS_VALUE_TYPES) for k in keys & _ADDRESS_TEXT_SET)
