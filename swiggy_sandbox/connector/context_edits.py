@@ -11,8 +11,8 @@ from swiggy_sandbox.emulator.sse import CHARS_PER_TOKEN
 
 CLEAR_TOOL_USES = "clear_tool_uses_20250919"
 # The API's documented defaults for clear_tool_uses.
-DEFAULT_TRIGGER = {"type": "input_tokens", "value": 100_000}
-DEFAULT_KEEP = {"type": "tool_uses", "value": 3}
+DEFAULT_TRIGGER: dict[str, Any] = {"type": "input_tokens", "value": 100_000}
+DEFAULT_KEEP: dict[str, Any] = {"type": "tool_uses", "value": 3}
 CLEARED_PLACEHOLDER = "[Tool result cleared to save context]"
 
 USE_TYPES = frozenset({"tool_use", "mcp_tool_use"})

@@ -1,0 +1,81 @@
+"""Steps and replies every vertical shares: addresses, failures, help, the confirm gate."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from swiggy_sandbox.connector import CallTool, Finish, Step
+from swiggy_sandbox.planner.view import ConversationView, ToolCall
+
+_AUTH_RE = re.compile(r"\b(401|403|419)\b|unauthori[sz]ed|expired|invalid token|revoked", re.I)
+_DISABLED_RE = re.compile(r"disabled by the toolset configuration", re.I)
+# What a failed spending call leaves undone, said plainly so nobody assumes it happened.
+_NOT_DONE = {
+    "checkout": "No order was placed.",
+    "place_food_order": "No order was placed.",
+    "book_table": "No table was booked.",
+}
+
+EXAMPLES = {
+    "NutriCart": (
+        "find high-protein snacks under 200",
+        "add 2 of the first one",
+        "show my cart",
+    ),
+    "StyleKit": (
+        "suggest a skincare routine for oily skin and find the products",
+        "find a sunscreen for oily skin",
+        "show my cart",
+    ),
+    "FeedMe": (
+        "I want a paneer biryani",
+        "order from the first restaurant",
+        "place the order",
+    ),
+    "TableScout": (
+        "book a table for 4 tomorrow at 8 pm near Indiranagar",
+        "the first one",
+        "book the 8 pm slot",
+    ),
+}
+
+
+def call(view: ConversationView, name: str, tool_input: dict[str, Any], say: str = "") -> Step:
+    """A call to this vertical's server."""
+    return CallTool(view.server, name, tool_input, say_before=say)
+
+
+def help_reply(view: ConversationView) -> Finish:
+    """A friendly nudge with example requests for this vertical."""
+    examples = "; ".join(f"“{example}”" for example in EXAMPLES[view.vertical])
+    return Finish(
+        f"I'm a small offline planner, so I follow simple requests best. You could try: {examples}."
+    )
+
+
+def failure_reply(failed: ToolCall) -> Finish:
+    """Explain a failed call plainly; never pretend it worked, never retry in a loop."""
+    if _AUTH_RE.search(failed.error):
+        return Finish(
+            "Swiggy didn't accept the sign-in (your session may have expired). "
+            "Please reconnect Swiggy and try again."
+        )
+    if _DISABLED_RE.search(failed.error):
+        return Finish("That step needs your explicit confirmation first, so I didn't do it.")
+    outcome = _NOT_DONE.get(failed.name, "Nothing else was changed.")
+    return Finish(f"Swiggy couldn't do that: {failed.error.rstrip('.')}. {outcome}")
+
+
+def address_or_step(view: ConversationView, tool: str) -> str | Step:
+    """The active address id, or the step that finds one (`tool` lists addresses)."""
+    if address := view.address_id():
+        return address
+    if view.called(tool) is None:
+        return call(view, tool, {}, say="Let me check your saved addresses first.")
+    return Finish("I couldn't find a saved address. Add one in the Swiggy app, then ask again.")
+
+
+def confirmed(view: ConversationView, tool: str) -> bool:
+    """True when the request switched the spending tool on (the app does so only after Confirm)."""
+    return view.offers(tool)

@@ -1,0 +1,202 @@
+"""TableScout on Dineout: one search, a choice, availability, then a confirmed booking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from swiggy_sandbox.connector import Finish, Step
+from swiggy_sandbox.planner import dineout_replies as say
+from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.common import call, confirmed, failure_reply, help_reply
+from swiggy_sandbox.planner.intents import Intent, read_intent
+from swiggy_sandbox.planner.view import ConversationView
+
+DEFAULT_GUESTS = 2
+Coords = tuple[float, float]
+
+
+def plan_dineout(view: ConversationView, intent: Intent) -> Step:
+    """The next step for TableScout."""
+    if failed := view.failure():
+        return failure_reply(failed)
+    coords = view.coordinates()
+    if coords is None:
+        if view.called("get_saved_locations") is None:
+            return call(view, "get_saved_locations", {}, say="Let me check your saved locations.")
+        return Finish(
+            "I need a location to search near. Save an address in Swiggy, then ask again."
+        )
+    handler = _HANDLERS.get(intent.kind)
+    return handler(view, intent, coords) if handler else help_reply(view)
+
+
+def _search(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+    query = say.venue_query(view.text)
+    done = view.called("search_restaurants_dineout")
+    if done is None:
+        earlier = view.latest("search_restaurants_dineout")
+        if earlier is not None and earlier.input.get("query") == query:
+            done = earlier
+    if done is None:
+        latitude, longitude = coords
+        arguments = {"query": query, "latitude": latitude, "longitude": longitude}
+        return call(view, "search_restaurants_dineout", arguments)
+    return Finish(say.venues_reply(done.data, _wish(view), _missing(view)))
+
+
+def _show_slots(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+    day = _day(view)
+    if slots := view.called("get_available_slots"):
+        return Finish(say.slots_reply(slots.data, day, _time(view), _guests(view)))
+    venue_id = intent.ids.get("restaurantId") or _chosen_venue(view, intent)
+    if not venue_id:
+        return Finish("Which restaurant? Ask me to find a table first, then pick one.")
+    return _fetch_slots(view, str(venue_id), day, coords)
+
+
+def _pick_slot(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+    slot, venue_id, venue = _wanted_slot(view, intent)
+    if venue_id is None:
+        return Finish("Which restaurant and time? Ask me to find a table first.")
+    if slot is None and view.called("get_available_slots") is None:
+        # Never assume a slot exists: check availability before anything else.
+        return _fetch_slots(view, venue_id, _day(view), coords)
+    if slot is None or not slot.get("available"):
+        latest = view.latest("get_available_slots")
+        data = latest.data if latest else {}
+        return Finish(say.slots_reply(data, _day(view), _time(view, intent), _guests(view)))
+    guests = _guests(view)
+    if booked := view.called("book_table"):
+        return Finish(say.booked_reply(booked.data))
+    if not confirmed(view, "book_table"):
+        return Finish(say.booking_question(venue, slot, guests or DEFAULT_GUESTS, guests is None))
+    latitude, longitude = coords
+    return call(
+        view,
+        "book_table",
+        {
+            "restaurantId": venue_id,
+            "slotId": slot["slotId"],
+            "itemId": _free_item(slot, intent),
+            "reservationTime": slot["reservationTime"],
+            "guestCount": guests or DEFAULT_GUESTS,
+            "latitude": latitude,
+            "longitude": longitude,
+        },
+    )
+
+
+def _confirm(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+    pending = _pending_pick(view)
+    if pending is None:
+        return Finish("There's no booking waiting for a yes. Pick a slot first.")
+    if not confirmed(view, "book_table"):
+        return Finish(
+            "I can only book after you press the Confirm button. Say “book the slot” again."
+        )
+    return _pick_slot(view, pending, coords)
+
+
+def _cancel(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+    return Finish("Okay, I won't book it. Want me to look at another time or place?")
+
+
+def _fetch_slots(view: ConversationView, venue_id: str, day: date, coords: Coords) -> Step:
+    latitude, longitude = coords
+    arguments = {
+        "restaurantId": venue_id,
+        "date": day.isoformat(),
+        "latitude": latitude,
+        "longitude": longitude,
+    }
+    return call(view, "get_available_slots", arguments)
+
+
+def _wanted_slot(
+    view: ConversationView, intent: Intent
+) -> tuple[dict[str, Any] | None, str | None, str]:
+    """(slot from the latest availability, venue id, venue name) for a pick."""
+    latest = view.latest("get_available_slots")
+    venue_id = intent.ids.get("restaurantId") or (
+        latest.data.get("restaurantId") if latest else None
+    )
+    name = str(
+        (latest.data if latest else {}).get("restaurantName")
+        or intent.ids.get("restaurantName")
+        or "the restaurant"
+    )
+    if latest is None or str(latest.data.get("restaurantId")) != str(venue_id):
+        return None, str(venue_id) if venue_id else None, name
+    if slot_id := intent.ids.get("slotId"):
+        found = [s for s in say.slots_on(latest.data, None) if str(s.get("slotId")) == str(slot_id)]
+        return (found[0] if found else None), str(venue_id), name
+    hhmm = _time(view, intent)
+    day = _day(view) if view.remembered(en.day_word) else None
+    slot = say.find_slot(latest.data, day, hhmm) if hhmm else None
+    return slot, str(venue_id), name
+
+
+def _pending_pick(view: ConversationView) -> Intent | None:
+    """The slot request the person is confirming: their latest earlier pick."""
+    for text, action in zip(
+        reversed(view.user_texts[:-1]), reversed(view.actions[:-1]), strict=True
+    ):
+        earlier = read_intent(text, action, "TableScout")
+        if earlier.kind == "pick_slot":
+            return earlier
+    return None
+
+
+def _chosen_venue(view: ConversationView, intent: Intent) -> str | None:
+    search = view.latest("search_restaurants_dineout")
+    found = list(search.data.get("restaurants") or []) if search else []
+    venue = en.pick(found, intent.position) or en.best_match(
+        intent.name_words, found, lambda v: str(v.get("name", ""))
+    )
+    return str(venue["id"]) if venue else None
+
+
+def _free_item(slot: dict[str, Any], intent: Intent) -> str:
+    free = [d for d in slot.get("deals") or [] if d.get("isFree")]
+    return str(free[0]["itemId"] if free else intent.ids.get("itemId", ""))
+
+
+def _day(view: ConversationView) -> date:
+    return en.resolve_day(view.remembered(en.day_word), view.today())
+
+
+def _time(view: ConversationView, intent: Intent | None = None) -> str | None:
+    if intent is not None and intent.query and (hhmm := en.clock_time(intent.query.lower())):
+        return hhmm
+    return view.remembered(en.clock_time)
+
+
+def _guests(view: ConversationView) -> int | None:
+    return view.remembered(en.party_size)
+
+
+def _wish(view: ConversationView) -> str:
+    parts = [f" for {guests}" if (guests := _guests(view)) else ""]
+    if view.remembered(en.day_word):
+        parts.append(f" on {say.day_label(_day(view))}")
+    if hhmm := _time(view):
+        parts.append(f" at {say.display_time(hhmm)}")
+    if where := view.remembered(en.place):
+        parts.append(f" near {where.title()}")
+    return "".join(parts)
+
+
+def _missing(view: ConversationView) -> list[str]:
+    missing = [] if _guests(view) else ["how many people"]
+    return missing + ([] if _time(view) else ["what time"])
+
+
+_HANDLERS: dict[str, Callable[[ConversationView, Intent, Coords], Step]] = {
+    "search": _search,
+    "choose": _show_slots,
+    "pick_slot": _pick_slot,
+    "confirm": _confirm,
+    "cancel": _cancel,
+}

@@ -1,0 +1,249 @@
+"""FeedMe on Swiggy Food: craving → restaurants → one restaurant's menu → cart → gated order."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from swiggy_sandbox.connector import Finish, Step
+from swiggy_sandbox.planner import food_replies as say
+from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.common import (
+    address_or_step,
+    call,
+    confirmed,
+    failure_reply,
+    help_reply,
+)
+from swiggy_sandbox.planner.intents import Intent
+from swiggy_sandbox.planner.view import ConversationView
+
+_CART_TOOLS = ("get_food_cart", "update_food_cart", "flush_food_cart", "place_food_order")
+_VAGUE = frozenset({"", "hungry", "food", "something", "anything", "eat", "something to eat"})
+
+
+def plan_food(view: ConversationView, intent: Intent) -> Step:
+    """The next step for FeedMe."""
+    if failed := view.failure():
+        return failure_reply(failed)
+    address = address_or_step(view, "get_addresses")
+    if not isinstance(address, str):
+        return address
+    handler = _HANDLERS.get(intent.kind)
+    return handler(view, intent, address) if handler else help_reply(view)
+
+
+def _search(view: ConversationView, intent: Intent, address: str) -> Step:
+    if intent.query in _VAGUE:
+        return Finish("What are you in the mood for — biryani, pizza or South Indian?")
+    done = view.called("search_restaurants")
+    if done is None:
+        earlier = view.latest("search_restaurants")
+        if earlier is not None and earlier.input.get("query") == intent.query:
+            done = earlier
+    if done is not None:
+        return Finish(say.restaurants_reply(done.data, str(done.input.get("query", ""))))
+    return call(view, "search_restaurants", {"addressId": address, "query": intent.query})
+
+
+def _open_menu(view: ConversationView, intent: Intent, address: str) -> Step:
+    if menu := view.called("get_restaurant_menu"):
+        search = view.latest("search_restaurants")
+        craving = en.words(str(search.input.get("query", ""))) if search else []
+        return Finish(say.menu_reply(menu.data, craving))
+    restaurant_id = intent.ids.get("restaurantId") or _chosen_restaurant(view, intent)
+    if not restaurant_id:
+        return Finish("Which restaurant? Search for a dish first, then pick one from the list.")
+    return call(
+        view, "get_restaurant_menu", {"addressId": address, "restaurantId": str(restaurant_id)}
+    )
+
+
+def _chosen_restaurant(view: ConversationView, intent: Intent) -> str | None:
+    search = view.latest("search_restaurants")
+    found = list(search.data.get("restaurants") or []) if search else []
+    restaurant = en.pick(found, intent.position) or en.best_match(
+        intent.name_words, found, lambda r: str(r.get("name", ""))
+    )
+    return str(restaurant["id"]) if restaurant else None
+
+
+def _add(view: ConversationView, intent: Intent, address: str) -> Step:
+    dish = _dish(view, intent)
+    if dish is None:
+        return Finish("Which dish should I add? Open a restaurant's menu first.")
+    quantity = int(intent.ids.get("quantity") or intent.quantity or 1)
+    return _change_cart(view, address, dish, lambda old: old + quantity, "Added")
+
+
+def _set_quantity(view: ConversationView, intent: Intent, address: str) -> Step:
+    lines = _current_lines(view)
+    if lines is None:
+        return call(view, "get_food_cart", {"addressId": address})
+    line = _cart_line(lines, intent)
+    if line is None:
+        return Finish(f"I don't see that dish in your cart. {_cart_text(view)}")
+    quantity = int(intent.ids.get("quantity", intent.quantity or 1))
+    dish = {**line, "restaurantId": _cart_restaurant(view)}
+    return _change_cart(view, address, dish, lambda _old: quantity, "Updated")
+
+
+def _remove(view: ConversationView, intent: Intent, address: str) -> Step:
+    if view.called("get_food_cart") is None and view.called("update_food_cart") is None:
+        return call(view, "get_food_cart", {"addressId": address})
+    # Match against the cart as read this turn, before the removal changed it.
+    read = view.called("get_food_cart")
+    line = _cart_line(say.food_cart_lines(read.data) if read else [], intent)
+    if line is None:
+        return Finish(f"I don't see that dish in your cart. {_cart_text(view)}")
+    dish = {**line, "restaurantId": str(read.data.get("restaurantId")) if read else None}
+    return _change_cart(view, address, dish, lambda _old: 0, "Removed")
+
+
+def _view_cart(view: ConversationView, intent: Intent, address: str) -> Step:
+    if done := view.called("get_food_cart"):
+        return Finish(say.food_cart_reply(done.data))
+    return call(view, "get_food_cart", {"addressId": address})
+
+
+def _checkout(view: ConversationView, intent: Intent, address: str) -> Step:
+    if placed := view.called("place_food_order"):
+        return Finish(say.food_order_reply(placed.data))
+    cart = view.called("get_food_cart")
+    if cart is None:
+        return call(
+            view, "get_food_cart", {"addressId": address}, say="Let me check your cart first."
+        )
+    if not cart.data.get("items"):
+        return Finish("Your food cart is empty, so there's nothing to order yet.")
+    if not confirmed(view, "place_food_order"):
+        return Finish(say.food_confirm_reply(cart.data))
+    return call(view, "place_food_order", {"addressId": address, "paymentMethod": "COD"})
+
+
+def _confirm(view: ConversationView, intent: Intent, address: str) -> Step:
+    if confirmed(view, "place_food_order"):
+        return _checkout(view, intent, address)
+    return Finish(
+        "I can only place the order after you press the Confirm button. "
+        "Say “place the order” to see it again."
+    )
+
+
+def _cancel(view: ConversationView, intent: Intent, address: str) -> Step:
+    return Finish("Okay, I won't place the order. Your cart stays as it is.")
+
+
+def _change_cart(
+    view: ConversationView,
+    address: str,
+    dish: dict[str, Any],
+    new_quantity: Callable[[int], int],
+    verb: str,
+) -> Step:
+    """Send the whole desired cart; a dish from another restaurant starts a new cart."""
+    if updated := view.called("update_food_cart"):
+        return Finish(_after_update(updated.data, dish, verb))
+    lines = _current_lines(view)
+    if lines is None:
+        return call(view, "get_food_cart", {"addressId": address})
+    restaurant_id = str(dish["restaurantId"])
+    if _cart_restaurant(view) not in (None, restaurant_id):
+        lines = []  # one restaurant per cart: the new dish replaces the old cart
+    dish_id = str(dish["menu_item_id"])
+    old = next((line["quantity"] for line in lines if line["menu_item_id"] == dish_id), 0)
+    kept = [line for line in lines if line["menu_item_id"] != dish_id]
+    if (wanted := new_quantity(old)) > 0:
+        existing = next((line for line in lines if line["menu_item_id"] == dish_id), {})
+        kept.append({**existing, "menu_item_id": dish_id, "quantity": wanted})
+    items = [{k: v for k, v in line.items() if k != "name"} for line in kept]
+    arguments: dict[str, Any] = {
+        "restaurantId": restaurant_id,
+        "addressId": address,
+        "cartItems": items,
+    }
+    if dish.get("restaurantName"):
+        arguments["restaurantName"] = dish["restaurantName"]
+    return call(view, "update_food_cart", arguments)
+
+
+def _dish(view: ConversationView, intent: Intent) -> dict[str, Any] | None:
+    """The dish meant: card ids, else a position or name on the latest menu."""
+    if intent.ids.get("menu_item_id") and intent.ids.get("restaurantId"):
+        return {
+            "menu_item_id": str(intent.ids["menu_item_id"]),
+            "restaurantId": str(intent.ids["restaurantId"]),
+            "restaurantName": intent.ids.get("restaurantName"),
+            "name": intent.ids.get("name", ""),
+        }
+    menu = view.latest("get_restaurant_menu")
+    if menu is None:
+        return None
+    dishes = [d for d in say.menu_dishes(menu.data) if d.get("inStock", True)]
+    found = en.pick(dishes, intent.position) or en.best_match(
+        intent.name_words, dishes, lambda d: str(d.get("name", ""))
+    )
+    if found is None:
+        return None
+    restaurant = menu.data.get("restaurant") or {}
+    return {
+        "menu_item_id": str(found["id"]),
+        "restaurantId": str(restaurant.get("id") or menu.input.get("restaurantId")),
+        "restaurantName": restaurant.get("name"),
+        "name": found.get("name", ""),
+    }
+
+
+def _current_lines(view: ConversationView) -> list[dict[str, Any]] | None:
+    latest = view.latest(*_CART_TOOLS)
+    if latest is None:
+        return None
+    return [] if latest.name == "place_food_order" else say.food_cart_lines(latest.data)
+
+
+def _cart_restaurant(view: ConversationView) -> str | None:
+    latest = view.latest(*_CART_TOOLS)
+    if latest is None or latest.name == "place_food_order" or not latest.data.get("items"):
+        return None
+    return str(latest.data.get("restaurantId"))
+
+
+def _cart_line(lines: list[dict[str, Any]], intent: Intent) -> dict[str, Any] | None:
+    if wanted := intent.ids.get("menu_item_id"):
+        return next((line for line in lines if line["menu_item_id"] == str(wanted)), None)
+    enough = math.ceil(len(intent.name_words) / 2)
+    return en.pick(lines, intent.position) or en.best_match(
+        intent.name_words, lines, lambda line: line["name"], enough
+    )
+
+
+def _cart_text(view: ConversationView) -> str:
+    latest = view.latest(*_CART_TOOLS)
+    if latest is None or latest.name == "place_food_order":
+        return "Your food cart is empty."
+    return say.food_cart_reply(latest.data)
+
+
+def _after_update(data: dict[str, Any], dish: dict[str, Any], verb: str) -> str:
+    dish_id = str(dish["menu_item_id"])
+    line = next((i for i in data.get("items") or [] if str(i.get("menu_item_id")) == dish_id), None)
+    name = (line or {}).get("name") or dish.get("name") or "that dish"
+    if verb == "Removed":
+        return say.food_cart_reply(data, f"Removed {name}. " if line is None else "")
+    if line is None:
+        return f"The cart update didn't include {name}.\n" + say.food_cart_reply(data)
+    return say.food_cart_reply(data, f"{verb}: {line['quantity']} × {name}. ")
+
+
+_HANDLERS: dict[str, Callable[[ConversationView, Intent, str], Step]] = {
+    "search": _search,
+    "choose": _open_menu,
+    "add": _add,
+    "set_quantity": _set_quantity,
+    "remove": _remove,
+    "view_cart": _view_cart,
+    "checkout": _checkout,
+    "confirm": _confirm,
+    "cancel": _cancel,
+}

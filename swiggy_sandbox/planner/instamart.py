@@ -1,0 +1,273 @@
+"""NutriCart and StyleKit on Instamart: search, a replace-only cart, a gated checkout."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from swiggy_sandbox.connector import CallTool, Finish, Step
+from swiggy_sandbox.planner import instamart_replies as say
+from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.common import (
+    address_or_step,
+    call,
+    confirmed,
+    failure_reply,
+    help_reply,
+)
+from swiggy_sandbox.planner.intents import Intent
+from swiggy_sandbox.planner.view import ConversationView
+
+Lines = list[dict[str, Any]]
+_CART_TOOLS = ("get_cart", "update_cart", "clear_cart", "checkout")
+
+
+def plan_instamart(view: ConversationView, intent: Intent) -> Step:
+    """The next step for an Instamart vertical."""
+    if failed := view.failure():
+        return failure_reply(failed)
+    handler = _HANDLERS.get(intent.kind)
+    return handler(view, intent) if handler else help_reply(view)
+
+
+def _search(view: ConversationView, intent: Intent) -> Step:
+    address = address_or_step(view, "get_addresses")
+    if not isinstance(address, str):
+        return address
+    query = _qualified(view, intent.query)
+    done = view.called("search_products")
+    if done is None:
+        earlier = view.latest("search_products")
+        if earlier is not None and earlier.input.get("query") == query:
+            done = earlier  # the same search again: answer from the results we have
+    if done is not None:
+        cap = en.price_cap(view.text)
+        return Finish(say.products_reply(done.data, cap, nutrition=view.vertical == "NutriCart"))
+    return call(view, "search_products", {"addressId": address, "query": query})
+
+
+def _routine(view: ConversationView, intent: Intent) -> Step:
+    skin = say.skin_type(view.text) or view.remembered(say.skin_type) or "normal"
+    query = f"face wash for {skin} skin"
+    search = _search(view, Intent("search", query=query))
+    if view.called("search_products") is None and view.called("get_addresses") is None:
+        # The routine comes first, in the same message as the search it leads to.
+        return _with_intro(search, say.routine_reply(skin))
+    if isinstance(search, Finish):
+        return Finish(f"{search.text}\n\nWant me to find the moisturiser or the sunscreen next?")
+    return search
+
+
+def _add(view: ConversationView, intent: Intent) -> Step:
+    target = _target(view, intent)
+    if target is None and intent.name_words and view.called("search_products") is None:
+        # Naming a product is a direct order: find it now, then add the best match.
+        query = _qualified(view, intent.phrase or " ".join(intent.name_words))
+        return _with_intro(_search(view, Intent("search", query=query)), f"Let me find {query}.")
+    if target is None:
+        return Finish("Which product should I add? Search first, then say “add the first one”.")
+    quantity = int(intent.ids.get("quantity") or intent.quantity or 1)
+    return _change_cart(view, target, lambda old: old + quantity, "Added")
+
+
+def _set_quantity(view: ConversationView, intent: Intent) -> Step:
+    quantity = int(intent.ids.get("quantity", intent.quantity or 1))
+    if not intent.ids and _current_lines(view) is None:
+        return call(view, "get_cart", {})
+    target = _target(view, intent, from_cart=True)
+    if target is None:
+        return _missing_line(view, intent)
+    verb = "Removed" if quantity == 0 else "Updated"
+    return _change_cart(view, target, lambda _old: quantity, verb)
+
+
+def _remove(view: ConversationView, intent: Intent) -> Step:
+    fresh = view.called("get_cart")
+    if fresh is None and view.called("update_cart") is None:
+        address = address_or_step(view, "get_addresses")
+        if not isinstance(address, str):
+            return address
+        return call(view, "get_cart", {})
+    target = _target(view, intent, from_cart=True)
+    if target is None:
+        return _missing_line(view, intent)
+    return _change_cart(view, target, lambda _old: 0, "Removed")
+
+
+def _view_cart(view: ConversationView, intent: Intent) -> Step:
+    done = view.called("get_cart")
+    if done is None:
+        return call(view, "get_cart", {})
+    return Finish(say.cart_reply(done.data))
+
+
+def _checkout(view: ConversationView, intent: Intent) -> Step:
+    address = address_or_step(view, "get_addresses")
+    if not isinstance(address, str):
+        return address
+    if placed := view.called("checkout"):
+        return Finish(say.order_reply(placed.data))
+    cart = view.called("get_cart")
+    if cart is None:
+        return call(view, "get_cart", {}, say="Let me check your cart first.")
+    if not cart.data.get("items"):
+        return Finish("Your cart is empty, so there's nothing to order yet.")
+    if not confirmed(view, "checkout"):
+        return Finish(say.confirm_reply(cart.data))
+    return call(view, "checkout", {"addressId": address, "paymentMethod": "COD"})
+
+
+def _confirm(view: ConversationView, intent: Intent) -> Step:
+    if confirmed(view, "checkout"):
+        return _checkout(view, intent)
+    return Finish(
+        "I can only place the order after you press the Confirm button, "
+        "which switches ordering on for one turn. Say “place the order” to see it again."
+    )
+
+
+def _cancel(view: ConversationView, intent: Intent) -> Step:
+    return Finish("Okay, I won't place the order. Your cart stays as it is.")
+
+
+def _change_cart(
+    view: ConversationView, target: dict[str, Any], new_quantity: Callable[[int], int], verb: str
+) -> Step:
+    """Send the full cart with one line changed (update_cart replaces the whole cart)."""
+    address = address_or_step(view, "get_addresses")
+    if not isinstance(address, str):
+        return address
+    if updated := view.called("update_cart"):
+        return Finish(_after_update(updated.data, target, verb))
+    lines = _current_lines(view)
+    if lines is None:
+        return call(view, "get_cart", {}, say="Let me check what's in your cart first.")
+    old = next((line["quantity"] for line in lines if line["spinId"] == target["spinId"]), 0)
+    others = [line for line in lines if line["spinId"] != target["spinId"]]
+    wanted = new_quantity(old)
+    if wanted > 0:
+        others.append({**target, "quantity": wanted})
+    items = [{k: v for k, v in line.items() if k != "name" and v is not None} for line in others]
+    return call(view, "update_cart", {"selectedAddressId": address, "items": items})
+
+
+def _current_lines(view: ConversationView) -> Lines | None:
+    """The cart as the latest cart result says (None when the chat has none yet)."""
+    latest = view.latest(*_CART_TOOLS)
+    if latest is None:
+        return None
+    return [] if latest.name == "checkout" else say.cart_lines(latest.data)
+
+
+def _target(
+    view: ConversationView, intent: Intent, from_cart: bool = False
+) -> dict[str, Any] | None:
+    """The product line meant: card ids, else a position or name in results or the cart."""
+    if intent.ids.get("spinId"):
+        ids = intent.ids
+        return {"spinId": ids["spinId"], "skuId": ids.get("skuId"), "name": ids.get("name", "")}
+    if from_cart:
+        # The cart as read this turn (before any change this turn made), else the latest.
+        read = view.called("get_cart")
+        lines = say.cart_lines(read.data) if read else (_current_lines(view) or [])
+        enough = math.ceil(len(intent.name_words) / 2)
+        if not intent.name_words and intent.position is None and len(lines) == 1:
+            return dict(lines[0])  # "make it 3" with one line in the cart
+        known = _product_words(view)
+        found = en.pick(lines, intent.position) or en.best_match(
+            intent.name_words, lines, lambda line: known.get(line["spinId"], line["name"]), enough
+        )
+        return dict(found) if found else None
+    search = view.latest("search_products")
+    if search is None:
+        return None
+    shown = say.shown_products(search.data, en.price_cap(view.user_texts[search.turn].lower()))
+    every = list(search.data.get("products") or [])
+    product = en.pick(shown, intent.position)
+    if product is None and intent.name_words:
+        enough = math.ceil(len(intent.name_words) / 2)
+        product = en.best_match(
+            intent.name_words, shown + every, lambda p: p["displayName"], enough
+        )
+    if product is None and intent.position is None and not intent.name_words and shown:
+        product = shown[0]  # "add it" right after a search means the top result
+    variation = say.buyable(product) if product else None
+    if product is None or variation is None:
+        return None
+    return {
+        "spinId": variation["spinId"],
+        "skuId": variation.get("skuId"),
+        "name": product["displayName"],
+    }
+
+
+def _product_words(view: ConversationView) -> dict[str, str]:
+    """spinId → name, kind and tags from every search so far ("cleanser" is a face wash)."""
+    known: dict[str, str] = {}
+    for search in view.calls:
+        if search.name != "search_products" or not search.ok:
+            continue
+        for product in search.data.get("products") or []:
+            facts = [product.get("displayName", ""), product.get("subCategory", "")]
+            facts += [str(tag) for tag in product.get("tags") or []]
+            for variation in product.get("variations") or []:
+                known[str(variation.get("spinId"))] = " ".join(str(f) for f in facts if f)
+    return known
+
+
+def _after_update(data: dict[str, Any], target: dict[str, Any], verb: str) -> str:
+    line = next((i for i in data.get("items") or [] if i.get("spinId") == target["spinId"]), None)
+    name = target.get("name") or (line or {}).get("displayName", "that item")
+    if verb == "Removed":
+        opening = f"Removed {name}. " if line is None else f"{name} is still in the cart. "
+    elif line is None:
+        return f"The cart update didn't include {name}; it may be out of stock.\n" + say.cart_reply(
+            data
+        )
+    else:
+        opening = f"{verb}: {line['quantity']} × {name}. "
+    return say.cart_reply(data, opening)
+
+
+def _missing_line(view: ConversationView, intent: Intent) -> Finish:
+    latest = view.latest(*_CART_TOOLS)
+    what = f"“{intent.phrase}”" if intent.phrase else "that"
+    cart = (
+        say.cart_reply(latest.data)
+        if latest and latest.name != "checkout"
+        else "Your cart is empty."
+    )
+    return Finish(f"I don't see {what} in your cart. {cart}")
+
+
+def _qualified(view: ConversationView, query: str) -> str:
+    """StyleKit searches always name the skin or hair type when one is known."""
+    if view.vertical != "StyleKit" or " for " in query:
+        return query
+    if skin := view.remembered(say.skin_type):
+        return f"{query} for {skin} skin"
+    return query
+
+
+def _with_intro(step: Step, intro: str) -> Step:
+    if isinstance(step, Finish):
+        return Finish(f"{intro}\n\n{step.text}")
+    if isinstance(step, CallTool):
+        return replace(step, say_before=f"{intro}\n\n{step.say_before}".strip())
+    return step
+
+
+_HANDLERS: dict[str, Callable[[ConversationView, Intent], Step]] = {
+    "search": _search,
+    "routine": _routine,
+    "add": _add,
+    "choose": _add,
+    "set_quantity": _set_quantity,
+    "remove": _remove,
+    "view_cart": _view_cart,
+    "checkout": _checkout,
+    "confirm": _confirm,
+    "cancel": _cancel,
+}

@@ -1,0 +1,186 @@
+"""Reading plain English: ordinals, quantities, prices, times, days, names; and money out."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2,
+}  # fmt: skip
+_ORDINALS = {
+    "first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
+    "4th": 3, "fifth": 4, "5th": 4, "last": -1, "top": 0,
+}  # fmt: skip
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NUMBER = r"(\d+|a couple of|couple of|one|two|three|four|five|six|seven|eight|nine|ten|an?)"
+
+_ORDINAL_RE = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\b")
+_NUMBERED_RE = re.compile(r"(?:#|\bnumber\s*|\boption\s*|\bno\.?\s*)(\d+)\b")
+_QTY_RE = re.compile(
+    r"\b(?:add|put|get|want|take|make it|change to|set to)\s+" + _NUMBER + r"\b(?!\s*(?:pm|am)\b)"
+    r"|\b(\d+)\s*(?:x|×|of|units?|packs?|pieces?|plates?|nos?)\b"
+)
+_PRICE_RE = re.compile(
+    r"\b(?:under|below|less than|within|upto|up to|max(?:imum)?|cheaper than)\s*"
+    r"(?:rs\.?|inr|₹)?\s*(\d+(?:\.\d+)?)\s*(?:rs|rupees|inr|/-)?"
+)
+_TIME_RE = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\b(\d{1,2}):(\d{2})\b")
+_PARTY_RE = re.compile(
+    r"\b(?:for|party of|table of|group of)\s+" + _NUMBER + r"\b(?!\s*(?:pm\b|am\b|:))"
+    r"|\b" + _NUMBER + r"\s+(?:people|persons|guests|of us|adults|pax)\b"
+)
+_PLACE_RE = re.compile(r"\b(?:near|in|around|at)\s+([a-z][a-z .]+?)(?=\s+(?:for|at|on|tomorrow|"
+                       r"tonight|today|this|next)\b|[,.!?]|$)")  # fmt: skip
+_WORD_RE = re.compile(r"[a-z0-9%]+")
+_STOP = frozenset(
+    {
+        "a", "an", "the", "of", "to", "my", "me", "i", "from", "in", "on", "for", "with",
+        "and", "some", "please", "one", "ones", "item", "items", "it", "cart", "basket",
+        "add", "remove", "delete", "drop", "take", "out", "put",
+    }
+)  # fmt: skip
+
+
+def number(text: str) -> int | None:
+    """A small count written as digits or words."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    return _NUMBER_WORDS.get(text)
+
+
+def ordinal(text: str) -> int | None:
+    """0-based position for "the second one", "#2", "option 3"; -1 for "last"."""
+    if match := _ORDINAL_RE.search(text):
+        return _ORDINALS[match.group(1)]
+    if match := _NUMBERED_RE.search(text):
+        return int(match.group(1)) - 1
+    return None
+
+
+def quantity(text: str) -> int | None:
+    """How many units were asked for ("add 2 of…", "3 x…", "add two…")."""
+    match = _QTY_RE.search(text)
+    if match is None:
+        return None
+    return number(match.group(1) or match.group(2))
+
+
+def price_cap(text: str) -> float | None:
+    """The budget in "under 200", "below ₹150"."""
+    match = _PRICE_RE.search(text)
+    return float(match.group(1)) if match else None
+
+
+def without_price(text: str) -> str:
+    """The text with its budget clause removed."""
+    return _PRICE_RE.sub(" ", text)
+
+
+def clock_time(text: str) -> str | None:
+    """ "8 pm" → "20:00", "7:30pm" → "19:30", "20:15" → "20:15"."""
+    match = _TIME_RE.search(text)
+    if match is None:
+        return None
+    if match.group(3):
+        hour, minute = int(match.group(1)) % 12, int(match.group(2) or 0)
+        hour += 12 if match.group(3) == "pm" else 0
+    else:
+        hour, minute = int(match.group(4)), int(match.group(5))
+    if hour > 23 or minute > 59:
+        return None
+    return f"{hour:02d}:{minute:02d}"
+
+
+def without_time(text: str) -> str:
+    """The text with clock times removed."""
+    return _TIME_RE.sub(" ", text)
+
+
+def party_size(text: str) -> int | None:
+    """Guests in "for 4", "party of six", "4 people"."""
+    match = _PARTY_RE.search(text)
+    if match is None:
+        return None
+    return number(match.group(1) or match.group(2))
+
+
+def day_word(text: str) -> str | None:
+    """ "today", "tonight", "tomorrow", "this weekend" or a weekday named in the text."""
+    for word in ("tonight", "today", "tomorrow", "weekend", *_WEEKDAYS):
+        if re.search(rf"\b{word}\b", text):
+            return word
+    return None
+
+
+def resolve_day(word: str | None, today: date) -> date:
+    """The calendar date a day word means, counted from `today`."""
+    if word in (None, "today", "tonight"):
+        return today
+    if word == "tomorrow":
+        return today + timedelta(days=1)
+    if word == "weekend":
+        return today + timedelta(days=max(0, 5 - today.weekday()))
+    ahead = (_WEEKDAYS.index(str(word)) - today.weekday()) % 7
+    return today + timedelta(days=ahead)
+
+
+def place(text: str) -> str | None:
+    """The locality in "near Indiranagar", "in HSR Layout"."""
+    match = _PLACE_RE.search(text)
+    if match is None:
+        return None
+    words = [w for w in match.group(1).split() if w not in ("me", "us", "here", "the")]
+    return " ".join(words) or None
+
+
+def words(text: str) -> list[str]:
+    """Lowercased content words, singular, without filler."""
+    return [_singular(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP]
+
+
+def match_score(wanted: list[str], name: str) -> int:
+    """How many wanted words a name contains (0 = no match)."""
+    have = set(words(name))
+    return sum(1 for word in wanted if word in have)
+
+
+def best_match(wanted: list[str], items: list[Any], name_of: Any, minimum: int = 1) -> Any | None:
+    """The item whose name shares most words with `wanted` (at least `minimum` of them)."""
+    scored = [(match_score(wanted, name_of(item)), -i, item) for i, item in enumerate(items)]
+    scored = [row for row in scored if row[0] >= max(1, minimum)]
+    return max(scored, key=lambda row: (row[0], row[1]))[2] if scored else None
+
+
+def pick(items: list[Any], position: int | None) -> Any | None:
+    """The item at a 0-based position (-1 = last), None when out of range."""
+    if position is None or not items:
+        return None
+    if position == -1:
+        return items[-1]
+    return items[position] if 0 <= position < len(items) else None
+
+
+def rupees(value: Any) -> str:
+    """₹120 or ₹54.5."""
+    try:
+        amount = float(value)
+    except (TypeError, ValueError):
+        return "₹?"
+    return f"₹{amount:,.0f}" if amount == int(amount) else f"₹{amount:,.2f}"
+
+
+def listing(lines: list[str]) -> str:
+    """A numbered list, one line each."""
+    return "\n".join(f"{index}. {line}" for index, line in enumerate(lines, start=1))
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word

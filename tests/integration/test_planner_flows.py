@@ -1,0 +1,317 @@
+"""The offline planner completes each vertical's main flow: real SDK, emulator, sandbox servers.
+
+Requests are built by the app's own request builder, so the toolset configs (spending
+tools off until Confirm) and pinned listings are exactly what the app sends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import anthropic
+import pytest
+
+from swiggy_core.actions import CardAction, action_message, confirmed_tools, typed_message
+from swiggy_core.conversation import build_message_stream_params
+from swiggy_core.models import ChatMessage
+from swiggy_sandbox.catalog.wire import address_wire
+from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.planner import PlannerBrain
+from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+from swiggy_sandbox.shop import Shop
+
+IST = timezone(timedelta(hours=5, minutes=30))
+# A Friday lunchtime: restaurants are open and "tomorrow" is a Saturday in the slot window.
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+TOMORROW = "2026-11-21"
+SERVER_KEYS = ("instamart", "food", "dineout")
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[SandboxHttpServer]:
+    limits = RateLimits(requests=10_000, writes=10_000)
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[anthropic.Anthropic]:
+    with (
+        EmulatorServer(PlannerBrain()) as emu,
+        anthropic.Anthropic(api_key="sk-offline", base_url=emu.base_url, max_retries=0) as sdk,
+    ):
+        yield sdk
+
+
+class Chat:
+    """One person's conversation in one vertical, sent the way the app sends it."""
+
+    def __init__(
+        self, client: anthropic.Anthropic, sandbox: SandboxHttpServer, vertical: str, user: str
+    ) -> None:
+        self.client, self.sandbox, self.vertical, self.user = client, sandbox, vertical, user
+        self.token = sandbox.store.issue(user)
+        self.address = address_wire(self.shop.saved_addresses(user)[0])
+        self.history: list[ChatMessage] = []
+        self.last: Any = None
+
+    @property
+    def shop(self) -> Shop:
+        return self.sandbox.app.state.shop
+
+    def say(self, text: str) -> list[tuple[str, dict[str, Any]]]:
+        """Type a message; returns the tool calls of the reply."""
+        return self._send(typed_message(text))
+
+    def press(self, kind: str, label: str, **extra: Any) -> list[tuple[str, dict[str, Any]]]:
+        """Press a card button; returns the tool calls of the reply."""
+        return self._send(action_message(CardAction(kind=kind, label=label, **extra)))
+
+    def text(self) -> str:
+        return "".join(block.text for block in self.last.content if block.type == "text")
+
+    def results(self, name: str) -> list[dict[str, Any]]:
+        """Payloads of this reply's successful results of tool `name`."""
+        names = {b.id: b.name for b in self.last.content if b.type == "mcp_tool_use"}
+        return [
+            json.loads(b.content[0].text)
+            for b in self.last.content
+            if b.type == "mcp_tool_result" and names[b.tool_use_id] == name
+        ]
+
+    def _send(self, message: ChatMessage) -> list[tuple[str, dict[str, Any]]]:
+        self.history.append(message)
+        params = build_message_stream_params(
+            vertical_id=self.vertical,
+            messages=self.history,
+            swiggy_token=self.token,
+            mcp_server_urls={key: self.sandbox.url_for(key) for key in SERVER_KEYS},
+            address=self.address,
+            now=NOW,
+            confirmed_tools=confirmed_tools(message),
+        )
+        with self.client.beta.messages.stream(**params) as stream:
+            self.last = stream.get_final_message()
+        # Sent back unchanged next turn, as the app stores it.
+        blocks = [block.model_dump(mode="json", exclude_none=True) for block in self.last.content]
+        self.history.append(ChatMessage.model_validate({"role": "assistant", "content": blocks}))
+        assert self.text().count("Offline demo") == 1, self.text()
+        assert "Claude" not in self.text()
+        assert self.last.stop_reason == "end_turn"
+        return [(b.name, b.input) for b in self.last.content if b.type == "mcp_tool_use"]
+
+
+def names(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    return [name for name, _ in calls]
+
+
+def test_nutricart_search_add_remove_and_a_confirmed_checkout(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "food", "nutri")
+    home = chat.address["id"]
+
+    calls = chat.say("find high-protein snacks under 200")
+    assert calls == [("search_products", {"addressId": home, "query": "high protein snacks"})]
+    listed = [line for line in chat.text().splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert listed and all(float(line.rsplit("₹", 1)[1]) <= 200 for line in listed)
+    first = listed[0].split(". ", 1)[1].split(" (")[0]
+
+    calls = chat.say("add 2 of the first one")
+    assert names(calls) == ["get_cart", "update_cart"]
+    (line,) = chat.shop.instamart.cart("nutri")["items"]
+    assert (line["displayName"], line["quantity"]) == (first, 2)
+
+    calls = chat.say("add 3 lays classic salted chips")
+    assert names(calls) == ["search_products", "update_cart"]
+    sent = calls[1][1]["items"]
+    assert [item["quantity"] for item in sent] == [2, 3], "update_cart got the whole cart"
+    cart = {i["displayName"]: i["quantity"] for i in chat.shop.instamart.cart("nutri")["items"]}
+    assert cart == {first: 2, "Lay's Classic Salted Potato Chips": 3}
+
+    assert names(chat.say("show my cart")) == ["get_cart"]
+    assert "Lay's Classic Salted Potato Chips" in chat.text()
+
+    assert names(chat.say("remove the chips")) == ["get_cart", "update_cart"]
+    cart = {i["displayName"]: i["quantity"] for i in chat.shop.instamart.cart("nutri")["items"]}
+    assert cart == {first: 2}
+
+    assert names(chat.say("place the order")) == ["get_cart"]
+    assert "cannot be cancelled" in chat.text() and "Confirm" in chat.text()
+    assert chat.shop.instamart.orders("nutri")["orders"] == []
+
+    assert names(chat.say("yes")) == [], "typing yes does not switch checkout on"
+    assert chat.shop.instamart.orders("nutri")["orders"] == []
+
+    calls = chat.press("confirm", "Yes, confirm the order.", tool_name="checkout")
+    assert calls == [("get_cart", {}), ("checkout", {"addressId": home, "paymentMethod": "COD"})]
+    (order,) = chat.shop.instamart.orders("nutri")["orders"]
+    assert order["orderId"] in chat.text() and "cash on delivery" in chat.text()
+    assert chat.shop.instamart.cart("nutri")["items"] == []
+
+
+def test_nutricart_card_buttons_change_the_cart(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "food", "buttons")
+    chat.say("find amul taaza milk")
+    product = chat.results("search_products")[0]["data"]["products"][0]
+    pack = product["variations"][0]
+    ids = {"spinId": pack["spinId"], "skuId": pack["skuId"], "name": product["displayName"]}
+
+    add = chat.press("add_to_cart", "Add 1 × milk", ids={**ids, "quantity": 1})
+    assert names(add) == ["get_cart", "update_cart"]
+    more = chat.press("set_quantity", "Change milk to 3", ids={**ids, "quantity": 3})
+    assert names(more) == ["update_cart"], "the latest cart result is the cart"
+    assert chat.shop.instamart.cart("buttons")["items"][0]["quantity"] == 3
+    chat.press("remove_from_cart", "Remove milk", ids={**ids, "quantity": 0})
+    assert chat.shop.instamart.cart("buttons")["items"] == []
+    assert names(chat.press("request_checkout", "Place the order")) == ["get_cart"]
+    assert "empty" in chat.text()
+
+
+def test_stylekit_gives_a_routine_then_one_qualified_search(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "style", "style")
+    calls = chat.say("suggest a skincare routine for oily skin and find the products")
+    assert names(calls) == ["search_products"]
+    assert calls[0][1]["query"] == "face wash for oily skin"
+    text = chat.text()
+    assert text.index("1. Cleanse") < text.index("face wash for oily skin")
+    assert "SPF" in text
+
+    assert names(chat.say("find a sunscreen")) == ["search_products"]
+    assert chat.last.content[0].input["query"] == "sunscreen for oily skin"
+    chat.say("add the first one")
+    (line,) = chat.shop.instamart.cart("style")["items"]
+    assert "Sunscreen" in line["displayName"] or "SPF" in line["displayName"]
+
+
+def test_feedme_restaurant_menu_cart_and_confirmed_order(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "foodorder", "feedme")
+    home = chat.address["id"]
+    calls = chat.say("I want a paneer biryani")
+    assert calls == [("search_restaurants", {"addressId": home, "query": "paneer biryani"})]
+    second = chat.results("search_restaurants")[0]["data"]["restaurants"][1]
+
+    calls = chat.say("order from the second restaurant")
+    assert calls == [("get_restaurant_menu", {"addressId": home, "restaurantId": second["id"]})]
+    assert "Paneer Biryani" in chat.text()
+
+    calls = chat.say("add the paneer biryani")
+    assert names(calls) == ["get_food_cart", "update_food_cart"]
+    cart = chat.shop.food.cart("feedme", home)
+    assert cart["restaurantId"] == second["id"]
+    assert [(i["name"], i["quantity"]) for i in cart["items"]] == [("Paneer Biryani", 1)]
+
+    calls = chat.say("add 2 of the first one")
+    assert names(calls) == ["update_food_cart"]
+    assert len(calls[0][1]["cartItems"]) == 2, "update_food_cart got the whole cart"
+
+    assert names(chat.say("place the order")) == ["get_food_cart"]
+    assert chat.shop.food.orders("feedme")["orders"] == []
+    calls = chat.press("confirm", "Yes, confirm the order.", tool_name="place_food_order")
+    assert names(calls) == ["get_food_cart", "place_food_order"]
+    (order,) = chat.shop.food.orders("feedme")["orders"]
+    assert order["orderId"] in chat.text()
+
+
+def test_feedme_menu_button_opens_that_restaurant(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "foodorder", "menu-button")
+    chat.say("find pizza")
+    pick = chat.results("search_restaurants")[0]["data"]["restaurants"][0]
+    ids = {"restaurantId": pick["id"], "restaurantName": pick["name"]}
+    calls = chat.press("show_menu", f"Show me the menu of {pick['name']}", ids=ids)
+    assert names(calls) == ["get_restaurant_menu"]
+    assert calls[0][1]["restaurantId"] == pick["id"]
+
+
+def test_tablescout_checks_availability_then_books_only_after_confirm(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "dining", "scout")
+    lat, lng = chat.address["lat"], chat.address["lng"]
+    calls = chat.say("book a table for 4 tomorrow at 8 pm near Indiranagar")
+    assert calls == [
+        ("search_restaurants_dineout", {"query": "indiranagar", "latitude": lat, "longitude": lng})
+    ]
+    assert "Which one" in chat.text()
+    first = chat.results("search_restaurants_dineout")[0]["data"]["restaurants"][0]
+
+    calls = chat.say("the first one")
+    assert calls == [
+        (
+            "get_available_slots",
+            {"restaurantId": first["id"], "date": TOMORROW, "latitude": lat, "longitude": lng},
+        )
+    ]
+    assert chat.text().split("· ", 1)[1].startswith("8:00 PM on Saturday 21 November")
+
+    assert names(chat.say("book the 8 pm slot")) == []
+    assert "Confirm" in chat.text() and "for 4" in chat.text()
+    assert chat.shop.dineout.status("scout", None)["bookings"] == []
+
+    calls = chat.press("confirm", "Yes, confirm the booking.", tool_name="book_table")
+    assert names(calls) == ["book_table"]
+    booked = calls[0][1]
+    assert (booked["guestCount"], booked["restaurantId"]) == (4, first["id"])
+    (booking,) = chat.shop.dineout.status("scout", None)["bookings"]
+    assert (booking["dateStr"], booking["time"]) == (TOMORROW, "20:00")
+    assert booking["status"] == "CONFIRMED"
+    assert booking["bookingId"] in chat.text()
+
+    # The same slot again: the server refuses and the planner says so, claiming nothing.
+    calls = chat.press("confirm", "Yes, confirm the booking.", tool_name="book_table")
+    assert names(calls) == ["book_table"]
+    assert "No table was booked" in chat.text() and "Booked" not in chat.text()
+    assert len(chat.shop.dineout.status("scout", None)["bookings"]) == 1
+
+
+def test_tablescout_slot_button_asks_before_booking(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "dining", "slot-button")
+    chat.say("find a rooftop place for 2 tonight at 7 pm")
+    venue = chat.results("search_restaurants_dineout")[0]["data"]["restaurants"][0]
+    ids = {"restaurantId": venue["id"], "restaurantName": venue["name"]}
+    assert names(chat.press("show_slots", "Show free slots", ids=ids)) == ["get_available_slots"]
+    day = chat.results("get_available_slots")[0]["data"]["days"][0]
+    slot = next(s for s in day["slots"] if s["available"])
+    pick = {
+        "restaurantId": venue["id"],
+        "slotId": slot["slotId"],
+        "itemId": slot["deals"][0]["itemId"],
+        "reservationTime": slot["reservationTime"],
+    }
+    assert names(chat.press("pick_slot", f"Book the {slot['time']} slot", ids=pick)) == []
+    assert "for 2" in chat.text()
+    calls = chat.press("confirm", "Yes, confirm the booking.", tool_name="book_table")
+    assert calls[0][1]["slotId"] == slot["slotId"]
+    assert chat.shop.dineout.status("slot-button", None)["bookings"][0]["time"] == slot["time"]
+
+
+def test_an_unclear_request_gets_examples(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "dining", "unclear")
+    assert chat.say("hello there") == []
+    assert "book a table for 4 tomorrow at 8 pm near Indiranagar" in chat.text()
+
+
+def test_without_an_address_the_planner_reads_the_saved_ones_first(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "foodorder", "no-address")
+    chat.address = None  # type: ignore[assignment]
+    calls = chat.say("I want a paneer biryani")
+    assert names(calls) == ["get_addresses", "search_restaurants"]
+    home = chat.results("get_addresses")[0]["data"]["addresses"][0]
+    assert home["label"] == "Home" and calls[1][1]["addressId"] == home["id"]

@@ -1,0 +1,103 @@
+"""Reading plain English and card actions into planner intents."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from swiggy_sandbox.planner import read_intent
+from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.dineout_replies import venue_query
+
+
+@pytest.mark.parametrize(
+    ("text", "vertical", "expected"),
+    [
+        (
+            "find high-protein snacks under 200",
+            "NutriCart",
+            {"kind": "search", "query": "high protein snacks"},
+        ),
+        ("add 2 of the first one", "NutriCart", {"kind": "add", "position": 0, "quantity": 2}),
+        (
+            "Add two Amul butter",
+            "NutriCart",
+            {"kind": "add", "quantity": 2, "phrase": "amul butter"},
+        ),
+        ("show my cart", "NutriCart", {"kind": "view_cart"}),
+        ("what's in my basket?", "NutriCart", {"kind": "view_cart"}),
+        ("remove the chips", "NutriCart", {"kind": "remove", "name_words": ["chip"]}),
+        ("make it 3", "NutriCart", {"kind": "set_quantity", "quantity": 3}),
+        ("place the order", "NutriCart", {"kind": "checkout"}),
+        ("yes please", "NutriCart", {"kind": "confirm"}),
+        ("no, don't", "FeedMe", {"kind": "cancel"}),
+        ("suggest a skincare routine for oily skin", "StyleKit", {"kind": "routine"}),
+        ("I want a paneer biryani", "FeedMe", {"kind": "search", "query": "paneer biryani"}),
+        ("order from the second restaurant", "FeedMe", {"kind": "choose", "position": 1}),
+        ("add the paneer biryani", "FeedMe", {"kind": "add", "name_words": ["paneer", "biryani"]}),
+        ("book a table for 4 tomorrow at 8 pm near Indiranagar", "TableScout", {"kind": "search"}),
+        ("the first one", "TableScout", {"kind": "choose", "position": 0}),
+        ("book the 8 pm slot", "TableScout", {"kind": "pick_slot"}),
+        ("7:30 pm works", "TableScout", {"kind": "pick_slot"}),
+        ("hello", "NutriCart", {"kind": "help"}),
+        ("what can you do?", "FeedMe", {"kind": "help"}),
+    ],
+)
+def test_typed_messages(text: str, vertical: str, expected: dict[str, Any]) -> None:
+    intent = read_intent(text, None, vertical)
+    assert {key: getattr(intent, key) for key in expected} == expected
+
+
+def test_a_card_action_wins_over_the_words() -> None:
+    action = {"kind": "pick_slot", "label": "Book", "ids": {"slotId": 7, "restaurantId": "r1"}}
+    intent = read_intent("find pizza", action, "TableScout")
+    assert (intent.kind, intent.ids["slotId"]) == ("pick_slot", 7)
+    confirm = read_intent("", {"kind": "confirm", "label": "Yes", "tool_name": "checkout"}, "X")
+    assert (confirm.kind, confirm.tool_name) == ("confirm", "checkout")
+
+
+@pytest.mark.parametrize(
+    ("text", "hhmm"),
+    [
+        ("8 pm", "20:00"),
+        ("at 7:30pm", "19:30"),
+        ("12 am", "00:00"),
+        ("20:15", "20:15"),
+        ("soon", None),
+    ],
+)
+def test_clock_times(text: str, hhmm: str | None) -> None:
+    assert en.clock_time(text) == hhmm
+
+
+def test_party_days_places_prices_and_positions() -> None:
+    request = "book a table for 4 tomorrow at 8 pm near indiranagar"
+    assert en.party_size(request) == 4
+    assert en.party_size("dinner for six people") == 6
+    assert en.party_size("at 8 pm") is None
+    assert en.day_word(request) == "tomorrow"
+    assert en.place(request) == "indiranagar"
+    assert en.place("somewhere in hsr layout for 2") == "hsr layout"
+    friday = date(2026, 11, 20)
+    assert en.resolve_day("tomorrow", friday) == date(2026, 11, 21)
+    assert en.resolve_day("tonight", friday) == friday
+    assert en.resolve_day("monday", friday) == date(2026, 11, 23)
+    assert en.resolve_day("weekend", friday) == date(2026, 11, 21)
+    assert en.price_cap("snacks below ₹150") == 150
+    assert en.ordinal("option 3") == 2 and en.ordinal("the last one") == -1
+    assert en.quantity("add 3 x bread") == 3 and en.quantity("add bread") is None
+
+
+def test_venue_queries_keep_cuisine_and_place_only() -> None:
+    assert venue_query("book a table for 4 tomorrow at 8 pm near indiranagar") == "indiranagar"
+    assert venue_query("italian dinner for 2 tonight in indiranagar") == "italian indiranagar"
+    assert venue_query("a rooftop place for 2 tonight at 7 pm") == "rooftop"
+
+
+def test_best_match_needs_enough_shared_words() -> None:
+    names = ["Lay's Classic Salted Potato Chips", "Amul Salted Butter"]
+    assert en.best_match(["salted", "chip"], names, str) == names[0]
+    assert en.best_match(["salted", "peanut"], names, str, minimum=2) is None
+    assert en.rupees(54) == "₹54" and en.rupees(410.85) == "₹410.85"
