@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from swiggy_sandbox.connector import CallTool, Finish, Say, Step, TurnContext
-from swiggy_sandbox.planner.common import help_reply
+from swiggy_sandbox.planner.common import address_chosen, addresses_step, help_reply
 from swiggy_sandbox.planner.dineout import plan_dineout
 from swiggy_sandbox.planner.food import plan_food
 from swiggy_sandbox.planner.instamart import plan_instamart
@@ -54,6 +54,10 @@ class PlannerBrain:
         intent = read_intent(text, view.action, view.vertical)
         if intent.kind == "help":
             return help_reply(view)
+        if intent.kind == "addresses":
+            return addresses_step(view)
+        if intent.kind == "choose_address":
+            return address_chosen(view, intent.ids)
         return _PLANS[view.vertical](view, intent)
 
 

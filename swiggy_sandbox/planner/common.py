@@ -76,6 +76,31 @@ def address_or_step(view: ConversationView, tool: str) -> str | Step:
     return Finish("I couldn't find a saved address. Add one in the Swiggy app, then ask again.")
 
 
+def addresses_step(view: ConversationView) -> Step:
+    """List the saved addresses (the app turns them into "Use this address" cards)."""
+    tool = "get_saved_locations" if view.vertical == "TableScout" else "get_addresses"
+    done = view.called(tool)
+    if done is None:
+        return call(view, tool, {})
+    if not done.ok:
+        return failure_reply(done)
+    found = done.data.get("addresses") or done.data.get("locations") or []
+    if not found:
+        return Finish("You have no saved addresses yet. Add one in the Swiggy app first.")
+    lines = [
+        f"{a.get('label') or 'Address'} — {a.get('addressLine') or a.get('address', '')}"
+        for a in found
+    ]
+    listed = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+    return Finish(f"Your saved addresses:\n{listed}\n\nTap “Use this address” on the one to use.")
+
+
+def address_chosen(view: ConversationView, ids: dict[str, Any]) -> Finish:
+    """Acknowledge an address picked on a card (the app puts it in the system prompt)."""
+    label = ids.get("label") or ids.get("addressLabel") or "that address"
+    return Finish(f"Got it — I'll use {label} from now on. What would you like?")
+
+
 def confirmed(view: ConversationView, tool: str) -> bool:
     """True when the request switched the spending tool on (the app does so only after Confirm)."""
     return view.offers(tool)

@@ -20,6 +20,8 @@ IntentKind = Literal[
     "cancel",
     "choose",
     "pick_slot",
+    "addresses",
+    "choose_address",
     "help",
 ]
 
@@ -35,8 +37,10 @@ _ACTION_INTENTS: dict[str, IntentKind] = {
     "pick_slot": "pick_slot",
     "confirm": "confirm",
     "cancel": "cancel",
+    "choose_address": "choose_address",
 }
 
+_ADDRESSES = re.compile(r"\b(address|addresses|saved locations?|delivery location)\b")
 _YES = re.compile(r"^(yes|yep|yeah|ya|sure|ok(ay)?|confirm(ed)?|go ahead|do it|please do)\b")
 _NO = re.compile(r"^(no|nope|nah|cancel|don'?t|do not|stop|never ?mind)\b")
 _REMOVE = re.compile(r"\b(remove|delete|drop|take out|take off|get rid of)\b")
@@ -98,6 +102,8 @@ def _typed_intent(text: str, vertical: str) -> Intent:
         return Intent("confirm")
     if short and _NO.search(text):
         return Intent("cancel")
+    if _ADDRESSES.search(text):
+        return Intent("addresses")
     if vertical == "TableScout":
         return _dining_intent(text)
     if _REMOVE.search(text):

@@ -315,3 +315,13 @@ def test_without_an_address_the_planner_reads_the_saved_ones_first(
     assert names(calls) == ["get_addresses", "search_restaurants"]
     home = chat.results("get_addresses")[0]["data"]["addresses"][0]
     assert home["label"] == "Home" and calls[1][1]["addressId"] == home["id"]
+
+
+def test_saved_addresses_are_listed_on_request(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "food", "addresses")
+    assert names(chat.say("show my saved addresses")) == ["get_addresses"]
+    assert "1. Home — " in chat.text() and "Use this address" in chat.text()
+    dining = Chat(client, sandbox, "dining", "locations")
+    assert names(dining.say("show my saved locations")) == ["get_saved_locations"]

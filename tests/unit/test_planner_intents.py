@@ -41,6 +41,8 @@ from swiggy_sandbox.planner.dineout_replies import venue_query
         ("the first one", "TableScout", {"kind": "choose", "position": 0}),
         ("book the 8 pm slot", "TableScout", {"kind": "pick_slot"}),
         ("7:30 pm works", "TableScout", {"kind": "pick_slot"}),
+        ("show my saved addresses", "NutriCart", {"kind": "addresses"}),
+        ("list my saved locations", "TableScout", {"kind": "addresses"}),
         ("hello", "NutriCart", {"kind": "help"}),
         ("what can you do?", "FeedMe", {"kind": "help"}),
     ],
