@@ -62,7 +62,9 @@ def _completed(message: ChatMessage, vertical_id: str) -> bool:
     for block in message.blocks():
         if isinstance(block, McpToolResultBlock | ToolResultBlock):
             name = names.get(block.tool_use_id, "")
-            parsed = parse_tool_result(name, result_text(block), vertical_id)
+            parsed = parse_tool_result(
+                name, result_text(block), vertical_id, is_error=block.is_error
+            )
             if parsed.type in _DONE_TYPES:
                 return True
     return False

