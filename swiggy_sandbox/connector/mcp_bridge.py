@@ -128,7 +128,7 @@ async def _session(server: ServerSpec, statuses: list[str]) -> AsyncIterator[Cli
 
     async def note(response: httpx2.Response) -> None:
         if response.status_code >= 400:
-            statuses.append(f"{response.status_code} {response.reason_phrase}")
+            statuses.append(f"{response.status_code} {response.reason_phrase}".strip())
 
     headers = {"Authorization": f"Bearer {server.token}"} if server.token else {}
     timeout = httpx2.Timeout(CONNECT_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS)
