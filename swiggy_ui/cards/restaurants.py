@@ -38,8 +38,7 @@ def _restaurant_card(item: RestaurantItem, key: str, dining: bool) -> None:
     if item.offer:
         st.caption(f":orange[{item.offer}]")
     if item.is_open is False:
-        st.badge("Closed now", color="gray")
-        return
+        st.badge("Closed now", color="gray")  # the menu can still be browsed
     if not item.restaurant_id:
         return
     ids = {"restaurantId": item.restaurant_id, "restaurantName": item.name}

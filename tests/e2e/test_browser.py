@@ -109,7 +109,7 @@ def test_offline_demo_grocery_flow_in_a_browser(page: Page, app_url: str, tmp_pa
 
     chat.fill("find high-protein snacks under 200")
     chat.press("Enter")
-    add = page.get_by_role("button", name="Add").first
+    add = page.get_by_role("button", name="Add", exact=True).first
     expect(add).to_be_visible()
     add.click()
     expect(page.get_by_text("Your cart").last).to_be_visible()
