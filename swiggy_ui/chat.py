@@ -17,7 +17,7 @@ from swiggy_core.models import (
     TurnResult,
     result_text,
 )
-from swiggy_core.parsers import parse_tool_result
+from swiggy_core.parsers import ParsedToolResult, parse_tool_result
 from swiggy_core.turns import stream_turn
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
@@ -46,6 +46,9 @@ def _only_tool_results(message: ChatMessage) -> bool:
 def render_assistant(message: ChatMessage, vertical: Vertical, *, key: str) -> None:
     """Text as markdown; each tool call as a collapsed details view plus its cards."""
     calls = {b.id: b for b in message.blocks() if isinstance(b, McpToolUseBlock | ToolUseBlock)}
+    parsed_by_index = _parsed_results(message, vertical, calls)
+    # Several cart snapshots in one reply (read, then update): only the last is current.
+    cart_indexes = [i for i, parsed in parsed_by_index.items() if parsed.type == "cart"]
     for index, block in enumerate(message.blocks()):
         if isinstance(block, TextBlock) and block.text.strip():
             st.markdown(block.text)
@@ -53,13 +56,9 @@ def render_assistant(message: ChatMessage, vertical: Vertical, *, key: str) -> N
             call = calls.get(block.tool_use_id)
             name = call.name if call else ""
             _tool_details(name, call.input if call else {}, result_text(block), block.is_error)
-            parsed = parse_tool_result(
-                name,
-                result_text(block),
-                vertical.id,
-                call.input if call else None,
-                is_error=block.is_error,
-            )
+            parsed = parsed_by_index[index]
+            if parsed.type == "cart" and index != cart_indexes[-1]:
+                continue
             render_result(parsed, CardContext(key=f"{key}-{index}", vertical=vertical))
     usage = message.meta.get("usage")
     if usage:
@@ -70,9 +69,26 @@ def render_assistant(message: ChatMessage, vertical: Vertical, *, key: str) -> N
         )
 
 
+def _parsed_results(
+    message: ChatMessage, vertical: Vertical, calls: dict[str, McpToolUseBlock | ToolUseBlock]
+) -> dict[int, ParsedToolResult]:
+    parsed: dict[int, ParsedToolResult] = {}
+    for index, block in enumerate(message.blocks()):
+        if isinstance(block, McpToolResultBlock | ToolResultBlock):
+            call = calls.get(block.tool_use_id)
+            parsed[index] = parse_tool_result(
+                call.name if call else "",
+                result_text(block),
+                vertical.id,
+                call.input if call else None,
+                is_error=block.is_error,
+            )
+    return parsed
+
+
 def _tool_details(name: str, tool_input: dict, output: str, is_error: bool) -> None:
-    label = f"{'⚠️' if is_error else '🔧'} {name or 'tool'}"
-    with st.expander(label, expanded=False):
+    icon = ":material/error:" if is_error else ":material/build:"
+    with st.expander(name or "tool", expanded=False, icon=icon):
         st.caption("Input")
         st.json(tool_input, expanded=False)
         st.caption("Output")
@@ -141,14 +157,18 @@ def _stream_reply(
     running: dict[str, object] = {}
 
     def text_only():
+        after_tool = False
         for event in events:
             if isinstance(event, TextDelta):
-                yield event.text
+                # A text block after a tool call is a new paragraph, not a continuation.
+                yield ("\n\n" + event.text) if after_tool else event.text
+                after_tool = False
             elif isinstance(event, ToolStarted):
                 running[event.tool_use_id] = statuses.status(
                     vertical.loading_label(event.name), state="running"
                 )
             elif isinstance(event, ToolFinished):
+                after_tool = True
                 box = running.pop(event.tool_use_id, None)
                 if box is not None:
                     box.update(
