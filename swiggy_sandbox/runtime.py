@@ -13,6 +13,7 @@ from typing import Any, Self
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
+from swiggy_sandbox.servers.stdio import clock_from_env
 
 
 class SandboxServices:
@@ -33,6 +34,8 @@ class SandboxServices:
             from swiggy_sandbox.planner import PlannerBrain  # heavy: catalog, parsers
 
             brain = PlannerBrain()
+        # $SWIGGY_SANDBOX_NOW freezes the shop's clock (demos and tests at any hour).
+        shop.setdefault("clock", clock_from_env())
         mcp = SandboxHttpServer(port=mcp_port, store=TokenStore(), **shop).start()
         try:
             emulator = EmulatorServer(brain, port=emulator_port).start()

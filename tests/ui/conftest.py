@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,13 @@ from streamlit.testing.v1 import AppTest
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
 
 ROOT = Path(__file__).resolve().parents[2]
+# The app's sandbox lives for the whole test process: freeze its clock at 1 pm IST today so
+# restaurants are open and "tomorrow" means the same date to the planner and the shop.
+IST = timezone(timedelta(hours=5, minutes=30))
+os.environ.setdefault(
+    "SWIGGY_SANDBOX_NOW",
+    datetime.now(IST).replace(hour=13, minute=0, second=0, microsecond=0).isoformat(),
+)
 APP = str(ROOT / "app.py")
 TIMEOUT = 90
 

@@ -1,0 +1,110 @@
+"""Whole flows per vertical through the offline planner and the in-process sandbox."""
+
+from __future__ import annotations
+
+from uihelpers import buttons, open_page, texts
+
+
+def _say(at, text: str):
+    at.chat_input[0].set_value(text).run()
+    assert not at.exception
+    return at
+
+
+def _click(at, label: str, index: int = 0):
+    matches = buttons(at, label)
+    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
+    matches[index].click().run()
+    assert not at.exception
+    return at
+
+
+def _assistant_text(at) -> str:
+    return "\n".join(texts(m.markdown) for m in at.chat_message if m.name == "assistant")
+
+
+def test_first_run_with_nothing_configured_is_a_labelled_offline_demo(app):
+    at = app.run()
+    assert not at.exception
+    assert "Offline demo" in texts(at.info)
+    links = [link.label for link in at.get("page_link")]
+    assert links == ["Open NutriCart", "Open StyleKit", "Open TableScout", "Open FeedMe"]
+
+
+def test_every_page_opens_and_switching_keeps_each_chat(app):
+    at = open_page(app, "pages/nutricart.py")
+    assert [t.value for t in at.title] == ["NutriCart"]
+    assert len(at.button) == 4  # starter prompt chips
+    _say(at, "show my saved addresses")
+    for page, title in [
+        ("pages/stylekit.py", "StyleKit"),
+        ("pages/tablescout.py", "TableScout"),
+        ("pages/feedme.py", "FeedMe"),
+        ("pages/connections.py", "Connections"),
+        ("pages/home.py", "Shop by chatting"),
+    ]:
+        at.switch_page(page).run()
+        assert not at.exception
+        assert [t.value for t in at.title] == [title]
+    at.switch_page("pages/nutricart.py").run()
+    assert [m.name for m in at.chat_message] == ["user", "assistant"]
+    assert "show my saved addresses" in texts(at.chat_message[0].markdown)
+
+
+def test_nutricart_search_add_cart_and_confirmed_checkout(app):
+    at = open_page(app, "pages/nutricart.py")
+    _click(at, "Find high-protein snacks under ₹200")  # a starter chip
+    assert "Offline demo" in _assistant_text(at)
+    assert len(buttons(at, "Add")) >= 3
+    _click(at, "Add")
+    assert "Your cart" in texts(at.markdown)
+    assert buttons(at, "Place order")
+    _click(at, "+")
+    assert "Change" in texts(at.chat_message[-2].markdown)  # the human sentence is shown
+    _click(at, "Place order", index=-1)
+    assert "Order placed" not in texts(at.markdown)  # nothing is spent without a yes
+    assert buttons(at, "Confirm")
+    _click(at, "Confirm")
+    assert "Order placed" in texts(at.markdown)
+    assert not buttons(at, "Confirm")
+
+
+def test_stylekit_routine_then_products_into_the_cart(app):
+    at = open_page(app, "pages/stylekit.py")
+    _say(at, "Suggest a skincare routine for oily skin and find the products")
+    assert "oily" in _assistant_text(at).lower()
+    _click(at, "Add")
+    assert "Your cart" in texts(at.markdown)
+
+
+def test_feedme_restaurants_menu_dish_and_cart(app):
+    at = open_page(app, "pages/feedme.py")
+    _say(at, "I want a paneer biryani")
+    _click(at, "Menu")
+    assert "Menu ·" in texts(at.markdown)
+    _click(at, "Add")
+    cart_text = texts(at.markdown)
+    assert "Your cart ·" in cart_text and "To pay" in cart_text  # one restaurant per cart
+
+
+def test_tablescout_search_slots_and_confirmed_booking(app):
+    at = open_page(app, "pages/tablescout.py")
+    _say(at, "Book a table for 4 tomorrow at 8 pm near Indiranagar")
+    _click(at, "Slots")
+    chips = [b for b in at.button if b.key and "-d0-" in b.key and not b.disabled]
+    assert chips, "no free slot chips"
+    chips[0].click().run()
+    assert "Table booked" not in texts(at.markdown)
+    _click(at, "Confirm")
+    assert "Table booked" in texts(at.markdown)
+
+
+def test_chats_persist_across_sessions_with_the_same_link(app):
+    at = open_page(app, "pages/nutricart.py")
+    _say(at, "show my cart")
+    user = at.query_params["u"]
+    again = type(app).from_file(app._script_path, default_timeout=90)
+    again.query_params["u"] = user
+    again.run()
+    again.switch_page("pages/nutricart.py").run()
+    assert [m.name for m in again.chat_message] == ["user", "assistant"]
