@@ -27,6 +27,8 @@ from swiggy_sandbox.emulator.script import (
 )
 from swiggy_sandbox.emulator.streaming import FaultyResponse, wait_quietly
 
+# Keys with this prefix are refused like a revoked or mistyped key (tests of bad keys).
+INVALID_KEY_PREFIX = "sk-ant-invalid"
 # Listed by GET /v1/models; the ids the SDK knows (see swiggy_core.constants.KNOWN_MODELS).
 LISTED_MODELS: tuple[tuple[str, str], ...] = (
     ("claude-haiku-4-5", "Claude Haiku 4.5"),
@@ -65,8 +67,8 @@ def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedReque
         body, json_problem = _parse_json(await request.body())
         recorded = _record(request, body)
         recorder.append(recorded)
-        if recorded.api_key is None:
-            return _missing_key()
+        if recorded.api_key is None or recorded.api_key.startswith(INVALID_KEY_PREFIX):
+            return _missing_key(recorded.api_key)
         problem = json_problem or _invalid_field(body)
         problem = problem or connector.request_problem(body, recorded.betas)
         if problem:
@@ -88,8 +90,8 @@ def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedReque
     async def models(request: Request) -> Response:
         recorded = _record(request, {})
         recorder.append(recorded)
-        if recorded.api_key is None:
-            return _missing_key()
+        if recorded.api_key is None or recorded.api_key.startswith(INVALID_KEY_PREFIX):
+            return _missing_key(recorded.api_key)
         data = [
             {"type": "model", "id": model_id, "display_name": name, "created_at": MODELS_CREATED_AT}
             for model_id, name in LISTED_MODELS
@@ -195,8 +197,10 @@ def _record(request: Request, body: dict[str, Any]) -> RecordedRequest:
     )
 
 
-def _missing_key() -> Response:
-    return error_response(401, "authentication_error", "x-api-key header is required")
+def _missing_key(api_key: str | None = None) -> Response:
+    if api_key is None:
+        return error_response(401, "authentication_error", "x-api-key header is required")
+    return error_response(401, "authentication_error", "invalid x-api-key")
 
 
 def _success_headers() -> dict[str, str]:
