@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from swiggy_sandbox.catalog import Catalog
 from swiggy_sandbox.shop import db
-from swiggy_sandbox.shop.addresses import AddressBook
 from swiggy_sandbox.shop.errors import ShopError
+from swiggy_sandbox.shop.part import ShopPart
 from swiggy_sandbox.shop.tracking import FOOD_STAGES, interpolate, iso, progress, rider_for
 
 
-class FoodOrders:
+class FoodOrders(ShopPart):
     """Recording and reading food orders."""
-
-    def __init__(
-        self,
-        database: db.Database,
-        catalog: Catalog,
-        addresses: AddressBook,
-        clock: Callable[[], datetime],
-        base_url: str,
-    ) -> None:
-        self._db, self._catalog, self._addresses = database, catalog, addresses
-        self._clock, self._base_url = clock, base_url
 
     def _record_order(
         self,

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from swiggy_sandbox.catalog import Catalog, Product
+from swiggy_sandbox.catalog import Product
 from swiggy_sandbox.catalog.wire import address_wire, product_wire, variation_wire
 from swiggy_sandbox.shop import db
-from swiggy_sandbox.shop.addresses import AddressBook
 from swiggy_sandbox.shop.common import page, require_cod, require_offset
 from swiggy_sandbox.shop.errors import ShopError
 from swiggy_sandbox.shop.im_rules import ETA_MINUTES, bill, check_available, sold_counts, take_stock
+from swiggy_sandbox.shop.part import ShopPart
 from swiggy_sandbox.shop.tracking import INSTAMART_STAGES, interpolate, iso, progress, rider_for
 
 MAX_CART_LINES = 50
@@ -36,19 +34,8 @@ class CartLine:
     quantity: int
 
 
-class InstamartShop:
+class InstamartShop(ShopPart):
     """Instamart behaviour over the shared database."""
-
-    def __init__(
-        self,
-        database: db.Database,
-        catalog: Catalog,
-        addresses: AddressBook,
-        clock: Callable[[], datetime],
-        base_url: str,
-    ) -> None:
-        self._db, self._catalog, self._addresses = database, catalog, addresses
-        self._clock, self._base_url = clock, base_url
 
     def _wire(self, conn: Connection, products: list[Product]) -> list[dict[str, Any]]:
         sold = sold_counts(conn, (v.spin_id for p in products for v in p.variations))

@@ -40,18 +40,12 @@ def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
     with st.container(border=True):
         st.markdown(":green[**Order placed**] ✅")
         st.markdown(f"Order id `{result.order_id}`")
-        facts = [
-            fact
-            for fact in (
-                result.status,
-                rupees(result.amount) if result.amount is not None else None,
-                result.payment_method,
-                f"ETA {result.eta}" if result.eta else None,
-            )
-            if fact
-        ]
-        if facts:
-            st.caption(" · ".join(facts))
+        _facts(
+            result.status,
+            rupees(result.amount) if result.amount is not None else None,
+            result.payment_method,
+            f"ETA {result.eta}" if result.eta else None,
+        )
         st.caption("Cash on delivery orders cannot be cancelled.")
 
 
@@ -59,18 +53,19 @@ def render_booking_confirmed(result: BookingConfirmedResult, ctx: CardContext) -
     with st.container(border=True):
         st.markdown(":green[**Table booked**] ✅")
         st.markdown(f"Booking id `{result.booking_id}`")
-        facts = [
-            fact
-            for fact in (
-                result.restaurant_name,
-                result.date_time,
-                f"{result.guest_count} guests" if result.guest_count else None,
-                result.status,
-            )
-            if fact
-        ]
-        if facts:
-            st.caption(" · ".join(facts))
+        _facts(
+            result.restaurant_name,
+            result.date_time,
+            f"{result.guest_count} guests" if result.guest_count else None,
+            result.status,
+        )
+
+
+def _facts(*facts: str | None) -> None:
+    """One caption line of the facts that are present."""
+    present = [fact for fact in facts if fact]
+    if present:
+        st.caption(" · ".join(present))
 
 
 def render_status(result: StatusResult, ctx: CardContext) -> None:
