@@ -117,7 +117,9 @@ def _address_section(runtime: Runtime) -> None:
         st.subheader("Delivery address")
         current = state.active_address()
         if current is not None:
-            st.markdown(f"📍 **{current.label or 'Address'}** · {current.address}")
+            st.markdown(
+                f":material/location_on: **{current.label or 'Address'}** · {current.address}"
+            )
         if st.button("Load my saved addresses", key="load-addresses"):
             st.session_state["loaded_addresses"] = _fetch_addresses(runtime)
         loaded = st.session_state.get("loaded_addresses")

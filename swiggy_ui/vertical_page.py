@@ -12,6 +12,7 @@ from swiggy_ui.banners import error_banner
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
 
 OFFLINE_BADGE = "Offline demo"
+PIN = ":material/location_on:"
 
 
 def render_vertical(vertical_id: str) -> None:
@@ -58,9 +59,13 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
         else:
             st.badge(runtime.mode_label, icon=":material/bolt:", color="green")
         if address is not None:
-            st.caption(f"📍 {address.label or 'Address'} · {address.address[:60]}")
+            st.caption(
+                f":material/location_on: {address.label or 'Address'} · {address.address[:60]}"
+            )
         else:
-            st.caption("📍 No address chosen yet: ask for your saved addresses.")
+            st.caption(
+                ":material/location_on: No address chosen yet: ask for your saved addresses."
+            )
     if runtime.sandbox is None and swiggy_token_is_stale():
         st.warning(
             "Your Swiggy token is more than 4 days old and may expire soon. Reconnect on "

@@ -57,6 +57,8 @@ class FoodShop(FoodOrders):
         ]
         if key in _COLLECTIONS:
             cards = [c for c in cards if _COLLECTIONS[key](c)]
+        # Like Swiggy, places that can deliver now come first; closed ones sink (stable).
+        cards.sort(key=lambda card: not card["isOpen"])
         shown, next_offset = page(cards, offset)
         return {"restaurants": shown, "nextOffset": next_offset, "totalResults": len(cards)}
 

@@ -12,6 +12,8 @@ from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
 from swiggy_ui.state import queue_action
 
+VEG_MARKS = {True: ":green[●] ", False: ":red[▲] "}
+
 
 def render_products(result: ProductsResult, ctx: CardContext) -> None:
     if result.kind == "menu" and result.restaurant_name:
@@ -30,7 +32,11 @@ def price_line(price: float | None, mrp: float | None) -> str:
 
 def _product_card(item: ProductItem, key: str, result: ProductsResult) -> None:
     card_image(item.image_url, item.name)
-    veg = {True: "🟢 ", False: "🔺 "}.get(item.is_veg, "") if result.kind == "menu" else ""
+    veg = (
+        {True: ":green[●] ", False: ":red[▲] "}.get(item.is_veg, "")
+        if result.kind == "menu"
+        else ""
+    )
     st.markdown(f"{veg}**{item.name}**")
     details = [part for part in (item.brand, item.quantity_description) if part]
     if details:

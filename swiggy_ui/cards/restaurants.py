@@ -26,7 +26,7 @@ def _restaurant_card(item: RestaurantItem, key: str, dining: bool) -> None:
         st.caption(", ".join(item.cuisines[:4]))
     facts = []
     if item.rating is not None:
-        facts.append(f"⭐ {item.rating:.1f}")
+        facts.append(f":orange[:material/star:] {item.rating:.1f}")
     if item.cost_for_two is not None:
         facts.append(f"{rupees(item.cost_for_two)} for two")
     if item.delivery_time_minutes is not None and not dining:

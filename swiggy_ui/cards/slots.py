@@ -9,8 +9,9 @@ from swiggy_core.parsers import SlotDay, TimeSlot, TimeSlotsResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.state import queue_action
 
-CHIPS_PER_ROW = 5
+CHIPS_PER_ROW = 6
 DAYS_SHOWN = 3
+MAX_CHIPS_PER_DAY = 24  # a whole day of half-hour slots, so the asked-for time is there
 
 
 def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
@@ -28,7 +29,7 @@ def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
 
 def _day_row(day: SlotDay, result: TimeSlotsResult, key: str) -> None:
     st.markdown(f"**{day.date}**")
-    slots = day.slots[: CHIPS_PER_ROW * 2]
+    slots = day.slots[:MAX_CHIPS_PER_DAY]
     for start in range(0, len(slots), CHIPS_PER_ROW):
         row = slots[start : start + CHIPS_PER_ROW]
         for offset, (column, slot) in enumerate(zip(st.columns(CHIPS_PER_ROW), row, strict=False)):

@@ -104,7 +104,7 @@ def test_food_cards_restaurants_with_menu_buttons_and_dishes(app, sandbox):
     at = _render(app, food.chat("foodorder"), "pages/feedme.py")
     assert buttons(at, "Menu")  # restaurant cards
     assert buttons(at, "Add")  # menu dishes as product cards
-    assert "🟢" in texts(at.markdown) or "🔺" in texts(at.markdown)  # veg marks
+    assert ":green[●]" in texts(at.markdown) or ":red[▲]" in texts(at.markdown)  # veg marks
 
 
 def _first_bookable(slots: dict) -> tuple[dict, str]:
