@@ -91,6 +91,12 @@ def test_grocery_cards_products_addresses_cart_and_order(app, sandbox):
     assert "Your cart" in markdown and "To pay" in markdown  # cart with the bill
     assert "Order placed" in markdown  # confirmation card
     assert buttons(at, "+") and buttons(at, "−")  # cart line steppers
+    # Long lists start short and grow on request.
+    shown = len(buttons(at, "Add"))
+    more = [b for b in at.button if b.label.startswith("Show ") and b.label.endswith(" more")]
+    assert more and len(found["data"]["products"]) > shown
+    more[0].click().run()
+    assert len(buttons(at, "Add")) > shown
     to_pay = cart["data"]["billBreakdown"]["toPay"]
     assert f"{to_pay:,.0f}".replace(",", "") in markdown.replace(",", "")
 
