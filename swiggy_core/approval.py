@@ -15,6 +15,7 @@ from swiggy_core.actions import parse_action, visible_text
 from swiggy_core.constants import CONFIRM_TOOL_BY_SERVER
 from swiggy_core.models import (
     ChatMessage,
+    ContentBlock,
     McpToolResultBlock,
     McpToolUseBlock,
     ToolResultBlock,
@@ -68,3 +69,37 @@ def _completed(message: ChatMessage, vertical_id: str) -> bool:
             if parsed.type in _DONE_TYPES:
                 return True
     return False
+
+
+def audit_events(
+    user_message: ChatMessage, reply: Sequence[ContentBlock], vertical_id: str
+) -> list[tuple[str, dict[str, object]]]:
+    """What the audit trail keeps of a turn: the person's yes/no and every spending call."""
+    events: list[tuple[str, dict[str, object]]] = []
+    action = parse_action(user_message)
+    if action is not None and action.kind in ("confirm", "cancel"):
+        events.append((action.kind, {"vertical": vertical_id, "tool": action.tool_name}))
+    policy = get_vertical(vertical_id).tool_policy
+    uses = {b.id: b for b in reply if isinstance(b, McpToolUseBlock | ToolUseBlock)}
+    for block in reply:
+        if not isinstance(block, McpToolResultBlock | ToolResultBlock):
+            continue
+        use = uses.get(block.tool_use_id)
+        if use is None or not policy.is_money_spending(use.name):
+            continue
+        parsed = parse_tool_result(
+            use.name, result_text(block), vertical_id, use.input, is_error=block.is_error
+        )
+        events.append(
+            (
+                "spend_call",
+                {
+                    "vertical": vertical_id,
+                    "tool": use.name,
+                    "input": use.input,
+                    "outcome": parsed.type,
+                    "id": getattr(parsed, "order_id", None) or getattr(parsed, "booking_id", None),
+                },
+            )
+        )
+    return events

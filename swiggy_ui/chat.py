@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from swiggy_core.actions import CardAction, action_message, typed_message, visible_text
-from swiggy_core.approval import pending_confirmation
+from swiggy_core.approval import audit_events, pending_confirmation
 from swiggy_core.engine import StreamFailed, TextDelta, ToolFinished, ToolStarted, TurnDone
 from swiggy_core.models import (
     ChatMessage,
@@ -101,7 +102,7 @@ def render_confirm_bar(chat: state.VerticalChat, vertical: Vertical) -> None:
     if tool is None:
         return
     with st.container(border=True):
-        st.markdown(f"**Confirm {_what(tool)}?** Cash on delivery; it cannot be cancelled.")
+        st.markdown(_CONFIRM_TERMS.get(tool, _CONFIRM_TERMS["checkout"]))
         yes, no = st.columns(2)
         yes.button(
             "Confirm",
@@ -119,6 +120,13 @@ def render_confirm_bar(chat: state.VerticalChat, vertical: Vertical) -> None:
             on_click=state.queue_action,
             args=(CardAction(kind="cancel", label="No, don't do it.", tool_name=tool),),
         )
+
+
+_CONFIRM_TERMS = {
+    "checkout": "**Place this order?** Cash on delivery; orders cannot be cancelled.",
+    "place_food_order": "**Place this order?** Cash on delivery; orders cannot be cancelled.",
+    "book_table": "**Book this table?** The booking is free; check the time and guests.",
+}
 
 
 def _what(tool: str) -> str:
@@ -146,6 +154,8 @@ def send(
         chat.error = result.error
         chat.failed_message = message
     runtime.persist(chat)
+    for action, detail in audit_events(message, result.blocks, vertical.id):
+        runtime.store.record_audit(runtime.user_id, action, detail)
 
 
 def _stream_reply(
@@ -154,7 +164,7 @@ def _stream_reply(
     statuses = st.container()
     events = stream_turn(runtime.client(), runtime.setup(vertical.id), history, message)
     done: list[TurnResult] = []
-    running: dict[str, object] = {}
+    running: dict[str, StatusContainer] = {}
 
     def text_only():
         after_tool = False
@@ -179,14 +189,16 @@ def _stream_reply(
                 pass  # shown as a banner after the rerun
             elif isinstance(event, TurnDone):
                 done.append(event.result)
+                for box in running.values():  # the turn ended before these tools answered
+                    box.update(state="error")
 
     with st.spinner(vertical.default_loading_label):
         st.write_stream(text_only())
     return done[0]
 
 
-def read_input(chat: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
-    """The next message: a card action, a starter chip, a retry, or typed text."""
+def read_input(vertical: Vertical) -> ChatMessage | None:
+    """The next message: a pressed card button's action, else what the person typed."""
     action = state.pop_action()
     if action is not None:
         return action_message(action)

@@ -22,7 +22,7 @@ def render_vertical(vertical_id: str) -> None:
     conversation = _conversation(runtime, vertical)
     _header(runtime, vertical)
     chat.render_history(conversation, vertical)
-    message = chat.read_input(conversation, vertical)
+    message = chat.read_input(vertical)
     retry = (
         conversation.error is not None
         and message is None

@@ -108,3 +108,25 @@ def test_chats_persist_across_sessions_with_the_same_link(app):
     again.run()
     again.switch_page("pages/nutricart.py").run()
     assert [m.name for m in again.chat_message] == ["user", "assistant"]
+
+
+def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
+    from swiggy_core.store import ChatStore
+
+    at = open_page(app, "pages/nutricart.py")
+    _say(at, "add 2 amul taaza milk")
+    _say(at, "place the order")
+    _click(at, "Confirm")
+    assert "Order placed" in texts(at.markdown)
+    store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    entries = store.audit_entries(
+        at.query_params["u"][0] if isinstance(at.query_params["u"], list) else at.query_params["u"]
+    )
+    actions = [action for action, _detail in entries]
+    assert actions == ["confirm", "spend_call"]
+    assert entries[1][1]["outcome"] == "order_placed"
+
+
+def _user_id(at) -> str:
+    value = at.query_params["u"]  # AppTest keeps query parameters as lists
+    return value[0] if isinstance(value, list) else value

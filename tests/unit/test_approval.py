@@ -71,3 +71,17 @@ def test_spending_tool_enabled_only_by_a_confirm_action():
     assert "checkout" not in _configs(confirmed)
     # Only the confirmed tool: other spending tools stay off.
     assert _configs(confirmed)["place_food_order"] == {"enabled": False}
+
+
+def test_audit_keeps_the_yes_and_every_spending_call():
+    from swiggy_core.approval import audit_events
+
+    confirm = action_message(CardAction(kind="confirm", label="Yes", tool_name="checkout"))
+    placed = _reply("checkout", {"success": True, "data": {"orderId": "ORD-9"}})
+    events = audit_events(confirm, placed.blocks(), "food")
+    assert events[0] == ("confirm", {"vertical": "food", "tool": "checkout"})
+    kind, detail = events[1]
+    assert kind == "spend_call" and detail["outcome"] == "order_placed"
+    assert detail["id"] == "ORD-9"
+    reads = _reply("get_cart", {"success": True, "data": {}})
+    assert audit_events(typed_message("show cart"), reads.blocks(), "food") == []
