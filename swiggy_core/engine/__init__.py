@@ -17,10 +17,14 @@ from swiggy_core.engine.events import (
     ToolStarted,
     TurnDone,
 )
+from swiggy_core.engine.local import HELD_MESSAGE, MAX_TOOL_ROUNDS, local_params, run_local_turn
+from swiggy_core.engine.local_history import to_client_tool_messages, to_stored_blocks
 from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers, parse_retry_after
 from swiggy_core.engine.stream import run_message_stream
 
 __all__ = [
+    "HELD_MESSAGE",
+    "MAX_TOOL_ROUNDS",
     "RetryPolicy",
     "RetryScheduled",
     "StreamEvent",
@@ -35,7 +39,11 @@ __all__ = [
     "classify_mcp_tool_error",
     "error_info",
     "extract_rate_limit_headers",
+    "local_params",
     "make_client",
     "parse_retry_after",
+    "run_local_turn",
     "run_message_stream",
+    "to_client_tool_messages",
+    "to_stored_blocks",
 ]

@@ -1,0 +1,145 @@
+"""Stored history ⇄ the client-tool shape the local engine sends (pure functions).
+
+Both engines store one assistant message per turn in the connector's format:
+`mcp_tool_use` / `mcp_tool_result` pairs inline. With client tools the API wants each
+tool round split instead: assistant[text, tool_use…] → user[tool_result…] → assistant[…].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from swiggy_core.mcp.manager import shrink_for_model
+from swiggy_core.models import (
+    ContentBlock,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    TextContent,
+    ToolUseBlock,
+)
+
+Message = dict[str, Any]
+Block = dict[str, Any]
+
+
+def to_client_tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
+    """Wire messages with every MCP tool round split into tool_use → tool_result messages.
+
+    `mcp_tool_listing` blocks are dropped, results over the model limit are shrunk, and
+    same-role neighbours are merged so roles alternate.
+    """
+    converted: list[Message] = []
+    for message in messages:
+        content = message["content"]
+        if message["role"] == "assistant" and isinstance(content, list):
+            pieces = _split_rounds(content)
+        else:
+            pieces = [{"role": message["role"], "content": content}]
+        for piece in pieces:
+            _append(converted, piece)
+    return converted
+
+
+def to_stored_blocks(
+    blocks: Sequence[ContentBlock],
+    outputs: Mapping[str, tuple[str, bool]],
+    server_name: str,
+) -> list[ContentBlock]:
+    """One response in the connector's format: answered tool_use → mcp_tool_use + result.
+
+    `outputs` maps a tool_use id to (full text, is_error); unanswered tool_use blocks are
+    dropped, because a use without its result cannot be sent back.
+    """
+    stored: list[ContentBlock] = []
+    for block in blocks:
+        if not isinstance(block, ToolUseBlock):
+            stored.append(block)
+            continue
+        if block.id not in outputs:
+            continue
+        text, is_error = outputs[block.id]
+        stored.append(
+            McpToolUseBlock(
+                id=block.id, name=block.name, server_name=server_name, input=dict(block.input)
+            )
+        )
+        stored.append(
+            McpToolResultBlock(
+                tool_use_id=block.id, is_error=is_error, content=[TextContent(text=text)]
+            )
+        )
+    return stored
+
+
+def tool_result_block(tool_use_id: str, text: str, is_error: bool) -> Block:
+    """A client `tool_result` block as the model gets it (text already shrunk)."""
+    return {
+        "type": "tool_result",
+        "tool_use_id": tool_use_id,
+        "is_error": is_error,
+        "content": [{"type": "text", "text": text}],
+    }
+
+
+def _split_rounds(content: Sequence[Any]) -> list[Message]:
+    """One stored assistant message as alternating assistant / user(tool_result) messages."""
+    pieces: list[Message] = []
+    said: list[Block] = []  # assistant blocks of the current round
+    answers: list[Block] = []  # the tool results that close it
+    inputs: dict[str, Mapping[str, Any]] = {}
+    for block in content:
+        kind = block.get("type")
+        if kind == "mcp_tool_listing":
+            continue
+        if kind == "mcp_tool_result":
+            answers.append(_client_result(block, inputs.get(block["tool_use_id"], {})))
+            continue
+        # Text after results starts the next round; another use joins this one (parallel).
+        if answers and kind != "mcp_tool_use":
+            pieces += [_message("assistant", said), _message("user", answers)]
+            said, answers = [], []
+        if kind == "mcp_tool_use":
+            inputs[block["id"]] = block.get("input") or {}
+            block = {
+                "type": "tool_use",
+                "id": block["id"],
+                "name": block["name"],
+                "input": dict(block.get("input") or {}),
+            }
+        said.append(dict(block))
+    if said:
+        pieces.append(_message("assistant", said))
+    if answers:
+        pieces.append(_message("user", answers))
+    return pieces
+
+
+def _client_result(block: Mapping[str, Any], tool_input: Mapping[str, Any]) -> Block:
+    content = block.get("content")
+    if isinstance(content, list):
+        text = "".join(str(part.get("text", "")) for part in content)
+    else:
+        text = str(content or "")
+    return tool_result_block(
+        block["tool_use_id"], shrink_for_model(text, tool_input), bool(block.get("is_error"))
+    )
+
+
+def _message(role: str, blocks: list[Block]) -> Message:
+    return {"role": role, "content": list(blocks)}
+
+
+def _append(messages: list[Message], message: Message) -> None:
+    """Append, merging into a same-role predecessor (tool results stay first in a user turn)."""
+    if isinstance(message["content"], list) and not message["content"]:
+        return
+    if not messages or messages[-1]["role"] != message["role"]:
+        messages.append(message)
+        return
+    previous = messages[-1]
+    previous["content"] = [*_as_blocks(previous["content"]), *_as_blocks(message["content"])]
+
+
+def _as_blocks(content: str | list[Block]) -> list[Block]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)

@@ -1,0 +1,323 @@
+"""The local engine through the real SDK: emulator as the model, sandbox MCP servers as Swiggy.
+
+The app itself lists the tools, offers them as client tools, runs each `tool_use`, holds
+unconfirmed spending at the approval gate, and stores the turn in the connector format.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Generator, Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import anthropic
+import pytest
+
+from swiggy_core.actions import CardAction, action_message, typed_message
+from swiggy_core.constants import BETA_MCP_CLIENT, MCP_SERVERS
+from swiggy_core.engine import (
+    HELD_MESSAGE,
+    StreamEvent,
+    StreamFailed,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnDone,
+    make_client,
+    run_local_turn,
+)
+from swiggy_core.mcp import McpCallError, McpManager, ToolOutput
+from swiggy_core.models import (
+    ChatMessage,
+    McpToolListingBlock,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    TextBlock,
+    TurnResult,
+    result_text,
+)
+from swiggy_core.parsers import parse_tool_result
+from swiggy_core.turns import TurnSetup, stream_turn
+from swiggy_sandbox.connector import CallClientTool, Finish, ScriptedAgentBrain, TurnContext
+from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.servers import DEMO_TOKEN, RateLimits, SandboxHttpServer
+
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+ADDRESS = "addr_home_indiranagar"
+SERVER = MCP_SERVERS["instamart"].name
+MODEL = "claude-haiku-4-5"
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[SandboxHttpServer]:
+    limits = RateLimits(requests=10_000, writes=10_000)
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def manager(sandbox: SandboxHttpServer) -> Iterator[McpManager]:
+    pool = McpManager(call_timeout=10)
+    yield pool
+    pool.close()  # before the sandbox stops: an open session would hold its shutdown
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
+    with EmulatorServer(ScriptedAgentBrain()) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def client(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[anthropic.Anthropic]:
+    with make_client("sk-test", emu.base_url) as sdk:
+        yield sdk
+
+
+@pytest.fixture(autouse=True)
+def fresh(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[None]:
+    emu.brain.clear()
+    emu.requests.clear()
+    yield
+    assert emu.brain.pending() == 0, "a scripted step was never asked for"
+
+
+def setup_for(sandbox: SandboxHttpServer, token: str = DEMO_TOKEN, **extra: Any) -> TurnSetup:
+    urls = {key: sandbox.url_for(key) for key in MCP_SERVERS}
+    fields: dict[str, Any] = {"server_urls": urls, "engine": "local", **extra}
+    return TurnSetup(vertical_id="food", model=MODEL, swiggy_token=token, **fields)
+
+
+def drain(turn: Generator[StreamEvent, None, TurnResult]) -> tuple[list[StreamEvent], TurnResult]:
+    events: list[StreamEvent] = []
+    while True:
+        try:
+            events.append(next(turn))
+        except StopIteration as stop:
+            return events, stop.value
+
+
+def last_tool_result(ctx: TurnContext) -> dict[str, Any]:
+    """The newest client tool_result the app sent back."""
+    for message in reversed(ctx.messages):
+        content = message["content"]
+        if message["role"] == "user" and isinstance(content, list):
+            for block in content:
+                if block.get("type") == "tool_result":
+                    return block
+    raise AssertionError("no tool_result was sent")
+
+
+def echo_result(ctx: TurnContext) -> Finish:
+    block = last_tool_result(ctx)
+    return Finish(f"error={block['is_error']}: {block['content'][0]['text']}")
+
+
+def count_products(ctx: TurnContext) -> Finish:
+    payload = json.loads(last_tool_result(ctx)["content"][0]["text"])
+    return Finish(f"Found {len(payload['data']['products'])} kinds of milk.")
+
+
+def search(query: str = "milk") -> CallClientTool:
+    args = {"addressId": ADDRESS, "query": query}
+    return CallClientTool("search_products", args, say_before="Looking.")
+
+
+def test_a_search_runs_in_the_app_and_is_stored_like_a_connector_turn(
+    emu: EmulatorServer[ScriptedAgentBrain],
+    client: anthropic.Anthropic,
+    sandbox: SandboxHttpServer,
+    manager: McpManager,
+) -> None:
+    emu.brain.enqueue(search(), count_products)
+    message = typed_message("find milk")
+    events, result = drain(
+        run_local_turn(client, setup_for(sandbox), [], message, manager=manager, now=NOW)
+    )
+
+    assert result.ok and result.stop_reason == "end_turn"
+    intro, use, answer, closing = result.blocks
+    assert intro == TextBlock(text="Looking.")
+    assert isinstance(use, McpToolUseBlock) and use.server_name == SERVER
+    assert (use.name, use.input) == ("search_products", {"addressId": ADDRESS, "query": "milk"})
+    assert isinstance(answer, McpToolResultBlock) and answer.tool_use_id == use.id
+    assert not answer.is_error
+    products = json.loads(result_text(answer))["data"]["products"]
+    assert products and isinstance(closing, TextBlock)
+    assert closing.text == f"Found {len(products)} kinds of milk."
+    # The cards read it exactly as they read a connector result.
+    parsed = parse_tool_result(use.name, answer.content, "food", use.input)
+    assert parsed.type == "products"
+
+    kinds = [type(event) for event in events]
+    assert kinds.count(ToolStarted) == 1 and kinds.count(ToolFinished) == 1
+    assert kinds[-1] is TurnDone and StreamFailed not in kinds
+    started = next(e for e in events if isinstance(e, ToolStarted))
+    assert (started.name, started.server_name) == ("search_products", SERVER)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == result.text()
+
+    first, second = emu.requests
+    for request in (first, second):
+        assert "mcp_servers" not in request.body
+        assert BETA_MCP_CLIENT not in request.betas
+        tools = request.body["tools"]
+        assert all(
+            set(t) <= {"name", "description", "input_schema", "cache_control"} for t in tools
+        )
+        assert {"search_products", "checkout", "get_orders"} <= {t["name"] for t in tools}
+    asked, answered = second.body["messages"][-2:]
+    assert [b["type"] for b in asked["content"]] == ["text", "tool_use"]
+    assert answered["content"][0]["type"] == "tool_result"
+    assert answered["content"][0]["tool_use_id"] == use.id
+
+
+def cart_with_milk(manager: McpManager, url: str, token: str) -> None:
+    found = manager.call_tool(
+        url, token, "search_products", {"addressId": ADDRESS, "query": "milk"}
+    )
+    pack = json.loads(found.text)["data"]["products"][0]["variations"][0]
+    line = {"spinId": pack["spinId"], "skuId": pack["skuId"], "quantity": 1}
+    args = {"selectedAddressId": ADDRESS, "items": [line]}
+    assert not manager.call_tool(url, token, "update_cart", args).is_error
+
+
+def orders(manager: McpManager, url: str, token: str) -> list[Any]:
+    return json.loads(manager.call_tool(url, token, "get_orders", {}).text)["data"]["orders"]
+
+
+def test_checkout_is_held_until_the_person_confirms(
+    emu: EmulatorServer[ScriptedAgentBrain],
+    client: anthropic.Anthropic,
+    sandbox: SandboxHttpServer,
+    manager: McpManager,
+) -> None:
+    token = sandbox.store.issue("gate-tester")
+    url = sandbox.url_for("instamart")
+    setup = setup_for(sandbox, token)
+    cart_with_milk(manager, url, token)
+    checkout = CallClientTool("checkout", {"addressId": ADDRESS, "paymentMethod": "COD"})
+
+    emu.brain.enqueue(checkout, echo_result)
+    asked = typed_message("place the order")
+    events, held = drain(run_local_turn(client, setup, [], asked, manager=manager, now=NOW))
+
+    gate = HELD_MESSAGE.format(tool="checkout")
+    assert held.ok and held.text() == f"error=True: {gate}"
+    use, answer, _ = held.blocks
+    assert isinstance(use, McpToolUseBlock) and use.name == "checkout"
+    assert isinstance(answer, McpToolResultBlock) and answer.is_error
+    assert result_text(answer) == gate
+    assert not any(isinstance(e, ToolStarted | ToolFinished) for e in events)
+    assert orders(manager, url, token) == []  # the shop never saw the call
+
+    emu.brain.enqueue(checkout, echo_result)
+    confirm = CardAction(kind="confirm", label="Confirm order", tool_name="checkout")
+    history = [asked, held.as_message()]
+    events, placed = drain(
+        run_local_turn(client, setup, history, action_message(confirm), manager=manager, now=NOW)
+    )
+
+    assert placed.ok and placed.text().startswith("error=False: ")
+    assert [e.name for e in events if isinstance(e, ToolStarted)] == ["checkout"]
+    (finished,) = [e for e in events if isinstance(e, ToolFinished)]
+    assert not finished.is_error and "placed" in finished.content_text
+    assert len(orders(manager, url, token)) == 1
+
+
+def test_a_dead_server_gives_a_coded_error_and_keeps_the_persons_text(
+    emu: EmulatorServer[ScriptedAgentBrain], client: anthropic.Anthropic
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    dead = {key: f"http://127.0.0.1:{port}{spec.path}" for key, spec in MCP_SERVERS.items()}
+    setup = TurnSetup("food", MODEL, swiggy_token=DEMO_TOKEN, server_urls=dead, engine="local")
+    history = [ChatMessage(role="user", content="hi"), ChatMessage(role="assistant", content="Hi!")]
+    message = typed_message("find milk")
+    before = [m.model_copy(deep=True) for m in [*history, message]]
+    pool = McpManager(call_timeout=5)
+    try:
+        events, result = drain(run_local_turn(client, setup, history, message, manager=pool))
+    finally:
+        pool.close()
+
+    assert result.error is not None and result.error.code == "E-3003"
+    assert f"127.0.0.1:{port}" in result.error.message and DEMO_TOKEN not in result.error.message
+    assert [type(e) for e in events] == [StreamFailed, TurnDone]
+    assert [*history, message] == before  # the caller still has the person's words
+    assert emu.requests == []  # no model call without tools
+
+
+class FlakyManager(McpManager):
+    """Lists like the sandbox but loses the connection on every call."""
+
+    def call_tool(self, server: str, token: str | None, name: str, arguments: Any) -> ToolOutput:
+        raise McpCallError(f"Could not reach the MCP server while calling {name}.")
+
+
+def test_a_server_lost_mid_turn_is_a_tool_error_then_stops_the_turn(
+    emu: EmulatorServer[ScriptedAgentBrain], client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    pool = FlakyManager()
+    emu.brain.enqueue(search(), search("bread"))
+    try:
+        events, result = drain(
+            run_local_turn(client, setup_for(sandbox), [], typed_message("milk"), manager=pool)
+        )
+    finally:
+        pool.close()
+
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert [e.is_error for e in finished] == [True, True]
+    assert finished[0].error is not None and finished[0].error.code == "E-3003"
+    assert result.error is not None and result.error.code == "E-3003"
+    assert result.error.category == "tool_server"
+    pairs = [b for b in result.blocks if isinstance(b, McpToolResultBlock)]
+    assert len(pairs) == 2 and all(b.is_error for b in pairs)
+    assert len(emu.requests) == 2  # the second failure ended the turn without asking again
+
+
+def test_the_next_turn_sends_converted_history_through_stream_turn(
+    emu: EmulatorServer[ScriptedAgentBrain],
+    client: anthropic.Anthropic,
+    sandbox: SandboxHttpServer,
+    manager: McpManager,
+) -> None:
+    emu.brain.enqueue(search(), count_products, Finish("Sure, anything else?"))
+    setup = setup_for(sandbox)
+    first = typed_message("find milk")
+    _, reply = drain(stream_turn(client, setup, [], first, now=NOW, manager=manager))
+    # A connector turn's listing block in the stored history must not reach the model.
+    listing = McpToolListingBlock(mcp_server_name=SERVER, tools=[{"name": "get_cart"}])
+    stored = reply.as_message().model_copy(update={"content": [listing, *reply.blocks]})
+    history = [first, stored]
+    _, second = drain(
+        stream_turn(client, setup, history, typed_message("thanks"), now=NOW, manager=manager)
+    )
+
+    assert second.ok and second.text() == "Sure, anything else?"
+    sent = emu.requests[-1].body["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "user", "assistant", "user"]
+    types = {b["type"] for m in sent if isinstance(m["content"], list) for b in m["content"]}
+    assert types == {"text", "tool_use", "tool_result"}
+    assert sent[-1]["content"] in ("thanks", [{"type": "text", "text": "thanks"}])
+
+
+def test_out_of_rounds_the_model_must_answer_and_unanswered_calls_are_dropped(
+    emu: EmulatorServer[ScriptedAgentBrain],
+    client: anthropic.Anthropic,
+    sandbox: SandboxHttpServer,
+    manager: McpManager,
+) -> None:
+    emu.brain.enqueue(search("milk"), search("bread"), search("eggs"))
+    turn = run_local_turn(
+        client, setup_for(sandbox), [], typed_message("shop"), manager=manager, max_rounds=2
+    )
+    _, result = drain(turn)
+
+    assert [r.body.get("tool_choice") for r in emu.requests] == [None, None, {"type": "none"}]
+    uses = [b for b in result.blocks if isinstance(b, McpToolUseBlock)]
+    assert [u.input["query"] for u in uses] == ["milk", "bread"]
+    assert sum(isinstance(b, McpToolResultBlock) for b in result.blocks) == 2
