@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 import anthropic
 import streamlit as st
-from swiggy_sandbox.runtime import SandboxServices
 
 from swiggy_core.constants import SWIGGY_TOKEN_STALE_DAYS
 from swiggy_core.engine import make_client
@@ -22,7 +21,8 @@ from swiggy_core.errors import SettingsError
 from swiggy_core.parsers import AddressItem
 from swiggy_core.settings import Settings, load_settings
 from swiggy_core.store import ChatStore
-from swiggy_core.turns import TurnSetup
+from swiggy_core.turns import TurnSetup, choose_engine
+from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
 
 Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
@@ -84,19 +84,18 @@ class Runtime:
         return make_client(self.api_key, self.base_url)
 
     def setup(self, vertical_id: str) -> TurnSetup:
-        if self.sandbox is not None:
-            return TurnSetup(
-                vertical_id=vertical_id,
-                model=self.model,
-                swiggy_token=self.sandbox.token_for(self.user_id),
-                server_urls=self.sandbox.server_urls,
-                address=state.active_address(),
-            )
+        """The request setup; the app runs the MCP tools itself when the model can't reach them."""
+        server_urls = self.sandbox.server_urls if self.sandbox is not None else None
+        token = self.sandbox.token_for(self.user_id) if self.sandbox else self.swiggy_token
+        model_url = self.sandbox.emulator_url if self.mode == "offline_demo" else self.base_url
+        engine = choose_engine(self.settings.engine, base_url=model_url, server_urls=server_urls)
         return TurnSetup(
             vertical_id=vertical_id,
             model=self.model,
-            swiggy_token=self.swiggy_token,
+            swiggy_token=token,
+            server_urls=server_urls,
             address=state.active_address(),
+            engine=engine,
         )
 
     def sync_address(self) -> None:
