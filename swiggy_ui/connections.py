@@ -129,11 +129,11 @@ def _address_section(runtime: Runtime) -> None:
 
 
 def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
+    url: str = MCP_SERVERS["instamart"].url
+    token: str | None = runtime.swiggy_token
     if runtime.sandbox is not None:
         url = runtime.sandbox.server_urls["instamart"]
         token = runtime.sandbox.token_for(runtime.user_id)
-    else:
-        url, token = MCP_SERVERS["instamart"].url, runtime.swiggy_token
     if not token:
         st.warning("**E-5002** · Connect Swiggy first: paste a token above.")
         return None

@@ -87,7 +87,9 @@ class Runtime:
         """The request setup; the app runs the MCP tools itself when the model can't reach them."""
         server_urls = self.sandbox.server_urls if self.sandbox is not None else None
         token = self.sandbox.token_for(self.user_id) if self.sandbox else self.swiggy_token
-        model_url = self.sandbox.emulator_url if self.mode == "offline_demo" else self.base_url
+        model_url = (
+            self.sandbox.emulator_url if self.sandbox and not self.api_key else self.base_url
+        )
         engine = choose_engine(self.settings.engine, base_url=model_url, server_urls=server_urls)
         return TurnSetup(
             vertical_id=vertical_id,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from datetime import datetime, time, timedelta, timezone
 
+from swiggy_core.formatting import rupees
+
 IST = timezone(timedelta(hours=5, minutes=30), "IST")
 CITY = "Bengaluru"
 _EARTH_RADIUS_KM = 6371.0
@@ -41,13 +43,5 @@ def delivery_minutes(distance_km: float, prep_minutes: int) -> int:
 
 
 def rupees_label(amount: int) -> str:
-    """Indian digit grouping: 150000 → '₹1,50,000'."""
-    digits = str(int(amount))
-    if len(digits) <= 3:
-        return f"₹{digits}"
-    head, tail = digits[:-3], digits[-3:]
-    groups = []
-    while len(head) > 2:
-        groups.insert(0, head[-2:])
-        head = head[:-2]
-    return "₹" + ",".join([head, *groups, tail] if head else [*groups, tail])
+    """Indian digit grouping: 150000 → '₹1,50,000' (the app's own formatter)."""
+    return rupees(int(amount))

@@ -8,11 +8,15 @@ import socket
 import threading
 import time
 from types import TracebackType
-from typing import Any, Generic, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, cast, overload
 
 import uvicorn
 
 from swiggy_sandbox.emulator.app import create_app
+
+if TYPE_CHECKING:  # the connector imports this package: a runtime import would cycle
+    from swiggy_sandbox.connector import AgentBrain
+
 from swiggy_sandbox.emulator.brains import ScriptedBrain
 from swiggy_sandbox.emulator.script import Brain, RecordedRequest
 from swiggy_sandbox.emulator.streaming import install_abort_log_filter
@@ -25,7 +29,8 @@ GRACEFUL_SHUTDOWN_SECONDS = 2
 STOP_JOIN_SECONDS = 5.0
 _POLL_SECONDS = 0.01
 
-BrainT = TypeVar("BrainT", bound=Brain)
+# Scripted brains answer whole requests; agent brains (the planner) step behind the connector.
+BrainT = TypeVar("BrainT", bound="Brain | AgentBrain")
 
 
 class EmulatorServer(Generic[BrainT]):
@@ -40,7 +45,7 @@ class EmulatorServer(Generic[BrainT]):
     def __init__(self, brain: BrainT, *, port: int = 0) -> None: ...
 
     def __init__(self, brain: Any = None, *, port: int = 0) -> None:
-        self.brain: BrainT = brain if brain is not None else ScriptedBrain()
+        self.brain: BrainT = brain if brain is not None else cast(BrainT, ScriptedBrain())
         self.requests: list[RecordedRequest] = []
         self.app = create_app(self.brain, self.requests)
         self._requested_port = port

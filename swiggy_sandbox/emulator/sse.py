@@ -86,7 +86,7 @@ def final_output_tokens(turn: ScriptedTurn) -> int:
 
 def message_start(turn: ScriptedTurn | None, body: dict[str, Any], message_id: str) -> bytes:
     """The `message_start` event: an empty assistant message with the prompt's usage."""
-    message = {
+    message: dict[str, Any] = {
         "id": message_id,
         "type": "message",
         "role": "assistant",

@@ -33,7 +33,7 @@ def _metadata_url(base_url: str, path: str) -> str:
 def _metadata_routes(base_url: str, authorization_server: str) -> list[BaseRoute]:
     routes: list[BaseRoute] = []
     for spec in MCP_SERVERS.values():
-        document = {
+        document: dict[str, object] = {
             "resource": f"{base_url}{spec.path}",
             "authorization_servers": [authorization_server],
             "scopes_supported": SCOPES,

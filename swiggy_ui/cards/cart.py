@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from swiggy_core.actions import CardAction
+from swiggy_core.actions import ActionKind, CardAction
 from swiggy_core.formatting import rupees
 from swiggy_core.parsers import CartLine, CartResult
 from swiggy_ui.cards.context import CardContext
@@ -60,7 +60,7 @@ def _qty(line: CartLine, change: int) -> CardAction:
         "menu_item_id": line.menu_item_id,
         "restaurantId": line.restaurant_id,
     }
-    kind = "remove_from_cart" if quantity == 0 else "set_quantity"
+    kind: ActionKind = "remove_from_cart" if quantity == 0 else "set_quantity"
     label = (
         f"Remove {line.name} from my cart"
         if quantity == 0

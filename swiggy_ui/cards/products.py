@@ -12,7 +12,7 @@ from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
 from swiggy_ui.state import queue_action
 
-VEG_MARKS = {True: ":green[●] ", False: ":red[▲] "}
+VEG_MARKS: dict[bool | None, str] = {True: ":green[●] ", False: ":red[▲] ", None: ""}
 
 
 def render_products(result: ProductsResult, ctx: CardContext) -> None:
@@ -32,11 +32,7 @@ def price_line(price: float | None, mrp: float | None) -> str:
 
 def _product_card(item: ProductItem, key: str, result: ProductsResult) -> None:
     card_image(item.image_url, item.name)
-    veg = (
-        {True: ":green[●] ", False: ":red[▲] "}.get(item.is_veg, "")
-        if result.kind == "menu"
-        else ""
-    )
+    veg = VEG_MARKS[item.is_veg] if result.kind == "menu" else ""
     st.markdown(f"{veg}**{item.name}**")
     details = [part for part in (item.brand, item.quantity_description) if part]
     if details:
