@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import streamlit as st
 
@@ -23,7 +22,6 @@ class VerticalChat:
     conversation_id: str | None = None
     error: ErrorInfo | None = None
     failed_message: ChatMessage | None = None
-    show_more: dict[str, bool] = field(default_factory=dict)
 
 
 def vertical_chat(vertical_id: str) -> VerticalChat:
@@ -61,7 +59,3 @@ def session_usage() -> Usage:
 
 def add_usage(usage: Usage) -> None:
     st.session_state["session_usage"] = session_usage() + usage
-
-
-def get(key: str, default: Any = None) -> Any:
-    return st.session_state.get(key, default)

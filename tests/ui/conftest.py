@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from uihelpers import new_app
 
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
 
@@ -20,8 +21,6 @@ os.environ.setdefault(
     "SWIGGY_SANDBOX_NOW",
     datetime.now(IST).replace(hour=13, minute=0, second=0, microsecond=0).isoformat(),
 )
-APP = str(ROOT / "app.py")
-TIMEOUT = 90
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +41,7 @@ def _isolated_settings(tmp_path, monkeypatch):
 
 @pytest.fixture
 def app() -> AppTest:
-    return AppTest.from_file(APP, default_timeout=TIMEOUT)
+    return new_app()
 
 
 @pytest.fixture(scope="session")

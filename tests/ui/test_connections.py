@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uihelpers import buttons, open_page, texts
+from uihelpers import buttons, new_app, open_page, texts
 
 from swiggy_sandbox.emulator import text_turn
 from swiggy_ui.runtime import KEY_API_KEY
@@ -54,7 +54,7 @@ def test_saved_addresses_load_and_the_choice_is_remembered(app):
     assert len(buttons(at, "Use this address")) == 2
     chosen = at.session_state["active_address"]
     user = at.query_params["u"]
-    again = type(app).from_file(app._script_path, default_timeout=90)
+    again = new_app()
     again.query_params["u"] = user
     again.run()
     assert again.session_state["active_address"] == chosen  # restored from the store

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uihelpers import buttons, open_page, texts
+from uihelpers import buttons, new_app, open_page, texts
 
 
 def _say(at, text: str):
@@ -103,7 +103,7 @@ def test_chats_persist_across_sessions_with_the_same_link(app):
     at = open_page(app, "pages/nutricart.py")
     _say(at, "show my cart")
     user = at.query_params["u"]
-    again = type(app).from_file(app._script_path, default_timeout=90)
+    again = new_app()
     again.query_params["u"] = user
     again.run()
     again.switch_page("pages/nutricart.py").run()

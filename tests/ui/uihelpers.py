@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from streamlit.testing.v1 import AppTest
 
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
 from swiggy_ui.runtime import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 90
+
+
+def new_app() -> AppTest:
+    """A fresh browser session of the real app."""
+    return AppTest.from_file(APP, default_timeout=TIMEOUT)
 
 
 def open_page(at: AppTest, page: str) -> AppTest:
