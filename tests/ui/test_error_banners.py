@@ -3,7 +3,8 @@
 import pytest
 from uihelpers import buttons, open_page, texts, use_scripted_model
 
-from swiggy_sandbox.emulator import Fault, text_turn
+from swiggy_sandbox.emulator import Fault, ScriptedTurn, text_turn
+from swiggy_ui.runtime import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
 PAGE = "pages/nutricart.py"
 MESSAGE = "find amul butter"
@@ -63,3 +64,47 @@ def test_rate_limit_says_when_to_try_again(app, scripted):
     at = _send(app, scripted, Fault(kind="rate_limit", retry_after=40))
     assert "E-2001" in texts(at.warning) and "40 s" in texts(at.warning)
     assert buttons(at, "Retry")
+
+
+def test_unreachable_model_endpoint_is_a_network_error_with_retry(app):
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+    at = open_page(app, PAGE)
+    at.session_state[KEY_API_KEY] = "sk-ant-ui-test"
+    at.session_state[KEY_BASE_URL] = f"http://127.0.0.1:{dead_port}"
+    at.session_state[KEY_USE_SANDBOX] = True
+    at.run()
+    at.chat_input[0].set_value(MESSAGE).run()
+    assert "E-2004" in texts(at.error)
+    assert buttons(at, "Retry")
+    assert _user_texts(at) == [MESSAGE]
+
+
+def test_expired_token_inside_a_tool_result_asks_to_reconnect(app, scripted):
+    turn = ScriptedTurn(
+        content=[
+            {"type": "text", "text": "Searching."},
+            {
+                "type": "mcp_tool_use",
+                "id": "mcptoolu_1",
+                "name": "search_products",
+                "server_name": "swiggy-instamart",
+                "input": {"query": "amul butter"},
+            },
+            {
+                "type": "mcp_tool_result",
+                "tool_use_id": "mcptoolu_1",
+                "is_error": True,
+                "content": [{"type": "text", "text": "401 Unauthorized: token expired"}],
+            },
+            {"type": "text", "text": "never shown"},
+        ]
+    )
+    at = _send(app, scripted, turn)
+    assert "E-3001" in texts(at.error)
+    assert any("Reconnect" in link.label for link in at.get("page_link"))
+    assert "never shown" not in texts(at.markdown)
+    assert "Searching." in texts(at.markdown)  # what arrived before the error is kept
