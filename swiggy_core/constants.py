@@ -111,3 +111,6 @@ CONFIRM_TOOL_BY_SERVER: Final = {
     "food": "place_food_order",
     "dineout": "book_table",
 }
+
+# The client tool through which the model asks the person to approve a spending action.
+APPROVAL_TOOL_NAME: Final = "request_confirmation"
