@@ -6,7 +6,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from swiggy_sandbox.connector import CallTool, Finish, Say, Step, TurnContext
+from swiggy_core.constants import APPROVAL_TOOL_NAME
+from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Say, Step, TurnContext
+from swiggy_sandbox.planner.approval import approval_reply
 from swiggy_sandbox.planner.common import address_chosen, addresses_step, help_reply
 from swiggy_sandbox.planner.dineout import plan_dineout
 from swiggy_sandbox.planner.food import plan_food
@@ -45,6 +47,9 @@ class PlannerBrain:
 
     def _plan(self, ctx: TurnContext) -> Step:
         view = build_view(ctx)
+        if view.approval is not None:
+            # The app answered an approval request: the person's decision, and what it did.
+            return approval_reply(view.approval)
         if not (ctx.tools or ctx.disabled_tools or ctx.client_tools):
             return Finish(
                 "Swiggy isn't connected, so I can't search or order yet. "
@@ -67,17 +72,22 @@ def _labelled(step: Step, ctx: TurnContext) -> Step:
         return step
     if isinstance(step, Finish | Say):
         return replace(step, text=DEMO_LABEL + (step.text or "Done."))
-    if isinstance(step, CallTool) and step.say_before:
+    if isinstance(step, CallTool | CallClientTool) and step.say_before:
         return replace(step, say_before=DEMO_LABEL + step.say_before)
     return step
 
 
 def _already_labelled(ctx: TurnContext) -> bool:
-    """True when this turn's assistant text (across tool round trips) carries the label."""
+    """True when this turn's assistant text (across tool round trips) carries the label.
+
+    The answer to an approval request starts a new reply (the person decided in between),
+    so it is labelled again.
+    """
     transcript = ctx.transcript()
+    approvals = _approval_use_ids(transcript)
     for message in reversed(transcript):
         content = message.get("content")
-        if message.get("role") == "user" and _typed(content):
+        if message.get("role") == "user" and (_typed(content) or _answers(content, approvals)):
             return False
         if message.get("role") == "assistant" and _LABEL_WORDS in _text_of(content):
             return True
@@ -98,3 +108,24 @@ def _text_of(content: object) -> str:
     if not isinstance(content, list):
         return ""
     return " ".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+
+
+def _approval_use_ids(transcript: list[dict[str, object]]) -> set[str]:
+    """Ids of every request_confirmation call in the conversation."""
+    return {
+        str(block.get("id"))
+        for message in transcript
+        if isinstance(content := message.get("content"), list)
+        for block in content
+        if isinstance(block, dict)
+        and block.get("type") == "tool_use"
+        and block.get("name") == APPROVAL_TOOL_NAME
+    }
+
+
+def _answers(content: object, use_ids: set[str]) -> bool:
+    """True when a user message answers one of `use_ids`."""
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") in use_ids
+        for b in content
+    )

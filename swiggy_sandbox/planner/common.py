@@ -1,4 +1,4 @@
-"""Steps and replies every vertical shares: addresses, failures, help, the confirm gate."""
+"""Steps and replies every vertical shares: addresses, failures, help."""
 
 from __future__ import annotations
 
@@ -99,8 +99,3 @@ def address_chosen(view: ConversationView, ids: dict[str, Any]) -> Finish:
     """Acknowledge an address picked on a card (the app puts it in the system prompt)."""
     label = ids.get("label") or ids.get("addressLabel") or "that address"
     return Finish(f"Got it — I'll use {label} from now on. What would you like?")
-
-
-def confirmed(view: ConversationView, tool: str) -> bool:
-    """True when the request switched the spending tool on (the app does so only after Confirm)."""
-    return view.offers(tool)

@@ -1,4 +1,4 @@
-"""TableScout on Dineout: one search, a choice, availability, then a confirmed booking."""
+"""TableScout on Dineout: one search, a choice, availability, then a booking the person approves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from swiggy_sandbox.connector import Finish, Step
 from swiggy_sandbox.planner import dineout_replies as say
 from swiggy_sandbox.planner import text as en
-from swiggy_sandbox.planner.common import call, confirmed, failure_reply, help_reply
+from swiggy_sandbox.planner.approval import ask_approval
+from swiggy_sandbox.planner.common import call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent, read_intent
 from swiggy_sandbox.planner.view import ConversationView
 
@@ -68,35 +69,28 @@ def _pick_slot(view: ConversationView, intent: Intent, coords: Coords) -> Step:
         data = latest.data if latest else {}
         return Finish(say.slots_reply(data, _day(view), _time(view, intent), _guests(view)))
     guests = _guests(view)
-    if booked := view.called("book_table"):
-        return Finish(say.booked_reply(booked.data))
-    if not confirmed(view, "book_table"):
-        return Finish(say.booking_question(venue, slot, guests or DEFAULT_GUESTS, guests is None))
     latitude, longitude = coords
-    return call(
-        view,
-        "book_table",
-        {
-            "restaurantId": venue_id,
-            "slotId": slot["slotId"],
-            "itemId": _free_item(slot, intent),
-            "reservationTime": slot["reservationTime"],
-            "guestCount": guests or DEFAULT_GUESTS,
-            "latitude": latitude,
-            "longitude": longitude,
-        },
-    )
+    arguments = {
+        "restaurantId": venue_id,
+        "slotId": slot["slotId"],
+        "itemId": _free_item(slot, intent),
+        "reservationTime": slot["reservationTime"],
+        "guestCount": guests or DEFAULT_GUESTS,
+        "latitude": latitude,
+        "longitude": longitude,
+    }
+    review = say.booking_review(venue, slot, guests or DEFAULT_GUESTS, guests is None)
+    return ask_approval(view, "book_table", arguments, review)
 
 
 def _confirm(view: ConversationView, intent: Intent, coords: Coords) -> Step:
-    pending = _pending_pick(view)
-    if pending is None:
+    """Typed words never book: only the app's Confirm dialog can."""
+    if _pending_pick(view) is None:
         return Finish("There's no booking waiting for a yes. Pick a slot first.")
-    if not confirmed(view, "book_table"):
-        return Finish(
-            "I can only book after you press the Confirm button. Say “book the slot” again."
-        )
-    return _pick_slot(view, pending, coords)
+    return Finish(
+        "I can't book from a message. Only the Confirm button in the app's dialog can. "
+        "Say “book the slot” and I'll ask for it."
+    )
 
 
 def _cancel(view: ConversationView, intent: Intent, coords: Coords) -> Step:

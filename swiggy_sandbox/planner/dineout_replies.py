@@ -112,13 +112,13 @@ def slots_reply(data: dict[str, Any], day: date, hhmm: str | None, guests: int |
     return f"Free slots at {name} on {when}: {options}. Which time, and for how many people?"
 
 
-def booking_question(venue: str, slot: dict[str, Any], guests: int, assumed: bool) -> str:
-    """The one explicit yes/no before book_table."""
+def booking_review(venue: str, slot: dict[str, Any], guests: int, assumed: bool) -> str:
+    """What the person approves before book_table: venue, day, time and party size."""
     day = date.fromisoformat(str(slot["dateStr"]))
     note = " (I assumed 2 people; tell me if you're more)" if assumed else ""
     return (
-        f"Book a free table for {guests}{note} at {venue} on {day_label(day)} at "
-        f"{display_time(str(slot['time']))}? Press Confirm to book it."
+        f"A free table for {guests}{note} at {venue} on {day_label(day)} at "
+        f"{display_time(str(slot['time']))}."
     )
 
 

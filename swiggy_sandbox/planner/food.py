@@ -1,4 +1,4 @@
-"""FeedMe on Swiggy Food: craving → restaurants → one restaurant's menu → cart → gated order."""
+"""FeedMe on Swiggy Food: craving → restaurants → a menu → cart → an order the person approves."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ from typing import Any
 from swiggy_sandbox.connector import Finish, Step
 from swiggy_sandbox.planner import food_replies as say
 from swiggy_sandbox.planner import text as en
-from swiggy_sandbox.planner.common import (
-    address_or_step,
-    call,
-    confirmed,
-    failure_reply,
-    help_reply,
-)
+from swiggy_sandbox.planner.approval import ask_approval
+from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.view import ConversationView
 
@@ -108,8 +103,7 @@ def _view_cart(view: ConversationView, intent: Intent, address: str) -> Step:
 
 
 def _checkout(view: ConversationView, intent: Intent, address: str) -> Step:
-    if placed := view.called("place_food_order"):
-        return Finish(say.food_order_reply(placed.data))
+    """Read the cart, then ask the person to approve the exact order call (never call it)."""
     cart = view.called("get_food_cart")
     if cart is None:
         return call(
@@ -117,17 +111,15 @@ def _checkout(view: ConversationView, intent: Intent, address: str) -> Step:
         )
     if not cart.data.get("items"):
         return Finish("Your food cart is empty, so there's nothing to order yet.")
-    if not confirmed(view, "place_food_order"):
-        return Finish(say.food_confirm_reply(cart.data))
-    return call(view, "place_food_order", {"addressId": address, "paymentMethod": "COD"})
+    arguments = {"addressId": address, "paymentMethod": "COD"}
+    return ask_approval(view, "place_food_order", arguments, say.food_order_review(cart.data))
 
 
 def _confirm(view: ConversationView, intent: Intent, address: str) -> Step:
-    if confirmed(view, "place_food_order"):
-        return _checkout(view, intent, address)
+    """Typed words never place an order: only the app's Confirm dialog can."""
     return Finish(
-        "I can only place the order after you press the Confirm button. "
-        "Say “place the order” to see it again."
+        "I can't place an order from a message. Only the Confirm button in the app's "
+        "dialog can. Say “place the order” and I'll ask for it."
     )
 
 

@@ -116,12 +116,12 @@ def food_cart_reply(data: dict[str, Any], opening: str = "") -> str:
     )
 
 
-def food_confirm_reply(data: dict[str, Any]) -> str:
-    """Ask for the explicit yes before placing the food order."""
+def food_order_review(data: dict[str, Any]) -> str:
+    """What the person approves before the food order is placed: restaurant, bill, terms."""
     to_pay = (data.get("billBreakdown") or {}).get("toPay")
     return (
         f"Your order from {data.get('restaurantName')} comes to {en.rupees(to_pay)}, paid cash on "
-        "delivery. Once placed it cannot be cancelled. Shall I place it? Press Confirm to go ahead."
+        "delivery. Once placed it cannot be cancelled."
     )
 
 

@@ -1,4 +1,4 @@
-"""NutriCart and StyleKit on Instamart: search, a replace-only cart, a gated checkout."""
+"""NutriCart and StyleKit on Instamart: search, a replace-only cart, checkout via approval."""
 
 from __future__ import annotations
 
@@ -7,16 +7,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from swiggy_sandbox.connector import CallTool, Finish, Step
+from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Step
 from swiggy_sandbox.planner import instamart_replies as say
 from swiggy_sandbox.planner import text as en
-from swiggy_sandbox.planner.common import (
-    address_or_step,
-    call,
-    confirmed,
-    failure_reply,
-    help_reply,
-)
+from swiggy_sandbox.planner.approval import ask_approval
+from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.view import ConversationView
 
@@ -104,27 +99,24 @@ def _view_cart(view: ConversationView, intent: Intent) -> Step:
 
 
 def _checkout(view: ConversationView, intent: Intent) -> Step:
+    """Read the cart, then ask the person to approve the exact checkout call (never call it)."""
     address = address_or_step(view, "get_addresses")
     if not isinstance(address, str):
         return address
-    if placed := view.called("checkout"):
-        return Finish(say.order_reply(placed.data))
     cart = view.called("get_cart")
     if cart is None:
         return call(view, "get_cart", {}, say="Let me check your cart first.")
     if not cart.data.get("items"):
         return Finish("Your cart is empty, so there's nothing to order yet.")
-    if not confirmed(view, "checkout"):
-        return Finish(say.confirm_reply(cart.data))
-    return call(view, "checkout", {"addressId": address, "paymentMethod": "COD"})
+    arguments = {"addressId": address, "paymentMethod": "COD"}
+    return ask_approval(view, "checkout", arguments, say.order_review(cart.data))
 
 
 def _confirm(view: ConversationView, intent: Intent) -> Step:
-    if confirmed(view, "checkout"):
-        return _checkout(view, intent)
+    """Typed words never place an order: only the app's Confirm dialog can."""
     return Finish(
-        "I can only place the order after you press the Confirm button, "
-        "which switches ordering on for one turn. Say “place the order” to see it again."
+        "I can't place an order from a message. Only the Confirm button in the app's "
+        "dialog can. Say “place the order” and I'll ask for it."
     )
 
 
@@ -254,7 +246,7 @@ def _qualified(view: ConversationView, query: str) -> str:
 def _with_intro(step: Step, intro: str) -> Step:
     if isinstance(step, Finish):
         return Finish(f"{intro}\n\n{step.text}")
-    if isinstance(step, CallTool):
+    if isinstance(step, CallTool | CallClientTool):
         return replace(step, say_before=f"{intro}\n\n{step.say_before}".strip())
     return step
 

@@ -98,13 +98,13 @@ def cart_reply(data: dict[str, Any], opening: str = "") -> str:
     return f"{opening}Your cart:\n{en.listing(lines)}\nTo pay: {en.rupees(to_pay)} (fees included)."
 
 
-def confirm_reply(data: dict[str, Any]) -> str:
-    """Ask for the explicit yes before placing an order."""
+def order_review(data: dict[str, Any]) -> str:
+    """What the person approves before an order is placed: the bill and the terms."""
     to_pay = (data.get("billBreakdown") or {}).get("toPay")
     count = data.get("itemCount") or len(data.get("items") or [])
     return (
         f"Your order comes to {en.rupees(to_pay)} for {count} item(s), paid cash on delivery. "
-        "Once placed it cannot be cancelled. Shall I place it? Press Confirm to go ahead."
+        "Once placed it cannot be cancelled."
     )
 
 

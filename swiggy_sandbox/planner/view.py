@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from swiggy_core.constants import MCP_SERVERS, SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_UTC_OFFSET_MINUTES
 from swiggy_sandbox.connector import TurnContext
 
 IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
@@ -44,6 +44,42 @@ class ToolCall:
     turn: int = -1
 
 
+@dataclass(frozen=True)
+class ApprovalAnswer:
+    """The app's answer to one `request_confirmation` call: the person's decision and outcome.
+
+    `result` is the spending tool's own envelope, present only when the app ran the tool.
+    """
+
+    tool: str
+    arguments: dict[str, Any]
+    approval: str
+    message: str = ""
+    result: dict[str, Any] | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        """True only when the app ran the tool and its envelope says it worked."""
+        return (
+            self.approval == "confirmed"
+            and self.result is not None
+            and self.result.get("success") is True
+        )
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The result's `data` when it succeeded (else empty)."""
+        data = (self.result or {}).get("data") if self.succeeded else None
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def error(self) -> str:
+        """The result's error message, if it failed."""
+        error = (self.result or {}).get("error")
+        message = error.get("message") if isinstance(error, dict) else error
+        return str(message or "")
+
+
 @dataclass
 class ConversationView:
     """The turn context digested: vertical, address, dates, the person's words, tool calls."""
@@ -53,6 +89,9 @@ class ConversationView:
     calls: list[ToolCall] = field(default_factory=list)
     user_texts: list[str] = field(default_factory=list)
     actions: list[dict[str, Any] | None] = field(default_factory=list)
+    # The app's answer to a request_confirmation carried by the request's last message
+    # (None when that answer is "superseded" by words the person wrote instead).
+    approval: ApprovalAnswer | None = None
 
     @property
     def text(self) -> str:
@@ -88,6 +127,10 @@ class ConversationView:
     def offers(self, name: str) -> bool:
         """True when the tool can be called right now (not switched off)."""
         return self.ctx.is_enabled(name)
+
+    def can_ask_approval(self) -> bool:
+        """True when the request offers the client tool that asks the person to approve."""
+        return any(tool.get("name") == APPROVAL_TOOL_NAME for tool in self.ctx.client_tools)
 
     def address_id(self) -> str | None:
         """The active address: from the system prompt, else from a listed address."""
@@ -135,6 +178,7 @@ def build_view(ctx: TurnContext) -> ConversationView:
     view = ConversationView(ctx=ctx, vertical=_vertical(ctx))
     transcript = ctx.transcript()
     start = _turn_start(transcript)
+    last_user = _last_user_message(ctx.messages)
     uses: dict[str, tuple[str, dict[str, Any], bool]] = {}
     for position, message in enumerate(transcript):
         content = message.get("content")
@@ -154,9 +198,25 @@ def build_view(ctx: TurnContext) -> ConversationView:
                 )
             elif kind in _RESULT_TYPES and block.get("tool_use_id") in uses:
                 name, tool_input, this_turn = uses[block["tool_use_id"]]
-                call = _call(name, tool_input, block, this_turn)
-                view.calls.append(replace(call, turn=len(view.user_texts) - 1))
+                turn = len(view.user_texts) - 1
+                if name != APPROVAL_TOOL_NAME:
+                    call = _call(name, tool_input, block, this_turn)
+                    view.calls.append(replace(call, turn=turn))
+                    continue
+                answer = _approval_answer(tool_input, block)
+                view.calls.extend(_approval_calls(answer, tool_input, this_turn, turn))
+                # Superseded with new words: those words are this turn's request instead.
+                superseded = answer.approval == "superseded" and _has_text(content)
+                if position == last_user and not superseded:
+                    view.approval = answer
     return view
+
+
+def _last_user_message(messages: list[dict[str, Any]]) -> int:
+    """Index of the request's final message when the person (or the app) sent it, else -1."""
+    if messages and messages[-1].get("role") == "user":
+        return len(messages) - 1
+    return -1
 
 
 def _vertical(ctx: TurnContext) -> str:
@@ -209,15 +269,9 @@ def _user_words(content: Any) -> tuple[str, dict[str, Any] | None]:
 def _call(
     name: str, tool_input: dict[str, Any], block: dict[str, Any], this_turn: bool
 ) -> ToolCall:
-    content = block.get("content")
-    text = content if isinstance(content, str) else "".join(
-        str(part.get("text", "")) for part in content or [] if isinstance(part, dict)
-    )  # fmt: skip
-    try:
-        payload = json.loads(text)
-    except ValueError:
-        payload = None
-    if not isinstance(payload, dict):
+    text = _result_text(block)
+    payload = _json_object(text)
+    if payload is None:
         return ToolCall(name, tool_input, False, {}, text.strip() or "no answer", this_turn)
     if block.get("is_error") or payload.get("success") is False:
         error = payload.get("error")
@@ -225,3 +279,56 @@ def _call(
         return ToolCall(name, tool_input, False, {}, str(message or text), this_turn)
     data = payload.get("data")
     return ToolCall(name, tool_input, True, data if isinstance(data, dict) else {}, "", this_turn)
+
+
+def _approval_answer(tool_input: dict[str, Any], block: dict[str, Any]) -> ApprovalAnswer:
+    """The app's JSON answer to a request_confirmation (not the usual envelope)."""
+    text = _result_text(block)
+    payload = _json_object(text)
+    if payload is None:  # not JSON: keep the words, and know nothing about the outcome
+        payload = {"approval": "unknown", "message": text}
+    arguments = tool_input.get("arguments")
+    result = payload.get("result")
+    if isinstance(result, str):
+        result = _json_object(result)
+    return ApprovalAnswer(
+        # The tool the model asked about (and the arguments the app was shown).
+        tool=str(tool_input.get("tool") or payload.get("tool") or ""),
+        arguments=dict(arguments) if isinstance(arguments, dict) else {},
+        approval=str(payload.get("approval") or "unknown").strip().lower(),
+        message=str(payload.get("message") or "").strip(),
+        result=result if isinstance(result, dict) else None,
+    )
+
+
+def _approval_calls(
+    answer: ApprovalAnswer, tool_input: dict[str, Any], this_turn: bool, turn: int
+) -> list[ToolCall]:
+    """The approval as a call, plus the spending call the app made for it (if it did).
+
+    The spending call keeps the history straight: after a placed order the cart is empty.
+    """
+    data = {"approval": answer.approval, "tool": answer.tool, "message": answer.message}
+    asked = ToolCall(APPROVAL_TOOL_NAME, dict(tool_input), True, data, "", this_turn, turn)
+    if answer.approval != "confirmed" or answer.result is None:
+        return [asked]
+    error = "" if answer.succeeded else (answer.error or "the outcome is unknown")
+    spent = ToolCall(
+        answer.tool, dict(answer.arguments), answer.succeeded, answer.data, error, this_turn, turn
+    )
+    return [asked, spent]
+
+
+def _result_text(block: dict[str, Any]) -> str:
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    return "".join(str(part.get("text", "")) for part in content or [] if isinstance(part, dict))
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return None
+    return payload if isinstance(payload, dict) else None

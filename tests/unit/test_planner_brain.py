@@ -1,4 +1,4 @@
-"""PlannerBrain on hand-built turn contexts: labels, the confirm gate, context reading."""
+"""PlannerBrain on hand-built turn contexts: labels, approval requests, context reading."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import pytest
+
+from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation._context import AddressView, address_context, datetime_context
-from swiggy_sandbox.connector import CallTool, Finish, Say, TurnContext
+from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Say, TurnContext
 from swiggy_sandbox.planner import DEMO_LABEL, PlannerBrain, build_view
 from swiggy_sandbox.planner.brain import _labelled
 
@@ -18,6 +21,16 @@ SYSTEM = "\n\n".join(
     ["You are NutriCart, a grocery assistant.", address_context(ADDRESS), datetime_context(NOW)]
 )
 TOOLS = [{"name": name, "input_schema": {"type": "object"}} for name in ("get_cart", "update_cart")]
+APPROVAL_TOOL = {
+    "name": APPROVAL_TOOL_NAME,
+    "description": "Ask the person to approve a spending tool.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
+        "required": ["tool", "arguments"],
+    },
+}
+CHECKOUT_ARGS = {"addressId": "addr_home_x", "paymentMethod": "COD"}
 CART = {
     "items": [
         {"spinId": "s1", "skuId": "k1", "displayName": "Oats", "quantity": 2, "totalPrice": 240}
@@ -41,50 +54,238 @@ def use_and_result(use_id: str, name: str, data: dict[str, Any]) -> list[dict[st
 
 
 def context(
-    text: str, *, checkout_on: bool, blocks: list[dict[str, Any]] | None = None
+    text: str,
+    *,
+    checkout_on: bool = False,
+    approvals: bool = True,
+    blocks: list[dict[str, Any]] | None = None,
 ) -> TurnContext:
+    """A request as the app sends it; `checkout_on` (wrongly) switches checkout on."""
     tools = TOOLS + ([{"name": "checkout", "input_schema": {}}] if checkout_on else [])
     return TurnContext(
         system=SYSTEM,
         messages=[{"role": "user", "content": text}],
         tools={IM: tools},
         disabled_tools={IM: frozenset() if checkout_on else frozenset({"checkout"})},
-        client_tools=[],
+        client_tools=[APPROVAL_TOOL] if approvals else [],
         blocks=list(blocks or []),
     )
 
 
+def answered(answer: dict[str, Any] | str, *, then: str = "") -> TurnContext:
+    """The request after the person decided: the app answers the request_confirmation."""
+    ctx = context("place the order")
+    asked = [
+        {"type": "text", "text": DEMO_LABEL + "Let me check your cart first."},
+        *use_and_result("m1", "get_cart", CART),
+        {"type": "text", "text": "Your order comes to ₹270. Press Confirm in the dialog."},
+        {
+            "type": "tool_use",
+            "id": "toolu_1",
+            "name": APPROVAL_TOOL_NAME,
+            "input": {"tool": "checkout", "arguments": CHECKOUT_ARGS},
+        },
+    ]
+    text = answer if isinstance(answer, str) else json.dumps(answer)
+    result = {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": [{"type": "text", "text": text}],
+    }
+    reply: list[dict[str, Any]] = [result]
+    if then:
+        reply.append({"type": "text", "text": then})
+    ctx.messages += [{"role": "assistant", "content": asked}, {"role": "user", "content": reply}]
+    return ctx
+
+
+def order_result() -> dict[str, Any]:
+    return {"success": True, "data": {"orderId": "IM-1", "itemCount": 2, "toPay": 270}}
+
+
 def test_the_view_reads_address_coordinates_date_and_vertical() -> None:
-    view = build_view(context("hi", checkout_on=False))
+    view = build_view(context("hi"))
     assert view.address_id() == "addr_home_x"
     assert view.coordinates() == (12.97, 77.64)
     assert view.today().isoformat() == "2026-11-20"
     assert view.vertical == "NutriCart"
 
 
-def test_checkout_waits_for_confirmation_after_reading_the_cart() -> None:
+def test_checkout_asks_for_approval_through_the_client_tool_after_reading_the_cart() -> None:
     brain = PlannerBrain()
-    first = brain.next_step(context("place the order", checkout_on=False))
+    first = brain.next_step(context("place the order"))
     assert isinstance(first, CallTool) and first.name == "get_cart"
     assert first.say_before.startswith(DEMO_LABEL)
-    after_read = context(
-        "place the order", checkout_on=False, blocks=use_and_result("m1", "get_cart", CART)
-    )
+    after_read = context("place the order", blocks=use_and_result("m1", "get_cart", CART))
     after_read.blocks.insert(0, {"type": "text", "text": first.say_before})
     ask = brain.next_step(after_read)
-    assert isinstance(ask, Finish)
-    assert "₹270" in ask.text and "cannot be cancelled" in ask.text
-    assert DEMO_LABEL not in ask.text, "labelled once per turn"
+    assert isinstance(ask, CallClientTool)
+    assert ask.name == APPROVAL_TOOL_NAME
+    assert ask.input == {"tool": "checkout", "arguments": CHECKOUT_ARGS}
+    assert "₹270" in ask.say_before and "cannot be cancelled" in ask.say_before
+    assert "Confirm" in ask.say_before
+    assert DEMO_LABEL not in ask.say_before, "labelled once per turn"
 
 
-def test_an_enabled_checkout_is_called_with_cod() -> None:
+def test_an_approval_request_that_opens_the_reply_carries_the_label() -> None:
+    ctx = context("place the order", blocks=use_and_result("m1", "get_cart", CART))
+    ask = PlannerBrain().next_step(ctx)
+    assert isinstance(ask, CallClientTool) and ask.say_before.startswith(DEMO_LABEL)
+
+
+@pytest.mark.parametrize("checkout_as", ["server", "client"])
+def test_an_enabled_checkout_is_never_called(checkout_as: str) -> None:
+    """Whatever the request offers, the planner asks; it never spends on its own."""
     ctx = context(
-        "place the order", checkout_on=True, blocks=use_and_result("m1", "get_cart", CART)
+        "place the order",
+        checkout_on=checkout_as == "server",
+        blocks=use_and_result("m1", "get_cart", CART),
+    )
+    if checkout_as == "client":
+        ctx.client_tools.append({"name": "checkout", "input_schema": {"type": "object"}})
+    step = PlannerBrain().next_step(ctx)
+    assert isinstance(step, CallClientTool) and step.name == APPROVAL_TOOL_NAME
+    assert step.input["tool"] == "checkout"
+
+
+@pytest.mark.parametrize("checkout_on", [False, True])
+def test_without_the_approval_tool_nothing_is_ordered(checkout_on: bool) -> None:
+    ctx = context(
+        "place the order",
+        checkout_on=checkout_on,
+        approvals=False,
+        blocks=use_and_result("m1", "get_cart", CART),
     )
     step = PlannerBrain().next_step(ctx)
-    assert step == CallTool(
-        IM, "checkout", {"addressId": "addr_home_x", "paymentMethod": "COD"}, say_before=""
-    )
+    assert isinstance(step, Finish)
+    assert "₹270" in step.text and "Confirm step" in step.text
+    assert "No order was placed" in step.text
+
+
+@pytest.mark.parametrize("checkout_on", [False, True])
+@pytest.mark.parametrize("typed", ["yes", "confirm", "yes please, go ahead"])
+def test_typed_yes_never_orders(typed: str, checkout_on: bool) -> None:
+    ctx = context(typed, checkout_on=checkout_on, blocks=use_and_result("m1", "get_cart", CART))
+    step = PlannerBrain().next_step(ctx)
+    assert isinstance(step, Finish)
+    assert "Confirm button" in step.text and "dialog" in step.text
+
+
+def test_a_confirm_card_action_never_orders() -> None:
+    action = '<card_action>{"kind":"confirm","label":"Yes","tool_name":"checkout"}</card_action>'
+    ctx = context("", checkout_on=True)
+    content = [{"type": "text", "text": "Yes"}, {"type": "text", "text": action}]
+    ctx.messages = [{"role": "user", "content": content}]
+    step = PlannerBrain().next_step(ctx)
+    assert isinstance(step, Finish) and "Confirm button" in step.text
+
+
+def test_a_confirmed_order_is_reported_from_the_apps_result() -> None:
+    answer = {"approval": "confirmed", "tool": "checkout", "message": "", "result": order_result()}
+    step = PlannerBrain().next_step(answered(answer))
+    assert isinstance(step, Finish)
+    assert step.text.startswith(DEMO_LABEL), "the answer after a decision is a new reply"
+    assert "order IM-1 is placed" in step.text and "₹270" in step.text
+
+
+def test_a_confirmed_result_may_arrive_as_json_text() -> None:
+    answer = {"approval": "confirmed", "tool": "checkout", "result": json.dumps(order_result())}
+    step = PlannerBrain().next_step(answered(answer))
+    assert isinstance(step, Finish) and "IM-1" in step.text
+
+
+NOT_PLACED = ["Done", "is placed"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "says", "never"),
+    [
+        (
+            {
+                "approval": "confirmed",
+                "tool": "checkout",
+                "result": {"success": False, "error": {"message": "Store is closed"}},
+            },
+            ["Store is closed", "No order was placed"],
+            NOT_PLACED,
+        ),
+        (
+            {"approval": "declined", "tool": "checkout", "message": "You cancelled."},
+            ["won't place the order"],
+            NOT_PLACED,
+        ),
+        (
+            {"approval": "expired", "tool": "checkout", "message": "That request is too old."},
+            ["expired", "That request is too old.", "No order was placed"],
+            NOT_PLACED,
+        ),
+        (
+            {"approval": "refused", "tool": "checkout", "message": "Your cart changed since."},
+            ["Your cart changed since.", "No order was placed"],
+            NOT_PLACED,
+        ),
+        (
+            {"approval": "failed", "tool": "checkout", "message": "Swiggy timed out"},
+            ["Swiggy timed out.", "No order was placed"],
+            NOT_PLACED,
+        ),
+        (
+            {"approval": "unknown", "tool": "checkout", "message": "The connection dropped."},
+            ["can't tell whether it went through", "The connection dropped.", "orders"],
+            [*NOT_PLACED, "No order was placed"],
+        ),
+        (
+            {"approval": "confirmed", "tool": "checkout", "message": "No result came back."},
+            ["can't tell whether it went through"],
+            NOT_PLACED,
+        ),
+        ("not json at all", ["can't tell whether it went through"], NOT_PLACED),
+        (
+            {"approval": "superseded", "tool": "checkout", "message": ""},
+            ["set that aside", "No order was placed"],
+            NOT_PLACED,
+        ),
+    ],
+)
+def test_each_approval_answer_is_said_plainly(
+    answer: dict[str, Any] | str, says: list[str], never: list[str]
+) -> None:
+    step = PlannerBrain().next_step(answered(answer))
+    assert isinstance(step, Finish)
+    for words in says:
+        assert words in step.text
+    for words in never:
+        assert words not in step.text
+
+
+def test_superseded_plans_from_the_new_words() -> None:
+    answer = {"approval": "superseded", "tool": "checkout", "message": "You wrote instead."}
+    ctx = answered(answer, then="show my cart")
+    view = build_view(ctx)
+    assert view.approval is None and view.text == "show my cart"
+    step = PlannerBrain().next_step(ctx)
+    assert isinstance(step, CallTool) and step.name == "get_cart"
+    step = PlannerBrain().next_step(answered(answer, then="yes"))
+    assert isinstance(step, Finish) and "Confirm button" in step.text
+
+
+def test_a_placed_order_empties_the_cart_in_the_planners_view() -> None:
+    ctx = answered({"approval": "confirmed", "tool": "checkout", "result": order_result()})
+    view = build_view(ctx)
+    assert view.approval is not None and view.approval.succeeded
+    placed = view.latest("get_cart", "update_cart", "checkout")
+    assert placed is not None and placed.name == "checkout" and placed.input == CHECKOUT_ARGS
+    # The next typed message starts a new turn: the answer is history, not this turn's.
+    ctx.messages.append({"role": "assistant", "content": [{"type": "text", "text": "Done"}]})
+    ctx.messages.append({"role": "user", "content": "show my cart"})
+    later = build_view(ctx)
+    assert later.approval is None and later.turn_calls() == []
+
+
+def test_a_declined_order_leaves_the_cart_as_it_was() -> None:
+    view = build_view(answered({"approval": "declined", "tool": "checkout"}))
+    latest = view.latest("get_cart", "update_cart", "checkout")
+    assert latest is not None and latest.name == "get_cart"
 
 
 def test_an_add_sends_the_whole_cart() -> None:
@@ -109,7 +310,7 @@ def test_an_add_sends_the_whole_cart() -> None:
         {"role": "assistant", "content": use_and_result("m0", "search_products", search)},
         {"role": "user", "content": "add 3 of the first one"},
     ]
-    ctx = context("", checkout_on=False, blocks=use_and_result("m1", "get_cart", CART))
+    ctx = context("", blocks=use_and_result("m1", "get_cart", CART))
     ctx.messages = history
     step = PlannerBrain().next_step(ctx)
     assert isinstance(step, CallTool) and step.name == "update_cart"
@@ -120,13 +321,17 @@ def test_an_add_sends_the_whole_cart() -> None:
 
 
 def test_labels_go_on_the_first_text_of_a_turn_only() -> None:
-    ctx = context("hi", checkout_on=False)
+    ctx = context("hi")
     assert _labelled(Say("Hello"), ctx) == Say(DEMO_LABEL + "Hello")
     assert _labelled(CallTool(IM, "get_cart"), ctx) == CallTool(IM, "get_cart")
+    ask = CallClientTool(APPROVAL_TOOL_NAME, say_before="Review")
+    assert _labelled(ask, ctx) == CallClientTool(
+        APPROVAL_TOOL_NAME, say_before=DEMO_LABEL + "Review"
+    )
     ctx.blocks.append({"type": "text", "text": DEMO_LABEL + "Hello"})
     assert _labelled(Finish("Bye"), ctx) == Finish("Bye")
     # A client-tool round trip continues the same turn: the earlier label still counts.
-    ctx = context("hi", checkout_on=False)
+    ctx = context("hi")
     ctx.messages += [
         {
             "role": "assistant",
@@ -165,5 +370,5 @@ def test_a_failed_call_is_reported_not_retried() -> None:
             "content": [{"type": "text", "text": "401 Unauthorized"}],
         },
     ]
-    step = PlannerBrain().next_step(context("show my cart", checkout_on=False, blocks=failed))
+    step = PlannerBrain().next_step(context("show my cart", blocks=failed))
     assert isinstance(step, Finish) and "reconnect" in step.text
