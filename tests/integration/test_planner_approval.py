@@ -1,0 +1,338 @@
+"""The planner asks the person to approve spending; only the app (simulated here) spends.
+
+Real SDK, real emulator with the planner, real sandbox MCP servers. Each request offers
+the `request_confirmation` client tool beside the vertical's toolset. The planner's call
+of it ends the turn with `tool_use`; this test then plays the app: it runs the spending
+tool itself through its own MCP client and answers the tool_use with the outcome.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import anthropic
+import pytest
+
+from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS
+from swiggy_core.conversation import build_message_stream_params
+from swiggy_core.models import ChatMessage
+from swiggy_sandbox.catalog.wire import address_wire
+from swiggy_sandbox.connector import McpBridge
+from swiggy_sandbox.connector.toolsets import ServerSpec
+from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.planner import PlannerBrain
+from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+
+IST = timezone(timedelta(hours=5, minutes=30))
+# A Friday lunchtime: restaurants are open and "tomorrow" is a Saturday in the slot window.
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+TOMORROW = "2026-11-21"
+LABEL = "Offline demo"
+APPROVAL_TOOL = {
+    "name": APPROVAL_TOOL_NAME,
+    "description": "Ask the person to approve a spending tool; the app runs it after Confirm.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
+        "required": ["tool", "arguments"],
+    },
+}
+# vertical id → (server key, spending tool, the read tool that lists what was spent)
+VERTICALS = {
+    "food": ("instamart", "checkout", "get_orders"),
+    "foodorder": ("food", "place_food_order", "get_food_orders"),
+    "dining": ("dineout", "book_table", "get_booking_status"),
+}
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[SandboxHttpServer]:
+    limits = RateLimits(requests=10_000, writes=10_000)
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[anthropic.Anthropic]:
+    with (
+        EmulatorServer(PlannerBrain()) as emu,
+        anthropic.Anthropic(api_key="sk-offline", base_url=emu.base_url, max_retries=0) as sdk,
+    ):
+        yield sdk
+
+
+@pytest.fixture(scope="module")
+def bridge() -> Iterator[McpBridge]:
+    """The app's own MCP client: the only thing that ever calls a spending tool."""
+    mcp = McpBridge()
+    yield mcp
+    mcp.close()
+
+
+class Chat:
+    """One conversation, sent as the app sends it, plus the app's side of an approval."""
+
+    def __init__(
+        self,
+        client: anthropic.Anthropic,
+        sandbox: SandboxHttpServer,
+        bridge: McpBridge,
+        vertical: str,
+        user: str,
+        *,
+        enable_spending: bool = False,
+    ) -> None:
+        self.client, self.bridge = client, bridge
+        key, self.spender, self.reader = VERTICALS[vertical]
+        token = sandbox.store.issue(user)
+        shop = sandbox.app.state.shop
+        self.address = address_wire(shop.saved_addresses(user)[0])
+        self.server = ServerSpec(MCP_SERVERS[key].name, sandbox.url_for(key), token)
+        params = build_message_stream_params(
+            vertical_id=vertical,
+            messages=[ChatMessage(role="user", content="hi")],
+            swiggy_token=token,
+            mcp_server_urls={key: sandbox.url_for(key)},
+            address=self.address,
+            now=NOW,
+        )
+        params.pop("messages")
+        # The app's toolset (spending tools switched off), then this test's approval tool.
+        (toolset,) = [tool for tool in params["tools"] if tool.get("type") == "mcp_toolset"]
+        assert toolset["configs"][self.spender] == {"enabled": False}
+        if enable_spending:  # a request that (wrongly) switches the spending tool on
+            toolset["configs"][self.spender] = {"enabled": True}
+        params["tools"] = [toolset, APPROVAL_TOOL]
+        self.params = params
+        self.messages: list[dict[str, Any]] = []
+        self.replies: list[Any] = []
+        self.typed: list[str] = []
+
+    @property
+    def last(self) -> Any:
+        return self.replies[-1]
+
+    def say(self, text: str) -> list[tuple[str, dict[str, Any]]]:
+        """Type a message; returns the MCP tool calls of the reply."""
+        self.typed.append(text)
+        return self._send(text)
+
+    def answer(
+        self, approval: str, *, result: Any = None, message: str = "", then: str = ""
+    ) -> None:
+        """The app answers the pending request_confirmation (and maybe sends new words)."""
+        answer: dict[str, Any] = {"approval": approval, "tool": self.spender, "message": message}
+        if result is not None:
+            answer["result"] = result
+        content: list[dict[str, Any]] = [
+            {"type": "tool_result", "tool_use_id": self.asked().id, "content": json.dumps(answer)}
+        ]
+        if then:
+            content.append({"type": "text", "text": then})
+        self._send(content)
+
+    def asked(self) -> Any:
+        """The request_confirmation call that ended the latest reply."""
+        assert self.last.stop_reason == "tool_use", self.text()
+        (use,) = [block for block in self.last.content if block.type == "tool_use"]
+        assert use.name == APPROVAL_TOOL_NAME
+        return use
+
+    def spend(self) -> dict[str, Any]:
+        """Play the app after Confirm: run the asked-for call once, return its envelope."""
+        request = self.asked().input
+        assert request["tool"] == self.spender
+        outcome = self.bridge.call_tool(self.server, self.spender, dict(request["arguments"]))
+        payload: dict[str, Any] = json.loads(outcome.text)
+        return payload
+
+    def spent(self) -> list[dict[str, Any]]:
+        """Orders or bookings the shop holds for this person, read through its MCP server."""
+        data = json.loads(self.bridge.call_tool(self.server, self.reader, {}).text)["data"]
+        return list(data.get("orders", data.get("bookings", [])))
+
+    def text(self) -> str:
+        return "".join(block.text for block in self.last.content if block.type == "text")
+
+    def results(self, name: str) -> list[dict[str, Any]]:
+        """Payloads of the latest reply's results of MCP tool `name`."""
+        names = {b.id: b.name for b in self.last.content if b.type == "mcp_tool_use"}
+        return [
+            json.loads(b.content[0].text)
+            for b in self.last.content
+            if b.type == "mcp_tool_result" and names[b.tool_use_id] == name
+        ]
+
+    def every_call(self) -> list[str]:
+        """Every MCP tool the model ran in this conversation."""
+        return [b.name for reply in self.replies for b in reply.content if b.type == "mcp_tool_use"]
+
+    def _send(self, content: str | list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+        self.messages.append({"role": "user", "content": content})
+        with self.client.beta.messages.stream(messages=self.messages, **self.params) as stream:
+            reply = stream.get_final_message()
+        self.replies.append(reply)
+        blocks = [block.model_dump(mode="json", exclude_none=True) for block in reply.content]
+        self.messages.append({"role": "assistant", "content": blocks})
+        assert self.text().count(LABEL) == 1, self.text()
+        assert self.spender not in [b.name for b in reply.content if b.type == "mcp_tool_use"]
+        return [(b.name, b.input) for b in reply.content if b.type == "mcp_tool_use"]
+
+
+def names(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    return [name for name, _ in calls]
+
+
+def shop_to_checkout(chat: Chat) -> dict[str, Any]:
+    """NutriCart: search, add, then ask to place the order; the exact checkout arguments."""
+    chat.say("find high-protein snacks under 200")
+    assert names(chat.say("add 2 of the first one")) == ["get_cart", "update_cart"]
+    assert names(chat.say("place the order")) == ["get_cart"]
+    assert "cannot be cancelled" in chat.text() and "Confirm" in chat.text()
+    return {"addressId": chat.address["id"], "paymentMethod": "COD"}
+
+
+def order_food(chat: Chat) -> dict[str, Any]:
+    """FeedMe: craving, restaurant, dish, then ask to place the order."""
+    chat.say("I want a paneer biryani")
+    chat.say("order from the second restaurant")
+    assert names(chat.say("add the paneer biryani")) == ["get_food_cart", "update_food_cart"]
+    assert names(chat.say("place the order")) == ["get_food_cart"]
+    assert "cannot be cancelled" in chat.text() and "Confirm" in chat.text()
+    return {"addressId": chat.address["id"], "paymentMethod": "COD"}
+
+
+def pick_a_table(chat: Chat) -> dict[str, Any]:
+    """TableScout: search, venue, availability, then ask to book a free evening slot."""
+    chat.say("book a table for 4 tomorrow at 8 pm near Indiranagar")
+    venue = chat.results("search_restaurants_dineout")[0]["data"]["restaurants"][0]
+    assert names(chat.say("the first one")) == ["get_available_slots"]
+    days = chat.results("get_available_slots")[0]["data"]["days"]
+    # Tests share the venue: take 8 pm, else the nearest evening slot still free.
+    free = [s for d in days if d["dateStr"] == TOMORROW for s in d["slots"] if s["available"]]
+    slot = min(free, key=lambda s: abs(int(s["time"][:2]) * 60 + int(s["time"][3:]) - 20 * 60))
+    deal = next(d for d in slot["deals"] if d.get("isFree"))
+    hour, minute = int(slot["time"][:2]), slot["time"][3:]
+    assert names(chat.say(f"book the {hour % 12 or 12}:{minute} pm slot")) == []
+    assert "for 4" in chat.text() and "Confirm" in chat.text()
+    return {
+        "restaurantId": venue["id"],
+        "slotId": slot["slotId"],
+        "itemId": deal["itemId"],
+        "reservationTime": slot["reservationTime"],
+        "guestCount": 4,
+        "latitude": chat.address["lat"],
+        "longitude": chat.address["lng"],
+    }
+
+
+FLOWS = {"food": shop_to_checkout, "foodorder": order_food, "dining": pick_a_table}
+DONE_ID = {"checkout": "orderId", "place_food_order": "orderId", "book_table": "bookingId"}
+
+
+@pytest.mark.parametrize("vertical", list(VERTICALS))
+def test_the_planner_asks_and_only_the_app_spends(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge, vertical: str
+) -> None:
+    chat = Chat(client, sandbox, bridge, vertical, f"confirm-{vertical}")
+    before = chat.spent()
+    arguments = FLOWS[vertical](chat)
+
+    use = chat.asked()
+    assert use.input == {"tool": chat.spender, "arguments": arguments}
+    assert chat.spent() == before, "asking spends nothing"
+
+    result = chat.spend()  # the person pressed Confirm; the app runs the call once
+    assert result["success"] is True, result
+    chat.answer("confirmed", result=result, message="Done.")
+    assert chat.last.stop_reason == "end_turn"
+    assert chat.results(chat.spender) == [] and chat.every_call().count(chat.spender) == 0
+    key = DONE_ID[chat.spender]
+    assert result["data"][key] in chat.text()
+    after = chat.spent()
+    assert len(after) == len(before) + 1, "exactly the app's one call"
+    assert result["data"][key] in [entry[key] for entry in after]
+
+
+@pytest.mark.parametrize("vertical", list(VERTICALS))
+def test_a_declined_request_spends_nothing(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge, vertical: str
+) -> None:
+    chat = Chat(client, sandbox, bridge, vertical, f"decline-{vertical}")
+    FLOWS[vertical](chat)
+    chat.answer("declined", message="The person pressed Cancel.")
+    assert chat.last.stop_reason == "end_turn"
+    assert "won't" in chat.text()
+    assert chat.spent() == []
+
+
+@pytest.mark.parametrize("vertical", list(VERTICALS))
+def test_a_wrongly_enabled_spending_tool_is_never_called(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge, vertical: str
+) -> None:
+    chat = Chat(client, sandbox, bridge, vertical, f"enabled-{vertical}", enable_spending=True)
+    arguments = FLOWS[vertical](chat)
+    assert chat.asked().input == {"tool": chat.spender, "arguments": arguments}
+    chat.answer("superseded", message="The person wrote instead.", then="yes")
+    assert "Confirm button" in chat.text()
+    assert chat.every_call().count(chat.spender) == 0
+    assert chat.spent() == []
+
+
+def test_a_failed_spend_is_reported_and_never_claimed(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
+) -> None:
+    chat = Chat(client, sandbox, bridge, "dining", "failed-booking")
+    pick_a_table(chat)
+    first = chat.spend()
+    assert first["success"] is True
+    chat.answer("confirmed", result=first)
+    assert first["data"]["bookingId"] in chat.text() and "Booked" in chat.text()
+
+    # The same slot again: the app runs it, the server refuses, the planner says so.
+    assert names(chat.say(chat.typed[-1])) == []
+    again = chat.spend()
+    assert again["success"] is False, again
+    chat.answer("confirmed", result=again)
+    assert "No table was booked" in chat.text() and "Booked" not in chat.text()
+    assert len(chat.spent()) == 1
+
+
+def test_superseded_by_new_words_plans_those_words(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
+) -> None:
+    chat = Chat(client, sandbox, bridge, "food", "superseded")
+    shop_to_checkout(chat)
+    chat.answer("superseded", message="The person wrote instead.", then="show my cart")
+    assert chat.last.stop_reason == "end_turn"
+    assert [b.name for b in chat.last.content if b.type == "mcp_tool_use"] == ["get_cart"]
+    assert "Your cart" in chat.text()
+    assert chat.spent() == []
+
+
+@pytest.mark.parametrize(
+    ("approval", "message", "says"),
+    [
+        ("expired", "This request is more than 10 minutes old.", "expired"),
+        ("refused", "Your cart changed after you asked.", "Your cart changed after you asked."),
+        ("failed", "Swiggy did not answer.", "Swiggy did not answer."),
+        ("unknown", "The connection dropped mid-call.", "can't tell whether it went through"),
+    ],
+)
+def test_other_answers_say_nothing_was_placed(
+    client: anthropic.Anthropic,
+    sandbox: SandboxHttpServer,
+    bridge: McpBridge,
+    approval: str,
+    message: str,
+    says: str,
+) -> None:
+    chat = Chat(client, sandbox, bridge, "foodorder", f"answer-{approval}")
+    order_food(chat)
+    chat.answer(approval, message=message)
+    assert chat.last.stop_reason == "end_turn"
+    assert says in chat.text() and "Done" not in chat.text()
+    assert chat.spent() == []
