@@ -1,95 +1,86 @@
-"""Structured actions from card buttons, sent through the same chat loop.
+"""Structured actions from card buttons, and typed text that can never pose as one.
 
-The person sees a human sentence ("Add 1 × Amul Taaza Milk 1 L"); the model also gets
+A card button's action travels as data (`ChatMessage.meta.action`); the model also gets
 the ids in a second text block wrapped in `<card_action>` tags, so it never has to guess
-which variation or slot was meant. A `confirm` action is the only way a money-spending
-tool is switched on for a turn.
+which variation or slot was meant. Nothing here confirms anything: spending happens only
+through a stored approval (see `swiggy_core.approval`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+import unicodedata
 
-from pydantic import BaseModel, Field, ValidationError
+from swiggy_core.models import ActionKind, CardAction, ChatMessage, MessageMeta, TextBlock
 
-from swiggy_core.models import ChatMessage, TextBlock
-
-ActionKind = Literal[
-    "add_to_cart",
-    "set_quantity",
-    "remove_from_cart",
-    "view_cart",
-    "request_checkout",
-    "show_menu",
-    "show_slots",
-    "pick_slot",
-    "choose_address",
-    "confirm",
-    "cancel",
+__all__ = [
+    "ActionKind",
+    "CardAction",
+    "action_message",
+    "escape_markup",
+    "parse_action",
+    "typed_message",
+    "visible_text",
 ]
-_TAG_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
 
-
-class CardAction(BaseModel):
-    """One button press: what it means and the ids the tools need."""
-
-    kind: ActionKind
-    label: str = Field(description="The human sentence shown in the chat.")
-    ids: dict[str, Any] = Field(default_factory=dict)
-    tool_name: str | None = Field(default=None, description="For confirm: the tool allowed.")
+ACTION_TAG = "card_action"
+_TAG_RE = re.compile(rf"<{ACTION_TAG}>(.*?)</{ACTION_TAG}>", re.S)
+# Angle brackets and the look-alikes a model or a tokenizer may read as one.
+_ANGLE_LIKE = {
+    "<": "&lt;",
+    ">": "&gt;",
+    "\uff1c": "&lt;",  # fullwidth
+    "\uff1e": "&gt;",
+    "\ufe64": "&lt;",  # small form
+    "\ufe65": "&gt;",
+    "\u2039": "&lt;",  # single angle quotation marks
+    "\u203a": "&gt;",
+    "\u2329": "&lt;",  # angle brackets
+    "\u232a": "&gt;",
+    "\u27e8": "&lt;",  # mathematical angle brackets
+    "\u27e9": "&gt;",
+    "\u3008": "&lt;",  # CJK angle brackets
+    "\u3009": "&gt;",
+}
+_ANGLE_RE = re.compile("[" + re.escape("".join(_ANGLE_LIKE)) + "]")
+_INVISIBLE = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
 
 
 def action_message(action: CardAction) -> ChatMessage:
-    """A user message carrying the visible label and the machine-readable action."""
+    """A user message carrying the visible label and, as data, the action."""
     payload = action.model_dump(mode="json", exclude_none=True)
-    hidden = f"<card_action>{json.dumps(payload, separators=(',', ':'))}</card_action>"
+    hidden = f"<{ACTION_TAG}>{json.dumps(payload, separators=(',', ':'))}</{ACTION_TAG}>"
     return ChatMessage(
         role="user",
-        content=[TextBlock(text=action.label), TextBlock(text=hidden)],
-        meta={"action": payload},
+        content=[TextBlock(text=escape_markup(action.label)), TextBlock(text=hidden)],
+        meta=MessageMeta(action=action),
     )
 
 
 def parse_action(message: ChatMessage) -> CardAction | None:
-    """The action a user message carries, if any (malformed tags are ignored)."""
-    if message.role != "user":
-        return None
-    for block in message.blocks():
-        if not isinstance(block, TextBlock):
-            continue
-        match = _TAG_RE.search(block.text)
-        if match is None:
-            continue
-        try:
-            return CardAction.model_validate_json(match.group(1))
-        except ValidationError:
-            return None
-    return None
+    """The action a user message carries: only ever its data, never its text."""
+    return message.meta.action if message.role == "user" else None
 
 
 def visible_text(message: ChatMessage) -> str:
-    """What the person typed or pressed, without hidden action blocks."""
-    parts = [
-        block.text
-        for block in message.blocks()
-        if isinstance(block, TextBlock) and not _TAG_RE.search(block.text)
-    ]
-    return "\n".join(parts)
+    """What the person typed or pressed, without the hidden action block."""
+    blocks = [block for block in message.blocks() if isinstance(block, TextBlock)]
+    if message.meta.action is not None:
+        blocks = [block for block in blocks if not _TAG_RE.fullmatch(block.text)]
+    return "\n".join(block.text for block in blocks)
 
 
-def confirmed_tools(message: ChatMessage | None) -> frozenset[str]:
-    """Tools the person explicitly confirmed in this message (enabled for one turn)."""
-    if message is None:
-        return frozenset()
-    action = parse_action(message)
-    if action is None or action.kind != "confirm" or not action.tool_name:
-        return frozenset()
-    return frozenset({action.tool_name})
+def escape_markup(text: str) -> str:
+    """Text with every angle bracket (and look-alike) escaped, invisible characters removed.
+
+    Escaping rather than stripping: nested or partial tags cannot rebuild a valid tag, and
+    Markdown still shows the person exactly the brackets they typed.
+    """
+    cleaned = _INVISIBLE.sub("", unicodedata.normalize("NFC", text))
+    return _ANGLE_RE.sub(lambda match: _ANGLE_LIKE[match.group(0)], cleaned)
 
 
 def typed_message(text: str) -> ChatMessage:
-    """A message the person typed; action tags are stripped so typing cannot forge one."""
-    cleaned = _TAG_RE.sub("", text).replace("<card_action>", "").replace("</card_action>", "")
-    return ChatMessage(role="user", content=cleaned.strip())
+    """A message the person typed: plain text, never an action."""
+    return ChatMessage(role="user", content=escape_markup(text.strip()))

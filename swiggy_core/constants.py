@@ -114,3 +114,7 @@ CONFIRM_TOOL_BY_SERVER: Final = {
 
 # The client tool through which the model asks the person to approve a spending action.
 APPROVAL_TOOL_NAME: Final = "request_confirmation"
+# A pending approval lives this long; any newer cart change ends it sooner.
+APPROVAL_TTL_SECONDS: Final = 600
+# Turns a session keeps running for a page that stopped watching (a closed tab, a rerun).
+TURN_JOIN_TIMEOUT_SECONDS: Final = 300.0

@@ -7,9 +7,13 @@ the API expects back, and one `TypeAdapter` stores and restores a whole conversa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from swiggy_core.parsers.results import ParsedToolResult
 
 
 class _Block(BaseModel):
@@ -123,12 +127,81 @@ class Usage(BaseModel):
         )
 
 
+class ErrorInfo(BaseModel):
+    """An error as the UI shows it: stable code, category, short message, optional wait."""
+
+    code: str
+    category: str
+    message: str
+    status: int | None = None
+    retry_after_seconds: float | None = None
+    retryable: bool = False
+
+
+ActionKind = Literal[
+    "add_to_cart",
+    "set_quantity",
+    "remove_from_cart",
+    "view_cart",
+    "request_checkout",
+    "show_menu",
+    "show_slots",
+    "pick_slot",
+    "choose_address",
+]
+
+
+class CardAction(BaseModel):
+    """One card button press: what it means and the ids the tools need.
+
+    Actions never confirm anything: spending happens only through a stored approval.
+    """
+
+    kind: ActionKind
+    label: str = Field(description="The human sentence shown in the chat.")
+    ids: dict[str, Any] = Field(default_factory=dict)
+
+
+class MessageMeta(BaseModel):
+    """What the app keeps about a message besides its content; never sent to the API."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    usage: Usage | None = None
+    action: CardAction | None = None
+    # Parsed cards by tool_use_id: each tool result is parsed once, when it arrives.
+    cards: dict[str, ParsedToolResult] = Field(default_factory=dict)
+    error: ErrorInfo | None = None
+    stopped: bool = False
+    # Kept on screen but not sent to the model (the partial reply of a failed turn).
+    excluded: bool = False
+    approval_id: str | None = None
+    turn_id: str | None = None
+
+    def merged(self, other: MessageMeta) -> MessageMeta:
+        """Both messages' facts in one (used when two same-role messages are joined)."""
+        usage = (
+            self.usage + other.usage if self.usage and other.usage else self.usage or other.usage
+        )
+        return self.model_copy(
+            update={
+                "usage": usage,
+                "action": self.action or other.action,
+                "cards": {**self.cards, **other.cards},
+                "error": other.error or self.error,
+                "stopped": self.stopped or other.stopped,
+                "excluded": self.excluded and other.excluded,
+                "approval_id": self.approval_id or other.approval_id,
+            }
+        )
+
+
 class ChatMessage(BaseModel):
     """One message of a conversation; `meta` stays local and is never sent to the API."""
 
     role: Literal["user", "assistant"]
     content: str | list[ContentBlock]
-    meta: dict[str, Any] = Field(default_factory=dict)
+    meta: MessageMeta = Field(default_factory=MessageMeta)
 
     def blocks(self) -> list[ContentBlock]:
         if isinstance(self.content, str):
@@ -144,18 +217,49 @@ class ChatMessage(BaseModel):
         return {"role": self.role, "content": [b.to_param() for b in self.content]}
 
 
+ToolUse = McpToolUseBlock | ToolUseBlock
+ToolResult = McpToolResultBlock | ToolResultBlock
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPair:
+    """A tool call and its result (None while unanswered), wherever each one sits."""
+
+    use: ToolUse
+    result: ToolResult | None
+    # Position of the result: (message index, block index); (-1, -1) while unanswered.
+    message_index: int = -1
+    block_index: int = -1
+
+
+def tool_pairs(messages: Sequence[ChatMessage]) -> list[ToolPair]:
+    """Every tool use paired with its result by id (same message or a later one), in order.
+
+    The one way to walk tool calls: MCP results sit beside their use; client results
+    arrive in the next user message.
+    """
+    uses: dict[str, ToolUse] = {}
+    answered: dict[str, ToolPair] = {}
+    order: list[str] = []
+    for message_index, message in enumerate(messages):
+        for block_index, block in enumerate(message.blocks()):
+            if isinstance(block, McpToolUseBlock | ToolUseBlock):
+                if block.id not in uses:
+                    uses[block.id] = block
+                    order.append(block.id)
+            elif isinstance(block, McpToolResultBlock | ToolResultBlock):
+                use = uses.get(block.tool_use_id)
+                if use is not None and block.tool_use_id not in answered:
+                    answered[block.tool_use_id] = ToolPair(use, block, message_index, block_index)
+    return [answered.get(use_id) or ToolPair(uses[use_id], None) for use_id in order]
+
+
+def block_pairs(blocks: Sequence[ContentBlock]) -> list[ToolPair]:
+    """`tool_pairs` of one message's blocks."""
+    return tool_pairs([ChatMessage(role="assistant", content=list(blocks))])
+
+
 conversation_adapter: TypeAdapter[list[ChatMessage]] = TypeAdapter(list[ChatMessage])
-
-
-class ErrorInfo(BaseModel):
-    """An error as the UI shows it: stable code, category, short message, optional wait."""
-
-    code: str
-    category: str
-    message: str
-    status: int | None = None
-    retry_after_seconds: float | None = None
-    retryable: bool = False
 
 
 StopReason = str  # the API adds new values over time; keep it open
@@ -170,6 +274,8 @@ class TurnResult(BaseModel):
     error: ErrorInfo | None = None
     rate_limit_headers: dict[str, str] = Field(default_factory=dict)
     attempts: int = 1
+    # The person pressed Stop: what arrived is kept, the rest never came.
+    stopped: bool = False
 
     @property
     def ok(self) -> bool:

@@ -1,6 +1,8 @@
 """Conversation: request building, session summary, history sanitising and truncation."""
 
 from swiggy_core.conversation.request import (
+    StreamParams,
+    ToolMode,
     build_message_stream_params,
     latest_tool_listing,
     prepare_messages,
@@ -19,6 +21,8 @@ from swiggy_core.conversation.truncate import (
 
 __all__ = [
     "TRUNCATION_SLACK",
+    "StreamParams",
+    "ToolMode",
     "build_message_stream_params",
     "build_session_state_summary",
     "compact_old_turns",

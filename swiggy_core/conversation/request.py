@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
+from swiggy_core.approval_tool import approval_tool
 from swiggy_core.constants import (
+    BETA_MCP_CLIENT,
     BETAS,
     CACHE_CONTROL_EPHEMERAL,
     CONTEXT_CLEAR_AT_LEAST_TOKENS,
@@ -33,45 +35,79 @@ SESSION_SUMMARY_PREFIX = (
 )
 
 
+class StreamParams(TypedDict, total=False):
+    """The keyword arguments of `client.beta.messages.stream(**params)`."""
+
+    model: Required[str]
+    max_tokens: Required[int]
+    system: Required[list[dict[str, Any]]]
+    messages: Required[list[dict[str, Any]]]
+    betas: Required[list[str]]
+    context_management: dict[str, Any]
+    mcp_servers: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    tool_choice: dict[str, Any]
+
+
+# Who runs the MCP tools: Anthropic's connector, or the app (client tools).
+ToolMode = Literal["connector", "local"]
+
+
 def build_message_stream_params(
     *,
     vertical_id: str,
     messages: Sequence[ChatMessage],
     model: str = DEFAULT_MODEL,
+    tool_mode: ToolMode = "connector",
     swiggy_token: str | None = None,
     mcp_server_urls: Mapping[str, str] | None = None,
+    client_tools: Sequence[Mapping[str, Any]] = (),
     address: Any = None,
     now: datetime | None = None,
     session_summary: str | None = None,
-    confirmed_tools: Collection[str] = (),
     known_tools: Mapping[str, Sequence[str]] | None = None,
     max_tokens: int = MAX_TOKENS,
-) -> dict[str, Any]:
-    """The kwargs of one streamed turn; MCP servers and tools only with a Swiggy token."""
+) -> StreamParams:
+    """The kwargs of one streamed turn; tools only when Swiggy is reachable.
+
+    Spending tools are never offered: the model asks for them through the approval tool.
+    `connector`: the MCP server and its toolset (spenders switched off). `local`: the
+    app's `client_tools` (the server's non-spending tools, listed by the caller).
+    """
     vertical = get_vertical(vertical_id)
-    params: dict[str, Any] = {
+    connector = tool_mode == "connector" and bool(swiggy_token)
+    params: StreamParams = {
         "model": model,
         "max_tokens": max_tokens,
         "system": _system_blocks(vertical.id, address, now, session_summary),
         "messages": [m.to_param() for m in prepare_messages(messages)],
-        "betas": list(BETAS),
+        "betas": [beta for beta in BETAS if connector or beta != BETA_MCP_CLIENT],
         "context_management": _context_management(),
     }
-    if swiggy_token:
+    tools: list[dict[str, Any]] = []
+    if connector:
         server = vertical.server
         url = (mcp_server_urls or {}).get(server.key, server.url)
         params["mcp_servers"] = [
             {"type": "url", "url": url, "name": server.name, "authorization_token": swiggy_token}
         ]
-        params["tools"] = [
-            _toolset(vertical, messages, confirmed_tools, (known_tools or {}).get(server.name, ()))
-        ]
+        tools.append(_toolset(vertical, messages, (known_tools or {}).get(server.name, ())))
+    elif tool_mode == "local":
+        policy = vertical.tool_policy
+        tools += [dict(tool) for tool in client_tools if not policy.is_money_spending(tool["name"])]
+    if tools:
+        tools.append(approval_tool(vertical))
+        # The tools open the prompt-cache prefix and rarely change within a session.
+        tools[-1]["cache_control"] = dict(CACHE_CONTROL_EPHEMERAL)
+        params["tools"] = tools
     return params
 
 
 def prepare_messages(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
     """Sanitised, compacted history: the last MAX_CONTEXT_MESSAGES, opening with a user."""
-    window = sanitize_messages(messages)[-MAX_CONTEXT_MESSAGES:]
+    # The partial reply of a failed turn stays on screen but is not sent again.
+    sendable = [message for message in messages if not message.meta.excluded]
+    window = sanitize_messages(sendable)[-MAX_CONTEXT_MESSAGES:]
     # The cut can leave an assistant first, or a tool_result whose tool_use was cut off;
     # dropping that orphan can expose another assistant message, so repeat until stable.
     while True:
@@ -131,22 +167,13 @@ def _context_management() -> dict[str, Any]:
 
 
 def _toolset(
-    vertical: Vertical,
-    messages: Sequence[ChatMessage],
-    confirmed_tools: Collection[str],
-    known_names: Sequence[str],
+    vertical: Vertical, messages: Sequence[ChatMessage], known_names: Sequence[str]
 ) -> dict[str, Any]:
-    """The mcp_toolset: spending tools off unless confirmed this turn; listing pinned."""
+    """The mcp_toolset: every spending tool switched off; the listing pinned when known."""
     server_name = vertical.server.name
     listing = latest_tool_listing(messages, server_name)
     names = [*known_names, *(str(tool.get("name", "")) for tool in listing or ())]
-    # A bare string would make `in` a substring test ("check" in "checkout").
-    confirmed = {confirmed_tools} if isinstance(confirmed_tools, str) else set(confirmed_tools)
-    configs = {
-        name: config
-        for name, config in vertical.tool_policy.disabled_configs(names).items()
-        if name not in confirmed
-    }
+    configs = vertical.tool_policy.disabled_configs(names)
     toolset: dict[str, Any] = {"type": "mcp_toolset", "mcp_server_name": server_name}
     if configs:
         toolset["configs"] = configs

@@ -41,6 +41,7 @@ _ACTION_INTENTS = {
     "show_slots": "book",
     "pick_slot": "book",
     "choose_address": "search",
+    "request_checkout": "checkout",
 }
 # Checked in order: the first match names the intent.
 _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -133,8 +134,6 @@ def _intent(message: ChatMessage) -> str:
 
 
 def _action_intent(action: CardAction) -> str:
-    if action.kind == "confirm":
-        return "book" if action.tool_name and "book" in action.tool_name else "checkout"
     return _ACTION_INTENTS.get(action.kind, "reply")
 
 

@@ -2,24 +2,25 @@
 
 Needed whenever Anthropic's connector cannot reach the servers (loopback, stdio) or the
 model endpoint is not Anthropic's. The model gets the server's tools as ordinary client
-tools; every `tool_use` is executed here through the `McpManager`, except money-spending
-tools the person did not confirm this turn: those are held at the approval gate. The
-stored result looks exactly like a connector turn, so everything downstream is shared.
+tools (never the spending ones) plus the approval tool; every `tool_use` is executed here
+through the `McpManager`. A spending call is never executed here: only the app runs one,
+after the person confirmed a stored approval. A `request_confirmation` call ends the turn
+unanswered, as in the connector engine. The stored result looks exactly like a connector
+turn, so everything downstream is shared.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Generator, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anthropic
 
-from swiggy_core.actions import confirmed_tools
-from swiggy_core.constants import BETA_MCP_CLIENT, CACHE_CONTROL_EPHEMERAL
-from swiggy_core.conversation import sanitize_assistant_blocks
+from swiggy_core.constants import APPROVAL_TOOL_NAME
+from swiggy_core.conversation import StreamParams, sanitize_assistant_blocks
 from swiggy_core.engine.errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
 from swiggy_core.engine.events import (
     RetryScheduled,
@@ -36,7 +37,8 @@ from swiggy_core.engine.local_history import (
     tool_result_block,
 )
 from swiggy_core.engine.retry import RetryPolicy
-from swiggy_core.engine.stream import _ToolErrorBudget, run_message_stream
+from swiggy_core.engine.setup import TurnSetup, build_turn_params
+from swiggy_core.engine.stream import StopCheck, _never, _ToolErrorBudget, run_message_stream
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput, shrink_for_model
@@ -44,12 +46,13 @@ from swiggy_core.models import ChatMessage, ContentBlock, ErrorInfo, ToolUseBloc
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_core.verticals.policy import ToolPolicy
 
-if TYPE_CHECKING:
-    from swiggy_core.turns import TurnSetup
-
 # Tool rounds per turn; after the last one the model must answer without tools.
 MAX_TOOL_ROUNDS = 8
-HELD_MESSAGE = "Held at the approval gate: the person must press Confirm before {tool} runs."
+HELD_MESSAGE = (
+    "{tool} is not available to you: it spends money. Call "
+    + APPROVAL_TOOL_NAME
+    + " with the exact arguments; the person decides."
+)
 _CATEGORY_BY_CODE = {ErrorCode.TOOL_AUTH: ToolErrorCategory.AUTH}
 
 
@@ -63,6 +66,7 @@ class _Turn:
     error: ErrorInfo | None = None
     headers: dict[str, str] = field(default_factory=dict)
     attempts: int = 0
+    stopped: bool = False
 
     def add(self, result: TurnResult) -> None:
         self.usage = self.usage + result.usage
@@ -70,6 +74,7 @@ class _Turn:
         self.error = result.error
         self.headers.update(result.rate_limit_headers)
         self.attempts += result.attempts
+        self.stopped = self.stopped or result.stopped
 
 
 @dataclass(frozen=True)
@@ -81,91 +86,96 @@ class _Tools:
     token: str | None
     server_name: str
     policy: ToolPolicy
-    confirmed: Collection[str]
 
     def held(self, name: str) -> bool:
-        """Spending tools wait for the person's Confirm (the approval gate)."""
-        return self.policy.is_money_spending(name) and name not in self.confirmed
+        """Spending tools never run here, whatever the model asks (the approval gate)."""
+        return self.policy.is_money_spending(name)
 
 
 def run_local_turn(
     client: anthropic.Anthropic,
     setup: TurnSetup,
-    history: Sequence[ChatMessage],
-    user_message: ChatMessage,
+    messages: Sequence[ChatMessage],
     *,
     manager: McpManager,
+    pending_approval: str | None = None,
     now: datetime | None = None,
     retry_policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    should_stop: StopCheck = _never,
     max_rounds: int = MAX_TOOL_ROUNDS,
 ) -> Generator[StreamEvent, None, TurnResult]:
-    """Stream the reply to `user_message`, running tool calls here; returns the TurnResult."""
+    """Stream the reply to the conversation `messages`, running tool calls here."""
     vertical = get_vertical(setup.vertical_id)
-    tools = _tools_for(setup, vertical, manager, user_message)
+    tools = _tools_for(setup, vertical, manager)
     turn = _Turn()
     try:
         listing = manager.list_tools(tools.url, tools.token) if tools.token else []
     except McpCallError as error:
         turn.error = _error_info(error)
         return (yield from _finish(turn))
-    params = local_params(setup, history, user_message, listing, now=now)
-    messages: list[dict[str, Any]] = params.pop("messages")
+    params = local_params(setup, messages, listing, pending_approval=pending_approval, now=now)
+    wire: list[dict[str, Any]] = params["messages"]
     budget = _ToolErrorBudget()
     for round_index in range(max_rounds + 1):
-        request = {**params, "messages": messages}
+        request: StreamParams = {**params, "messages": wire}
         if listing and round_index == max_rounds:
             request["tool_choice"] = {"type": "none"}  # out of rounds: answer now
         stream = run_message_stream(
-            client, request, timeout=setup.timeout, retry_policy=retry_policy, sleep=sleep
+            client,
+            request,
+            timeout=setup.timeout,
+            retry_policy=retry_policy,
+            sleep=sleep,
+            should_stop=should_stop,
         )
         result = yield from _relay(stream)
         turn.add(result)
         uses = [block for block in result.blocks if isinstance(block, ToolUseBlock)]
-        final = result.error is not None or result.stop_reason != "tool_use"
+        asks = [use for use in uses if use.name == APPROVAL_TOOL_NAME]
+        calls = [use for use in uses if use.name != APPROVAL_TOOL_NAME]
+        final = result.error is not None or result.stopped or result.stop_reason != "tool_use"
         if final or not uses or round_index == max_rounds:
-            turn.blocks += to_stored_blocks(result.blocks, {}, tools.server_name)
+            turn.blocks += to_stored_blocks(result.blocks, {}, tools.server_name, keep=asks)
             break
-        outputs = yield from _execute(uses, tools, budget, turn)
-        turn.blocks += to_stored_blocks(result.blocks, outputs, tools.server_name)
-        if turn.error is not None:
+        outputs = yield from _execute(calls, tools, budget, turn)
+        turn.blocks += to_stored_blocks(result.blocks, outputs, tools.server_name, keep=asks)
+        if turn.error is not None or asks or should_stop():
+            # An approval request ends the turn unanswered: the person answers it.
+            turn.stopped = turn.stopped or should_stop()
             break
         answers = [
             tool_result_block(use.id, shrink_for_model(out.text, use.input), out.is_error)
-            for use in uses
+            for use in calls
             if (out := outputs.get(use.id)) is not None
         ]
         assistant = {"role": "assistant", "content": [b.to_param() for b in result.blocks]}
-        messages = [*messages, assistant, {"role": "user", "content": answers}]
+        wire = [*wire, assistant, {"role": "user", "content": answers}]
     return (yield from _finish(turn))
 
 
 def local_params(
     setup: TurnSetup,
-    history: Sequence[ChatMessage],
-    user_message: ChatMessage,
+    messages: Sequence[ChatMessage],
     tools: Sequence[dict[str, Any]],
     *,
+    pending_approval: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:
-    """The connector engine's request minus MCP: client tools, split tool rounds."""
-    from swiggy_core.turns import build_turn_params  # imported late: turns dispatches here
-
-    # Without a token the request builder adds no mcp_servers and no mcp_toolset.
-    params = build_turn_params(replace(setup, swiggy_token=None), history, user_message, now=now)
+) -> StreamParams:
+    """The request with the server's tools as client tools and tool rounds split."""
+    params = build_turn_params(
+        setup,
+        messages,
+        tool_mode="local",
+        client_tools=tools,
+        pending_approval=pending_approval,
+        now=now,
+    )
     params["messages"] = to_client_tool_messages(params["messages"])
-    params["betas"] = [beta for beta in params["betas"] if beta != BETA_MCP_CLIENT]
-    if tools:
-        offered = [dict(tool) for tool in tools]
-        # The tools open the prompt-cache prefix and rarely change within a session.
-        offered[-1]["cache_control"] = dict(CACHE_CONTROL_EPHEMERAL)
-        params["tools"] = offered
     return params
 
 
-def _tools_for(
-    setup: TurnSetup, vertical: Vertical, manager: McpManager, user_message: ChatMessage
-) -> _Tools:
+def _tools_for(setup: TurnSetup, vertical: Vertical, manager: McpManager) -> _Tools:
     server = vertical.server
     return _Tools(
         manager=manager,
@@ -173,7 +183,6 @@ def _tools_for(
         token=setup.swiggy_token,
         server_name=server.name,
         policy=vertical.tool_policy,
-        confirmed=confirmed_tools(user_message),
     )
 
 
@@ -237,6 +246,7 @@ def _finish(turn: _Turn) -> Generator[StreamEvent, None, TurnResult]:
         error=turn.error,
         rate_limit_headers=turn.headers,
         attempts=max(turn.attempts, 1),
+        stopped=turn.stopped,
     )
     if result.error is not None:
         yield StreamFailed(error=result.error)

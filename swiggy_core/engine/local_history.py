@@ -45,15 +45,19 @@ def to_stored_blocks(
     blocks: Sequence[ContentBlock],
     outputs: Mapping[str, tuple[str, bool]],
     server_name: str,
+    *,
+    keep: Sequence[ToolUseBlock] = (),
 ) -> list[ContentBlock]:
     """One response in the connector's format: answered tool_use → mcp_tool_use + result.
 
-    `outputs` maps a tool_use id to (full text, is_error); unanswered tool_use blocks are
-    dropped, because a use without its result cannot be sent back.
+    `outputs` maps a tool_use id to (full text, is_error); `keep` are client tool uses that
+    stay as they are (the approval request, answered later by the person). Other
+    unanswered tool_use blocks are dropped: a use without its result cannot be sent back.
     """
+    kept_ids = {use.id for use in keep}
     stored: list[ContentBlock] = []
     for block in blocks:
-        if not isinstance(block, ToolUseBlock):
+        if not isinstance(block, ToolUseBlock) or block.id in kept_ids:
             stored.append(block)
             continue
         if block.id not in outputs:

@@ -48,12 +48,21 @@ from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers
 from swiggy_core.models import ContentBlock, ErrorInfo, TurnResult, Usage, block_from_dict
 
 Clock = Callable[[], float]
+StopCheck = Callable[[], bool]
 # In-stream errors arrive with HTTP 200; retry decisions need the status they stand for.
 _CATEGORY_STATUS = {RATE_LIMIT: 429, SERVER: 500, OVERLOADED: 529}
 
 
 class _DeadlineExceeded(Exception):
     """The whole stream took longer than the turn timeout."""
+
+
+class _Stopped(Exception):
+    """The person pressed Stop."""
+
+
+def _never() -> bool:
+    return False
 
 
 @dataclass
@@ -64,6 +73,7 @@ class _Outcome:
     stop_reason: str | None = None
     error: ErrorInfo | None = None
     rate_limit_headers: dict[str, str] = field(default_factory=dict)
+    stopped: bool = False
 
 
 @dataclass
@@ -92,8 +102,12 @@ def run_message_stream(
     retry_policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
     clock: Clock = time.monotonic,
+    should_stop: StopCheck = _never,
 ) -> Generator[StreamEvent, None, TurnResult]:
-    """Stream one turn: retries before any content, continues after pause_turn."""
+    """Stream one turn: retries before any content, continues after pause_turn.
+
+    `should_stop` is polled between events: True ends the turn, keeping what arrived.
+    """
     policy = retry_policy or RetryPolicy()
     messages = list(params["messages"])
     budget = _ToolErrorBudget()
@@ -104,9 +118,9 @@ def run_message_stream(
     while True:
         attempts += 1
         request = {**params, "messages": messages}
-        outcome = yield from _stream_once(client, request, timeout, clock, budget)
+        outcome = yield from _stream_once(client, request, timeout, clock, budget, should_stop)
         headers.update(outcome.rate_limit_headers)
-        delay = _retry_delay(outcome, policy, retries)
+        delay = None if should_stop() else _retry_delay(outcome, policy, retries)
         if delay is not None and outcome.error is not None:
             yield RetryScheduled(attempt=retries + 1, delay_seconds=delay, error=outcome.error)
             sleep(delay)
@@ -116,6 +130,7 @@ def run_message_stream(
         usage = usage + outcome.usage
         if (
             outcome.error is None
+            and not outcome.stopped
             and outcome.stop_reason == "pause_turn"
             and continuations < MAX_PAUSE_CONTINUATIONS
         ):
@@ -131,6 +146,7 @@ def run_message_stream(
         error=outcome.error,
         rate_limit_headers=headers,
         attempts=attempts,
+        stopped=outcome.stopped,
     )
     if result.error is not None:
         yield StreamFailed(error=result.error)
@@ -156,6 +172,7 @@ def _stream_once(
     timeout: float,
     clock: Clock,
     budget: _ToolErrorBudget,
+    should_stop: StopCheck,
 ) -> Generator[StreamEvent, None, _Outcome]:
     deadline = clock() + timeout
     outcome = _Outcome()
@@ -165,6 +182,8 @@ def _stream_once(
         with client.beta.messages.stream(**request, timeout=http_timeout) as stream:
             outcome.rate_limit_headers = extract_rate_limit_headers(stream.response.headers)
             for event in stream:
+                if should_stop():
+                    raise _Stopped
                 if clock() > deadline:
                     raise _DeadlineExceeded
                 abort = yield from _handle_event(event, stream, budget)
@@ -173,6 +192,11 @@ def _stream_once(
                     _keep_snapshot(stream, outcome)
                     return outcome
             message = stream.get_final_message()
+    except _Stopped:
+        outcome.stopped = True
+        outcome.stop_reason = "stopped"
+        _keep_snapshot(stream, outcome)
+        return outcome
     except _DeadlineExceeded:
         outcome.error = error_info(TIMEOUT)
         _keep_snapshot(stream, outcome)

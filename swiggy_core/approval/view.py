@@ -1,0 +1,267 @@
+"""What an approval acts on: the exact arguments, what the person is shown, and its digest.
+
+The app reads the current cart (or the slot) itself through its MCP client; the digest of
+those facts is stored with the approval and compared again right before executing, so
+a confirmation can never apply to something the person did not see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
+from swiggy_core.conversation._context import _DAYS, _MONTHS, LOCAL_TZ, address_view
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.parsers import BillLine, CartLine, CartResult, parse_tool_result
+from swiggy_core.verticals import Vertical
+
+# Calls a read tool of the vertical's server: (tool name, arguments) → result text.
+Reader = Callable[[str, dict[str, Any]], str]
+CASH_ON_DELIVERY = "COD"
+MAX_GUESTS = 20
+_CART_READERS = {"instamart": "get_cart", "food": "get_food_cart"}
+_ORDER_NOTES = ("Cash on delivery.", "Orders cannot be cancelled once placed.")
+_BOOKING_NOTES = ("Free table booking: nothing is charged now.",)
+
+
+class ApprovalInvalid(SwiggyAssistantError):
+    """The request cannot be approved as asked; the message tells the model why."""
+
+    code = ErrorCode.APPROVAL_INVALID
+
+
+class ApprovalView(BaseModel):
+    """Exactly what the Confirm dialog shows (stored with the approval)."""
+
+    kind: Literal["order", "booking"]
+    tool: str
+    title: str
+    lines: list[CartLine] = Field(default_factory=list)
+    bill: list[BillLine] = Field(default_factory=list)
+    to_pay: float | None = None
+    restaurant_name: str | None = None
+    address_label: str | None = None
+    address_text: str | None = None
+    date_text: str | None = None
+    time_text: str | None = None
+    guests: int | None = None
+    payment: str | None = None
+    note_to_restaurant: str | None = None
+    notes: list[str] = Field(default_factory=list)
+
+
+class Prepared(BaseModel):
+    """An approval ready to store: arguments, digest and view."""
+
+    arguments: dict[str, Any]
+    digest: str
+    view: ApprovalView
+
+
+def prepare(vertical: Vertical, request: ApprovalRequest, address: Any, read: Reader) -> Prepared:
+    """Validate the model's request against the current state; raises ApprovalInvalid."""
+    spender = spending_tool_for(vertical)
+    if request.tool != spender:
+        raise ApprovalInvalid(f"Only {spender} can be approved here, not {request.tool!r}.")
+    if vertical.server_key == "dineout":
+        return _prepare_booking(vertical, request, read)
+    return _prepare_order(vertical, request, address, read)
+
+
+def recheck(vertical: Vertical, tool: str, arguments: dict[str, Any], read: Reader) -> str:
+    """The digest of the same action against the state now (ApprovalInvalid if it is gone)."""
+    request = ApprovalRequest(tool=tool, arguments=arguments)
+    if vertical.server_key == "dineout":
+        return _prepare_booking(vertical, request, read).digest
+    fixed = {"address_id": arguments.get("addressId"), "label": "", "address": ""}
+    return _prepare_order(vertical, request, fixed, read).digest
+
+
+def _prepare_order(
+    vertical: Vertical, request: ApprovalRequest, address: Any, read: Reader
+) -> Prepared:
+    chosen = address_view(address)
+    if chosen is None:
+        raise ApprovalInvalid(
+            "The person has not chosen a delivery address yet. Ask them to pick one of "
+            "their saved addresses first (list them with get_addresses)."
+        )
+    reader = _CART_READERS[vertical.server_key]
+    read_args = {"addressId": chosen.id} if reader == "get_food_cart" else {}
+    cart = parse_tool_result(reader, read(reader, read_args), vertical.id, read_args)
+    if not isinstance(cart, CartResult) or not cart.items:
+        raise ApprovalInvalid("The cart is empty, so there is nothing to order.")
+    arguments: dict[str, Any] = {"addressId": chosen.id, "paymentMethod": CASH_ON_DELIVERY}
+    note = request.arguments.get("noteToRestaurant")
+    if request.tool == "place_food_order" and isinstance(note, str) and note.strip():
+        arguments["noteToRestaurant"] = note.strip()[:200]
+    view = ApprovalView(
+        kind="order",
+        tool=request.tool,
+        title="Place this order?",
+        lines=cart.items,
+        bill=cart.bill,
+        to_pay=cart.to_pay,
+        restaurant_name=cart.restaurant_name,
+        address_label=chosen.label or None,
+        address_text=chosen.text or None,
+        payment="Cash on delivery",
+        note_to_restaurant=arguments.get("noteToRestaurant"),
+        notes=list(_ORDER_NOTES),
+    )
+    facts = {
+        "tool": request.tool,
+        "arguments": arguments,
+        "lines": [[line.key, line.name, line.quantity, line.line_total] for line in cart.items],
+        "to_pay": cart.to_pay,
+        "restaurant": cart.restaurant_id,
+    }
+    return Prepared(arguments=arguments, digest=_digest(facts), view=view)
+
+
+_BOOKING_KEYS = (
+    "restaurantId",
+    "slotId",
+    "itemId",
+    "reservationTime",
+    "guestCount",
+    "latitude",
+    "longitude",
+)
+
+
+def _prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) -> Prepared:
+    missing = [key for key in _BOOKING_KEYS if request.arguments.get(key) in (None, "")]
+    if missing:
+        raise ApprovalInvalid(f"book_table needs {', '.join(missing)} from get_available_slots.")
+    arguments = {key: request.arguments[key] for key in _BOOKING_KEYS}
+    guests = _int(arguments["guestCount"])
+    when = _int(arguments["reservationTime"])
+    if guests is None or not 1 <= guests <= MAX_GUESTS:
+        raise ApprovalInvalid(f"guestCount must be a whole number from 1 to {MAX_GUESTS}.")
+    if when is None:
+        raise ApprovalInvalid("reservationTime must be the slot's unix time in seconds.")
+    local = datetime.fromtimestamp(when, UTC).astimezone(LOCAL_TZ)
+    slots_args = {
+        "restaurantId": str(arguments["restaurantId"]),
+        "date": local.date().isoformat(),
+        "latitude": arguments["latitude"],
+        "longitude": arguments["longitude"],
+    }
+    payload = _json(read("get_available_slots", slots_args))
+    slot = _find_slot(payload, arguments["slotId"])
+    if slot is None:
+        raise ApprovalInvalid("That slot is not in get_available_slots for this restaurant.")
+    if not _available(slot):
+        raise ApprovalInvalid("That slot is no longer available: offer the nearest free times.")
+    if _int(slot.get("reservationTime")) not in (None, when):
+        raise ApprovalInvalid("reservationTime does not match the chosen slot.")
+    if not _free_deal(slot, str(arguments["itemId"])):
+        raise ApprovalInvalid("itemId must be the slot's free table deal; paid deals need more.")
+    arguments["guestCount"] = guests
+    arguments["reservationTime"] = when
+    name = _restaurant_name(payload)
+    view = ApprovalView(
+        kind="booking",
+        tool=request.tool,
+        title="Book this table?",
+        restaurant_name=name,
+        date_text=f"{_DAYS[local.weekday()]}, {local.day} {_MONTHS[local.month - 1]} {local.year}",
+        time_text=_clock(local),
+        guests=guests,
+        notes=list(_BOOKING_NOTES),
+    )
+    facts = {"tool": request.tool, "arguments": arguments, "slot": _slot_facts(slot)}
+    return Prepared(arguments=arguments, digest=_digest(facts), view=view)
+
+
+def _digest(facts: dict[str, Any]) -> str:
+    canonical = json.dumps(facts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise ApprovalInvalid("Swiggy's answer could not be read; try again.") from error
+
+
+def _records(node: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
+    if depth > 12:
+        return
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _records(value, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _records(value, depth + 1)
+
+
+def _find_slot(payload: Any, slot_id: Any) -> dict[str, Any] | None:
+    wanted = str(slot_id)
+    return next(
+        (r for r in _records(payload) if "slotId" in r and str(r["slotId"]) == wanted), None
+    )
+
+
+def _available(slot: dict[str, Any]) -> bool:
+    inventory = _int(slot.get("availableInventory"))
+    if inventory is not None:
+        return inventory > 0
+    return slot.get("available") is not False
+
+
+def _free_deal(slot: dict[str, Any], item_id: str) -> bool:
+    deals = [d for d in slot.get("deals") or [] if isinstance(d, dict)]
+    if not deals:
+        return True  # older shapes carry no deals: the slot itself is the free booking
+    for deal in deals:
+        if str(deal.get("itemId")) == item_id:
+            return deal.get("isFree") is True or _price(deal.get("bookingPrice")) == 0
+    return False
+
+
+def _price(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _slot_facts(slot: dict[str, Any]) -> dict[str, Any]:
+    keys = ("slotId", "reservationTime", "available", "availableInventory", "time")
+    return {key: slot.get(key) for key in keys}
+
+
+def _restaurant_name(payload: Any) -> str | None:
+    for record in _records(payload):
+        name = record.get("restaurantName") or record.get("restaurant_name")
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _clock(moment: datetime) -> str:
+    """'8:00 PM' (fixed English, whatever the process locale)."""
+    hour = moment.hour % 12 or 12
+    return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"

@@ -1,0 +1,89 @@
+"""What shapes a turn's request: the session's setup, the engine choice, the stream kwargs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from swiggy_core.constants import STREAM_TIMEOUT_SECONDS
+from swiggy_core.conversation import (
+    StreamParams,
+    ToolMode,
+    build_message_stream_params,
+    build_session_state_summary,
+)
+from swiggy_core.models import ChatMessage
+
+Engine = Literal["connector", "local"]
+_LOOPBACK_HOSTS = frozenset({"localhost", "::1"})
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSetup:
+    """Everything about the session that shapes a request (none of it per message)."""
+
+    vertical_id: str
+    model: str
+    swiggy_token: str | None = field(default=None, repr=False)
+    server_urls: Mapping[str, str] | None = None
+    address: Any = None
+    timeout: float = STREAM_TIMEOUT_SECONDS
+    engine: Engine = "connector"
+
+    def server_url(self, server_key: str, default: str) -> str:
+        return (self.server_urls or {}).get(server_key, default)
+
+
+def choose_engine(
+    settings_engine: str, *, base_url: str | None, server_urls: Mapping[str, str] | None
+) -> Engine:
+    """`connector`/`local` as set; `auto` → local when Anthropic can't reach the servers.
+
+    The connector runs on Anthropic's side, so it can't reach MCP servers on this machine;
+    a model endpoint on this machine (the emulator) can, so it keeps the connector.
+    """
+    if settings_engine == "local":
+        return "local"
+    if settings_engine == "connector":
+        return "connector"
+    servers_local = any(_is_loopback(url) for url in (server_urls or {}).values())
+    return "local" if servers_local and not _is_loopback(base_url) else "connector"
+
+
+def _is_loopback(url: str | None) -> bool:
+    host = (urlsplit(url).hostname or "") if url else ""
+    return host in _LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def build_turn_params(
+    setup: TurnSetup,
+    messages: Sequence[ChatMessage],
+    *,
+    tool_mode: ToolMode | None = None,
+    client_tools: Sequence[Mapping[str, Any]] = (),
+    pending_approval: str | None = None,
+    now: datetime | None = None,
+) -> StreamParams:
+    """The exact stream kwargs for the conversation `messages` (ending with the person's turn)."""
+    summary = build_session_state_summary(
+        vertical_id=setup.vertical_id,
+        messages=messages,
+        address=setup.address,
+        now=now,
+        pending_confirmation=pending_approval,
+    )
+    return build_message_stream_params(
+        vertical_id=setup.vertical_id,
+        messages=messages,
+        model=setup.model,
+        tool_mode=tool_mode or setup.engine,
+        swiggy_token=setup.swiggy_token,
+        mcp_server_urls=setup.server_urls,
+        client_tools=client_tools,
+        address=setup.address,
+        now=now,
+        session_summary=summary,
+    )

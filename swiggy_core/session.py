@@ -1,0 +1,340 @@
+"""One conversation's turns, owned by the core from the person's message to the stored result.
+
+`ChatSession.send` stores the person's message before the model is called, then runs the
+turn on its own thread (`turn_handle`), so no rerun, click, page switch or closed tab can
+skip the bookkeeping: partial and final content, parsed cards, usage, approvals and audit
+are stored in a `finally`. Pages only render the handle's events.
+
+Spending never happens inside a model turn. The model asks through `request_confirmation`;
+the session stores a pending approval; `confirm` runs that exact call once (compare-and-set
+pending → executing in the database) and gives the outcome back to the model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import anthropic
+
+from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
+from swiggy_core.constants import APPROVAL_TOOL_NAME, APPROVAL_TTL_SECONDS
+from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.mcp.manager import McpManager
+from swiggy_core.models import (
+    ChatMessage,
+    ErrorInfo,
+    MessageMeta,
+    ToolResultBlock,
+    ToolUseBlock,
+    TurnResult,
+    tool_pairs,
+)
+from swiggy_core.session_steps import SessionSteps
+from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
+from swiggy_core.turn_handle import TurnHandle, TurnKind, ensure_idle, running_turn, start_turn
+from swiggy_core.turns import stream_turn
+from swiggy_core.verticals import get_vertical
+
+# A refused approval request is answered and the model tries again, at most this often.
+MAX_APPROVAL_ROUNDS = 3
+_CLOSED_ANSWERS = {
+    "pending": "superseded",
+    "superseded": "superseded",
+    "expired": "expired",
+    "declined": "declined",
+}
+
+
+class ApprovalError(SwiggyAssistantError):
+    """A Confirm or Cancel that cannot apply (already used, expired, changed)."""
+
+
+@dataclass
+class ChatSession:
+    """The turns of one conversation of one person on one vertical page."""
+
+    store: ChatStore
+    user_id: str
+    vertical_id: str
+    client: Callable[[], anthropic.Anthropic]
+    setup: TurnSetup
+    manager: McpManager
+    conversation_id: str | None = None
+    retry_policy: RetryPolicy | None = None
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+
+    # --- reading -------------------------------------------------------------------------
+
+    def history(self) -> list[ChatMessage]:
+        """Every stored message of the conversation, in order."""
+        if self.conversation_id is None:
+            return []
+        return self.store.load_messages(self.conversation_id)
+
+    def running(self) -> TurnHandle | None:
+        return running_turn(self.conversation_id)
+
+    def pending_approval(self) -> ApprovalRecord | None:
+        """The approval waiting for the person's decision (expired ones end here)."""
+        if self.conversation_id is None:
+            return None
+        self.store.expire_approvals(self.clock())
+        pending = self.store.approvals_for(self.conversation_id, ["pending"])
+        return pending[-1] if pending else None
+
+    # --- acting --------------------------------------------------------------------------
+
+    def send(self, message: ChatMessage) -> TurnHandle:
+        """Store the person's message first (never lost), then run the reply off-thread."""
+        ensure_idle(self.conversation_id)
+        conversation_id = self._conversation()
+        message = self._close_open_requests(self.store.load_messages(conversation_id), message)
+        self.store.append_messages(conversation_id, [message])
+        return self._start("message", self._model_turn)
+
+    def retry(self) -> TurnHandle:
+        """Run the model again on the stored history: nothing is resent, nothing re-spent."""
+        ensure_idle(self.conversation_id)
+        self._conversation()
+        return self._start("retry", self._retry_turn)
+
+    def confirm(self, approval_id: str) -> TurnHandle:
+        """Run the approved call once (atomic pending → executing), then let the model go on."""
+        ensure_idle(self.conversation_id)
+        record = self._own_approval(approval_id)
+        moved = self.store.transition_approval(
+            approval_id, ["pending"], "executing", now=self.clock(), require_unexpired=True
+        )
+        if not moved:
+            raise self._not_pending(approval_id)
+        self.store.record_audit(
+            self.user_id,
+            "confirm",
+            {"approval": approval_id, "tool": record.tool, "arguments": record.arguments},
+            conversation_id=record.conversation_id,
+        )
+        try:
+            return self._start("confirm", lambda handle: self._confirmed_turn(handle, record))
+        except SwiggyAssistantError:
+            self.store.transition_approval(approval_id, ["executing"], "pending")
+            raise
+
+    def decline(self, approval_id: str) -> TurnHandle:
+        """Cancel: the model hears that the person said no."""
+        ensure_idle(self.conversation_id)
+        record = self._own_approval(approval_id)
+        if not self.store.transition_approval(approval_id, ["pending"], "declined"):
+            raise self._not_pending(approval_id)
+        self.store.record_audit(
+            self.user_id,
+            "decline",
+            {"approval": approval_id, "tool": record.tool},
+            conversation_id=record.conversation_id,
+        )
+        answer = ApprovalAnswer(
+            approval="declined", tool=record.tool, message="The person pressed Cancel."
+        )
+        self._append_answer(record, answer)
+        return self._start("decline", self._model_turn)
+
+    # --- turns (on the turn's thread) ----------------------------------------------------
+
+    def _start(self, kind: TurnKind, body: Callable[[TurnHandle], None]) -> TurnHandle:
+        assert self.conversation_id is not None
+        return start_turn(self.conversation_id, kind, lambda handle: self._guarded(handle, body))
+
+    def _guarded(self, handle: TurnHandle, body: Callable[[TurnHandle], None]) -> None:
+        """Any failure ends as a coded event, never as a silent thread death."""
+        try:
+            body(handle)
+        except SwiggyAssistantError as error:
+            handle.publish(StreamFailed(error=_info(error.code, error.message)))
+        except Exception as error:  # a bug must not leave the page waiting forever
+            message = f"Something went wrong inside the app ({type(error).__name__})."
+            handle.publish(StreamFailed(error=_info(ErrorCode.INTERNAL, message)))
+
+    def _model_turn(self, handle: TurnHandle) -> None:
+        """Stream the model's reply; store it whatever happens; open an approval it asks for."""
+        for _ in range(MAX_APPROVAL_ROUNDS):
+            result = self._stream_and_store(handle)
+            request = _approval_request(result)
+            if request is None:
+                return
+            answer = self._steps().open_approval(request, self._conversation(), handle)
+            if answer is None:
+                return  # a pending approval waits for the person
+            self._append_answer_for(request[0], answer)
+
+    def _stream_and_store(self, handle: TurnHandle) -> TurnResult:
+        result = TurnResult()
+        try:
+            messages = self.history()
+            events = stream_turn(
+                self.client(),
+                self.setup,
+                messages,
+                manager=self.manager,
+                retry_policy=self.retry_policy,
+                sleep=self.sleep,
+                should_stop=handle.stop_requested,
+            )
+            for event in events:
+                if isinstance(event, TurnDone):
+                    result = event.result
+                else:
+                    handle.publish(event)
+        except Exception:
+            result.error = result.error or _info(ErrorCode.INTERNAL, "The reply broke off.")
+            raise
+        finally:
+            self.store.append_messages(self._conversation(), [self._reply(result, handle)])
+        return result
+
+    def _confirmed_turn(self, handle: TurnHandle, record: ApprovalRecord) -> None:
+        answer = self._steps().execute_approval(record, handle)
+        self._append_answer(record, answer)
+        self._model_turn(handle)
+
+    def _retry_turn(self, handle: TurnHandle) -> None:
+        conversation_id = self._conversation()
+        for record in self.store.approvals_for(conversation_id, ["executing", "unknown"]):
+            answer = self._steps().settle(record, handle)
+            if not _answered(self.history(), record.tool_use_id):
+                self._append_answer(record, answer)
+        self._model_turn(handle)
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _steps(self) -> SessionSteps:
+        return SessionSteps(
+            store=self.store,
+            user_id=self.user_id,
+            vertical=get_vertical(self.vertical_id),
+            setup=self.setup,
+            manager=self.manager,
+            expires_at=lambda: self.clock() + timedelta(seconds=APPROVAL_TTL_SECONDS),
+        )
+
+    def _conversation(self) -> str:
+        if self.conversation_id is None:
+            self.conversation_id = self.store.create_conversation(self.user_id, self.vertical_id)
+        return self.conversation_id
+
+    def _reply(self, result: TurnResult, handle: TurnHandle) -> ChatMessage:
+        vertical_id = self.vertical_id
+        meta = MessageMeta(
+            usage=result.usage,
+            cards=SessionSteps.parse_cards(result.blocks, vertical_id),
+            error=result.error,
+            stopped=result.stopped,
+            # A failed reply stays on screen; the model gets the question again on Retry.
+            excluded=result.error is not None,
+            turn_id=handle.id,
+        )
+        return ChatMessage(role="assistant", content=list(result.blocks), meta=meta)
+
+    def _close_open_requests(self, history: list[ChatMessage], message: ChatMessage) -> ChatMessage:
+        """Answer approval requests the person left open: they wrote something else."""
+        answers: list[ToolResultBlock] = []
+        records = {r.tool_use_id: r for r in self.store.approvals_for(self._conversation())}
+        last = history[-1] if history else None
+        for pair in tool_pairs([last] if last else []):
+            record = records.get(pair.use.id)
+            if pair.use.name != APPROVAL_TOOL_NAME or pair.result is not None or record is None:
+                continue
+            self.store.supersede_approvals(record.conversation_id, record.server_key)
+            status = _CLOSED_ANSWERS.get(record.status, "superseded")
+            answer = ApprovalAnswer(
+                approval=status,  # type: ignore[arg-type]
+                tool=record.tool,
+                message="The person did not confirm; they wrote a new message instead.",
+            )
+            answers.append(
+                ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
+            )
+        if not answers:
+            return message
+        return message.model_copy(update={"content": [*answers, *message.blocks()]})
+
+    def _append_answer(self, record: ApprovalRecord, answer: ApprovalAnswer) -> None:
+        card = SessionSteps.answer_card(record, answer, self.vertical_id)
+        block = ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
+        meta = MessageMeta(approval_id=record.id, cards={record.tool_use_id: card})
+        self.store.append_messages(
+            record.conversation_id, [ChatMessage(role="user", content=[block], meta=meta)]
+        )
+
+    def _append_answer_for(self, use: ToolUseBlock, answer: ApprovalAnswer) -> None:
+        block = ToolResultBlock(tool_use_id=use.id, is_error=True, content=answer.as_text())
+        self.store.append_messages(
+            self._conversation(), [ChatMessage(role="user", content=[block])]
+        )
+
+    def _own_approval(self, approval_id: str) -> ApprovalRecord:
+        record = self.store.get_approval(approval_id)
+        if (
+            record is None
+            or record.user_id != self.user_id
+            or record.conversation_id != self.conversation_id
+        ):
+            raise ApprovalError(
+                "There is nothing waiting for your confirmation here.",
+                code=ErrorCode.APPROVAL_NOT_PENDING,
+            )
+        return record
+
+    def _not_pending(self, approval_id: str) -> ApprovalError:
+        record = self.store.get_approval(approval_id)
+        status = record.status if record else "missing"
+        if status == "expired" or (status == "pending" and record is not None):
+            return ApprovalError(
+                "This confirmation expired. Ask again to see the current cart or slot.",
+                code=ErrorCode.APPROVAL_EXPIRED,
+            )
+        if status in ("executing", "done", "failed", "unknown"):
+            return ApprovalError(
+                "This was already confirmed once; it will not run again.",
+                code=ErrorCode.APPROVAL_NOT_PENDING,
+            )
+        return ApprovalError(
+            f"This confirmation is no longer open ({status}). Ask again if you still want it.",
+            code=ErrorCode.APPROVAL_NOT_PENDING,
+        )
+
+
+def _approval_request(result: TurnResult) -> tuple[ToolUseBlock, ApprovalRequest] | None:
+    """The model's complete request for approval, if its reply ends with one."""
+    if result.error is not None or result.stopped or result.stop_reason != "tool_use":
+        return None
+    for block in reversed(result.blocks):
+        if isinstance(block, ToolUseBlock) and block.name == APPROVAL_TOOL_NAME:
+            return block, _request_of(block.input)
+    return None
+
+
+def _request_of(tool_input: dict[str, Any]) -> ApprovalRequest:
+    arguments = tool_input.get("arguments")
+    return ApprovalRequest(
+        tool=str(tool_input.get("tool", "")),
+        arguments=arguments if isinstance(arguments, dict) else {},
+    )
+
+
+def _answered(history: list[ChatMessage], tool_use_id: str) -> bool:
+    return any(p.use.id == tool_use_id and p.result is not None for p in tool_pairs(history))
+
+
+def _info(code: ErrorCode, message: str) -> ErrorInfo:
+    category = "approval" if code.value.startswith("E-11") else "internal"
+    if code.value.startswith("E-41"):
+        category = "store"
+    return ErrorInfo(code=code.value, category=category, message=message)
+
+
+__all__ = ["ApprovalError", "ChatSession", "NewApproval"]

@@ -1,0 +1,134 @@
+"""A running turn that outlives the page watching it: events so far, Stop, and a registry.
+
+A turn runs on its own thread. Streamlit may stop the page's script at any moment (a
+click, a keypress, a closed tab); the turn goes on, and a later run of the page finds it
+here and replays its events from the start.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+from swiggy_core.engine import StreamEvent
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+
+TurnKind = Literal["message", "confirm", "decline", "retry"]
+# How often a watcher wakes while nothing arrives (keeps the page responsive to Stop).
+HEARTBEAT_SECONDS = 0.25
+
+
+class TurnBusy(SwiggyAssistantError):
+    """A turn is already running in this conversation."""
+
+    code = ErrorCode.TURN_BUSY
+
+
+class Heartbeat:
+    """Yielded to a watcher when nothing new arrived for a while."""
+
+    kind: Literal["heartbeat"] = "heartbeat"
+
+
+HEARTBEAT = Heartbeat()
+
+
+class TurnHandle:
+    """One turn's events (append-only), its Stop flag and its end."""
+
+    def __init__(self, conversation_id: str, kind: TurnKind) -> None:
+        self.id = uuid.uuid4().hex
+        self.conversation_id = conversation_id
+        self.kind = kind
+        self._events: list[StreamEvent] = []
+        self._changed = threading.Condition()
+        self._finished = False
+        self._stop = threading.Event()
+
+    def __repr__(self) -> str:
+        state = "finished" if self._finished else "running"
+        return f"TurnHandle({self.kind}, {state}, events={len(self._events)})"
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    def stop_requested(self) -> bool:
+        return self._stop.is_set()
+
+    def stop(self) -> None:
+        """Ask the turn to end now, keeping what arrived."""
+        self._stop.set()
+
+    def publish(self, event: StreamEvent) -> None:
+        with self._changed:
+            self._events.append(event)
+            self._changed.notify_all()
+
+    def finish(self) -> None:
+        with self._changed:
+            self._finished = True
+            self._changed.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the turn ends; False on timeout."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._finished, timeout)
+
+    def events(self, *, heartbeat: float | None = None) -> Iterator[StreamEvent | Heartbeat]:
+        """Every event from the first, then new ones as they come, until the turn ends."""
+        index = 0
+        while True:
+            with self._changed:
+                if index >= len(self._events) and not self._finished:
+                    self._changed.wait(heartbeat)
+                batch = self._events[index:]
+                finished = self._finished
+            index += len(batch)
+            yield from batch
+            if finished and index >= len(self._events):
+                return
+            if not batch and heartbeat is not None:
+                yield HEARTBEAT
+
+
+_running: dict[str, TurnHandle] = {}
+_registry_lock = threading.Lock()
+
+
+def running_turn(conversation_id: str | None) -> TurnHandle | None:
+    """The unfinished turn of a conversation in this process, if any."""
+    if conversation_id is None:
+        return None
+    with _registry_lock:
+        handle = _running.get(conversation_id)
+    return handle if handle is not None and not handle.finished else None
+
+
+def start_turn(
+    conversation_id: str, kind: TurnKind, body: Callable[[TurnHandle], None]
+) -> TurnHandle:
+    """Register a turn (one at a time per conversation) and run `body` on its own thread."""
+    handle = TurnHandle(conversation_id, kind)
+    with _registry_lock:
+        current = _running.get(conversation_id)
+        if current is not None and not current.finished:
+            raise TurnBusy("A reply is still coming in: wait for it or press Stop.")
+        _running[conversation_id] = handle
+
+    def run() -> None:
+        try:
+            body(handle)
+        finally:
+            handle.finish()
+
+    threading.Thread(target=run, name=f"turn-{handle.id[:8]}", daemon=True).start()
+    return handle
+
+
+def ensure_idle(conversation_id: str | None) -> None:
+    """Raise TurnBusy when a turn of this conversation is running."""
+    if running_turn(conversation_id) is not None:
+        raise TurnBusy("A reply is still coming in: wait for it or press Stop.")

@@ -1,0 +1,130 @@
+"""Real peers for ChatSession tests: sandbox MCP servers over HTTP, the emulator through the
+real SDK, SQLite on disk. Imported by module name (tests/integration is on sys.path)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS
+from swiggy_core.engine import TurnSetup, make_client
+from swiggy_core.mcp import McpManager
+from swiggy_core.parsers import AddressItem
+from swiggy_core.session import ChatSession
+from swiggy_core.store import ChatStore
+from swiggy_core.turn_handle import TurnHandle
+from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, TurnContext
+from swiggy_sandbox.servers import SandboxHttpServer
+
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+ADDRESS = "addr_home_indiranagar"
+HOME = AddressItem(address_id=ADDRESS, label="Home", address="12th Main, Indiranagar")
+MODEL = "claude-haiku-4-5"
+WAIT = 90.0
+INSTAMART = MCP_SERVERS["instamart"].name
+
+
+@dataclass
+class Shop:
+    """One sandbox account: its token and direct (app-side) MCP access for counting."""
+
+    sandbox: SandboxHttpServer
+    manager: McpManager
+    token: str
+
+    def call(self, server_key: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        output = self.manager.call_tool(
+            self.sandbox.url_for(server_key), self.token, tool, arguments
+        )
+        return dict(json.loads(output.text))
+
+    def orders(self) -> int:
+        return len(self.call("instamart", "get_orders", {})["data"]["orders"])
+
+    def food_orders(self) -> int:
+        return len(self.call("food", "get_food_orders", {})["data"]["orders"])
+
+    def bookings(self) -> int:
+        data = self.call("dineout", "get_booking_status", {})["data"]
+        return len(data.get("bookings", []))
+
+    def milk_line(self, quantity: int = 1, query: str = "milk") -> dict[str, Any]:
+        found = self.call("instamart", "search_products", {"addressId": ADDRESS, "query": query})
+        pack = found["data"]["products"][0]["variations"][0]
+        return {"spinId": pack["spinId"], "skuId": pack["skuId"], "quantity": quantity}
+
+    def set_cart(self, *lines: dict[str, Any]) -> None:
+        args = {"selectedAddressId": ADDRESS, "items": list(lines)}
+        assert self.call("instamart", "update_cart", args)["success"]
+
+
+def new_shop(sandbox: SandboxHttpServer, manager: McpManager) -> Shop:
+    return Shop(sandbox, manager, sandbox.store.issue(f"user-{uuid.uuid4().hex[:8]}"))
+
+
+def new_session(
+    store: ChatStore,
+    shop: Shop,
+    base_url: str,
+    *,
+    engine: str,
+    vertical_id: str = "food",
+    conversation_id: str | None = None,
+    address: Any = HOME,
+    user_id: str | None = None,
+) -> ChatSession:
+    setup = TurnSetup(
+        vertical_id=vertical_id,
+        model=MODEL,
+        swiggy_token=shop.token,
+        server_urls={key: shop.sandbox.url_for(key) for key in MCP_SERVERS},
+        address=address,
+        engine=engine,  # type: ignore[arg-type]
+        timeout=60,
+    )
+    return ChatSession(
+        store=store,
+        user_id=user_id or shop.token[:12],
+        vertical_id=vertical_id,
+        client=lambda: make_client("sk-ant-test", base_url),
+        setup=setup,
+        manager=shop.manager,
+        conversation_id=conversation_id,
+        sleep=lambda _seconds: None,
+    )
+
+
+def finish(handle: TurnHandle) -> list[Any]:
+    """Every event of a turn, after it ended."""
+    assert handle.wait(WAIT), "the turn did not end"
+    return [event for event in handle.events() if getattr(event, "kind", "") != "heartbeat"]
+
+
+def ask_checkout(arguments: dict[str, Any] | None = None, tool: str = "checkout") -> CallClientTool:
+    payload = {"tool": tool, "arguments": arguments or {"addressId": ADDRESS}}
+    return CallClientTool(APPROVAL_TOOL_NAME, payload, say_before="Please confirm the order.")
+
+
+def tool_call(engine: str, name: str, arguments: dict[str, Any]) -> CallTool | CallClientTool:
+    """A call of an MCP tool as the model makes it in each engine."""
+    if engine == "local":
+        return CallClientTool(name, arguments)
+    return CallTool(INSTAMART, name, arguments)
+
+
+def last_tool_result_text(ctx: TurnContext) -> str:
+    for message in reversed(ctx.messages):
+        content = message["content"]
+        if message["role"] == "user" and isinstance(content, list):
+            for block in content:
+                if block.get("type") == "tool_result":
+                    inner = block["content"]
+                    return inner if isinstance(inner, str) else inner[0]["text"]
+    raise AssertionError("no tool_result was sent")
+
+
+def echo(ctx: TurnContext) -> Finish:
+    return Finish("Answer: " + last_tool_result_text(ctx))

@@ -1,0 +1,250 @@
+"""Spending through ChatSession, in both engines: one confirmation, one exact action, once.
+
+Real peers only: the emulator through the real SDK (the connector emulation runs the MCP
+tools, or the app does in the local engine), the sandbox shop over HTTP, SQLite on disk.
+Every test counts orders in the sandbox shop before and after.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+
+import pytest
+from session_peers import (
+    ADDRESS,
+    Shop,
+    ask_checkout,
+    echo,
+    finish,
+    new_session,
+    new_shop,
+    tool_call,
+)
+
+from swiggy_core.actions import typed_message
+from swiggy_core.constants import APPROVAL_TOOL_NAME
+from swiggy_core.engine import StreamFailed
+from swiggy_core.errors import ErrorCode
+from swiggy_core.mcp import McpManager
+from swiggy_core.models import ToolResultBlock, tool_pairs
+from swiggy_core.session import ApprovalError
+from swiggy_core.store import ChatStore
+from swiggy_sandbox.connector import Finish, ScriptedAgentBrain
+from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+
+ENGINES = ["connector", "local"]
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[SandboxHttpServer]:
+    from session_peers import NOW
+
+    limits = RateLimits(requests=100_000, writes=100_000)
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def manager(sandbox: SandboxHttpServer) -> Iterator[McpManager]:
+    pool = McpManager(call_timeout=20)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
+    with EmulatorServer(ScriptedAgentBrain()) as server:
+        yield server
+
+
+@pytest.fixture(autouse=True)
+def fresh(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[None]:
+    emu.brain.clear()
+    emu.requests.clear()
+    yield
+    assert emu.brain.pending() == 0, "a scripted step was never asked for"
+
+
+@pytest.fixture
+def store(tmp_path) -> Iterator[ChatStore]:
+    chats = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    yield chats
+    chats.close()
+
+
+@pytest.fixture
+def shop(sandbox: SandboxHttpServer, manager: McpManager) -> Shop:
+    account = new_shop(sandbox, manager)
+    account.set_cart(account.milk_line())
+    return account
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_order_needs_a_stored_approval_and_runs_once(engine, emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine=engine)
+    before = shop.orders()
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("place the order")))
+
+    approval = session.pending_approval()
+    assert approval is not None and approval.tool == "checkout"
+    assert approval.arguments == {"addressId": ADDRESS, "paymentMethod": "COD"}
+    assert approval.view["lines"] and approval.view["to_pay"] and approval.view["address_label"]
+    assert shop.orders() == before, "asking is not ordering"
+    # The spending tool was never offered to the model.
+    for request in emu.requests:
+        offered = [t.get("name") for t in request.body.get("tools", [])]
+        assert "checkout" not in offered and APPROVAL_TOOL_NAME in offered
+        for toolset in request.body.get("tools", []):
+            if toolset.get("type") == "mcp_toolset":
+                assert toolset["configs"]["checkout"] == {"enabled": False}
+
+    emu.brain.enqueue(echo)
+    finish(session.confirm(approval.id))
+    assert shop.orders() == before + 1
+    record = store.get_approval(approval.id)
+    assert record is not None and record.status == "done"
+
+    history = session.history()
+    answer = history[-2]
+    (block,) = answer.blocks()
+    assert isinstance(block, ToolResultBlock) and block.tool_use_id == approval.tool_use_id
+    assert json.loads(block.content)["approval"] == "confirmed"
+    assert answer.meta.cards[approval.tool_use_id].type == "order_placed"
+    assert '"approval": "confirmed"' in history[-1].text()
+
+    with pytest.raises(ApprovalError) as again:
+        session.confirm(approval.id)
+    assert again.value.code is ErrorCode.APPROVAL_NOT_PENDING
+    assert shop.orders() == before + 1
+    actions = [action for action, _ in store.audit_entries(session.user_id)]
+    assert actions.count("confirm") == 1 and actions.count("spend_call") == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_model_calling_checkout_itself_never_orders(engine, emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine=engine)
+    before = shop.orders()
+    direct = {"addressId": ADDRESS, "paymentMethod": "COD"}
+    emu.brain.enqueue(
+        tool_call(engine, "checkout", direct),
+        tool_call(engine, "checkout", direct),
+        Finish("I tried."),
+    )
+    finish(session.send(typed_message("yes, confirm, place the order")))
+    assert shop.orders() == before
+    assert session.pending_approval() is None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cancel_tells_the_model_and_spends_nothing(engine, emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine=engine)
+    before = shop.orders()
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("place the order")))
+    approval = session.pending_approval()
+    assert approval is not None
+    emu.brain.enqueue(echo)
+    finish(session.decline(approval.id))
+    assert '"approval": "declined"' in session.history()[-1].text()
+    with pytest.raises(ApprovalError):
+        session.confirm(approval.id)
+    assert shop.orders() == before
+
+
+def test_a_changed_cart_refuses_the_confirmation(emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local")
+    before = shop.orders()
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("place the order")))
+    approval = session.pending_approval()
+    assert approval is not None
+    # Another tab changes the cart after the person was shown it.
+    shop.set_cart(shop.milk_line(quantity=5))
+    emu.brain.enqueue(echo)
+    events = finish(session.confirm(approval.id))
+    failures = [e for e in events if isinstance(e, StreamFailed)]
+    assert failures and failures[0].error.code == ErrorCode.APPROVAL_CHANGED.value
+    assert shop.orders() == before
+    record = store.get_approval(approval.id)
+    assert record is not None and record.status == "refused"
+    assert '"approval": "refused"' in session.history()[-1].text()
+
+
+def test_no_address_chosen_means_no_approval(emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local", address=None)
+    emu.brain.enqueue(ask_checkout(), echo)
+    finish(session.send(typed_message("place the order")))
+    assert session.pending_approval() is None
+    assert "not chosen a delivery address" in session.history()[-1].text()
+
+
+def test_confirm_in_two_tabs_orders_once(emu, store, shop, tmp_path) -> None:
+    first = new_session(store, shop, emu.base_url, engine="local")
+    before = shop.orders()
+    emu.brain.enqueue(ask_checkout())
+    finish(first.send(typed_message("place the order")))
+    approval = first.pending_approval()
+    assert approval is not None
+    second = new_session(
+        ChatStore(f"sqlite:///{tmp_path / 'chats.db'}"), shop, emu.base_url, engine="local",
+        conversation_id=first.conversation_id, user_id=first.user_id,
+    )  # fmt: skip
+    emu.brain.enqueue(echo)
+    outcomes: list[object] = []
+
+    def press(session) -> None:
+        try:
+            outcomes.append(finish(session.confirm(approval.id)))
+        except ApprovalError as error:
+            outcomes.append(error)
+        except Exception as error:  # TurnBusy when the other tab's turn is running
+            outcomes.append(error)
+
+    threads = [threading.Thread(target=press, args=(s,)) for s in (first, second, first)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert sum(isinstance(outcome, list) for outcome in outcomes) == 1
+    assert shop.orders() == before + 1
+
+
+def test_a_second_request_replaces_the_first(emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local")
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("place the order")))
+    first = session.pending_approval()
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("actually, place it now")))
+    second = session.pending_approval()
+    assert first is not None and second is not None and first.id != second.id
+    record = store.get_approval(first.id)
+    assert record is not None and record.status == "superseded"
+    with pytest.raises(ApprovalError):
+        session.confirm(first.id)
+    # The open request was answered in the person's next message, before their words.
+    history = session.history()
+    pairs = [p for p in tool_pairs(history) if p.use.name == APPROVAL_TOOL_NAME]
+    assert pairs[0].result is not None and '"superseded"' in str(pairs[0].result.content)
+
+
+def test_unanswered_request_is_not_sent_half_open(emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine="connector")
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("place the order")))
+    emu.brain.enqueue(Finish("ok"))
+    finish(session.send(typed_message("never mind")))
+    last_request = emu.requests[-1].body["messages"]
+    uses = [
+        b["id"] for m in last_request if isinstance(m["content"], list)
+        for b in m["content"] if b.get("type") == "tool_use"
+    ]  # fmt: skip
+    results = [
+        b["tool_use_id"] for m in last_request if isinstance(m["content"], list)
+        for b in m["content"] if b.get("type") == "tool_result"
+    ]  # fmt: skip
+    assert uses == results and uses, "every client tool use travels with its answer"
