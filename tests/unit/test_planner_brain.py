@@ -12,7 +12,9 @@ from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation._context import AddressView, address_context, datetime_context
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Say, TurnContext
 from swiggy_sandbox.planner import DEMO_LABEL, PlannerBrain, build_view
+from swiggy_sandbox.planner.approval import approval_reply
 from swiggy_sandbox.planner.brain import _labelled
+from swiggy_sandbox.planner.view import ApprovalAnswer
 
 IM = "swiggy-instamart"
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
@@ -372,3 +374,38 @@ def test_a_failed_call_is_reported_not_retried() -> None:
     ]
     step = PlannerBrain().next_step(context("show my cart", blocks=failed))
     assert isinstance(step, Finish) and "reconnect" in step.text
+
+
+@pytest.mark.parametrize(
+    ("tool", "data", "done", "declined"),
+    [
+        (
+            "place_food_order",
+            {"orderId": "FD-9", "toPay": 410, "restaurant": {"name": "Meghana Foods"}},
+            "order FD-9 is placed with Meghana Foods",
+            "won't place the order",
+        ),
+        (
+            "book_table",
+            {
+                "bookingId": "BK-3",
+                "guestCount": 4,
+                "restaurant": {"name": "Toit"},
+                "dateStr": "2026-11-21",
+                "time": "20:00",
+            },
+            "Booking id BK-3",
+            "won't book it",
+        ),
+        ("book_table", {"bookingId": "BK-4"}, "BK-4", "won't book it"),
+    ],
+)
+def test_each_spending_tool_has_its_own_words(
+    tool: str, data: dict[str, Any], done: str, declined: str
+) -> None:
+    result = {"success": True, "data": data}
+    placed = approval_reply(ApprovalAnswer(tool, {}, "confirmed", result=result))
+    assert done in placed.text
+    assert declined in approval_reply(ApprovalAnswer(tool, {}, "declined")).text
+    unknown = approval_reply(ApprovalAnswer(tool, {}, "unknown")).text
+    assert "can't tell" in unknown and done not in unknown

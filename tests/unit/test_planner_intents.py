@@ -31,7 +31,13 @@ from swiggy_sandbox.planner.dineout_replies import venue_query
         ("remove the chips", "NutriCart", {"kind": "remove", "name_words": ["chip"]}),
         ("make it 3", "NutriCart", {"kind": "set_quantity", "quantity": 3}),
         ("place the order", "NutriCart", {"kind": "checkout"}),
+        ("place my order", "FeedMe", {"kind": "checkout"}),
+        ("checkout now", "StyleKit", {"kind": "checkout"}),
+        # Typed yes-words are "confirm": the planner answers that only the dialog confirms.
         ("yes please", "NutriCart", {"kind": "confirm"}),
+        ("go ahead", "FeedMe", {"kind": "confirm"}),
+        ("confirm the order", "NutriCart", {"kind": "confirm"}),
+        ("ok", "TableScout", {"kind": "confirm"}),
         ("no, don't", "FeedMe", {"kind": "cancel"}),
         ("suggest a skincare routine for oily skin", "StyleKit", {"kind": "routine"}),
         ("I want a paneer biryani", "FeedMe", {"kind": "search", "query": "paneer biryani"}),
@@ -40,6 +46,7 @@ from swiggy_sandbox.planner.dineout_replies import venue_query
         ("book a table for 4 tomorrow at 8 pm near Indiranagar", "TableScout", {"kind": "search"}),
         ("the first one", "TableScout", {"kind": "choose", "position": 0}),
         ("book the 8 pm slot", "TableScout", {"kind": "pick_slot"}),
+        ("book it", "TableScout", {"kind": "pick_slot"}),
         ("7:30 pm works", "TableScout", {"kind": "pick_slot"}),
         ("show my saved addresses", "NutriCart", {"kind": "addresses"}),
         ("list my saved locations", "TableScout", {"kind": "addresses"}),
@@ -56,6 +63,9 @@ def test_a_card_action_wins_over_the_words() -> None:
     action = {"kind": "pick_slot", "label": "Book", "ids": {"slotId": 7, "restaurantId": "r1"}}
     intent = read_intent("find pizza", action, "TableScout")
     assert (intent.kind, intent.ids["slotId"]) == ("pick_slot", 7)
+    checkout = read_intent("yes", {"kind": "request_checkout", "label": "Place order"}, "X")
+    assert checkout.kind == "checkout", "the button asks for approval, like the words"
+    # An old-style confirm button is only a confirm intent: the planner never spends on it.
     confirm = read_intent("", {"kind": "confirm", "label": "Yes", "tool_name": "checkout"}, "X")
     assert (confirm.kind, confirm.tool_name) == ("confirm", "checkout")
 
