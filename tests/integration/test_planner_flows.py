@@ -1,7 +1,9 @@
 """The offline planner completes each vertical's main flow: real SDK, emulator, sandbox servers.
 
 Requests are built by the app's own request builder, so the toolset configs (spending
-tools off until Confirm) and pinned listings are exactly what the app sends.
+tools always off) and pinned listings are exactly what the app sends. Spending goes
+through the `request_confirmation` client tool: the test plays the app's part after
+Confirm (it runs the tool through its own MCP client and answers with the outcome).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from typing import Any
 import anthropic
 import pytest
 
-from swiggy_core.actions import CardAction, action_message, confirmed_tools, typed_message
+from swiggy_core.actions import CardAction, action_message, typed_message
+from swiggy_core.constants import APPROVAL_TOOL_NAME, CONFIRM_TOOL_BY_SERVER, MCP_SERVERS
 from swiggy_core.conversation import build_message_stream_params
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.catalog.wire import address_wire
+from swiggy_sandbox.connector import McpBridge
+from swiggy_sandbox.connector.toolsets import ServerSpec
 from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.planner import PlannerBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
@@ -28,6 +33,16 @@ IST = timezone(timedelta(hours=5, minutes=30))
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
 TOMORROW = "2026-11-21"
 SERVER_KEYS = ("instamart", "food", "dineout")
+SERVER_OF = {"food": "instamart", "style": "instamart", "foodorder": "food", "dining": "dineout"}
+APPROVAL_TOOL = {
+    "name": APPROVAL_TOOL_NAME,
+    "description": "Ask the person to approve a spending tool; the app runs it after Confirm.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
+        "required": ["tool", "arguments"],
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +50,14 @@ def sandbox() -> Iterator[SandboxHttpServer]:
     limits = RateLimits(requests=10_000, writes=10_000)
     with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def bridge() -> Iterator[McpBridge]:
+    """The app's own MCP client: the only caller of a spending tool."""
+    mcp = McpBridge()
+    yield mcp
+    mcp.close()
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +93,30 @@ class Chat:
         """Press a card button; returns the tool calls of the reply."""
         return self._send(action_message(CardAction(kind=kind, label=label, **extra)))
 
+    def asked(self) -> Any:
+        """The request_confirmation call that ended the latest reply (None if there is none)."""
+        uses = [b for b in self.last.content if b.type == "tool_use"]
+        assert all(use.name == APPROVAL_TOOL_NAME for use in uses)
+        return uses[0] if uses else None
+
+    def confirm(self, bridge: McpBridge) -> list[tuple[str, dict[str, Any]]]:
+        """Play the app after Confirm: run the asked-for call once, answer with its result."""
+        use = self.asked()
+        assert use is not None, self.text()
+        key = SERVER_OF[self.vertical]
+        server = ServerSpec(MCP_SERVERS[key].name, self.sandbox.url_for(key), self.token)
+        tool = use.input["tool"]
+        assert tool == CONFIRM_TOOL_BY_SERVER[key]
+        result = json.loads(bridge.call_tool(server, tool, dict(use.input["arguments"])).text)
+        return self._answer(use.id, {"approval": "confirmed", "tool": tool, "result": result})
+
+    def decline_by_typing(self, text: str) -> list[tuple[str, dict[str, Any]]]:
+        """The person writes instead of deciding: the app answers "superseded" plus the text."""
+        use = self.asked()
+        assert use is not None, self.text()
+        answer = {"approval": "superseded", "tool": use.input["tool"], "message": "New message."}
+        return self._answer(use.id, answer, then=text)
+
     def text(self) -> str:
         return "".join(block.text for block in self.last.content if block.type == "text")
 
@@ -82,17 +129,28 @@ class Chat:
             if b.type == "mcp_tool_result" and names[b.tool_use_id] == name
         ]
 
+    def _answer(
+        self, use_id: str, answer: dict[str, Any], then: str = ""
+    ) -> list[tuple[str, dict[str, Any]]]:
+        content: list[dict[str, Any]] = [
+            {"type": "tool_result", "tool_use_id": use_id, "content": json.dumps(answer)}
+        ]
+        if then:
+            content.append({"type": "text", "text": then})
+        return self._send(ChatMessage.model_validate({"role": "user", "content": content}))
+
     def _send(self, message: ChatMessage) -> list[tuple[str, dict[str, Any]]]:
         self.history.append(message)
-        params = build_message_stream_params(
+        params: Any = build_message_stream_params(
             vertical_id=self.vertical,
             messages=self.history,
             swiggy_token=self.token,
             mcp_server_urls={key: self.sandbox.url_for(key) for key in SERVER_KEYS},
             address=self.address,
             now=NOW,
-            confirmed_tools=confirmed_tools(message),
         )
+        if not any(tool.get("name") == APPROVAL_TOOL_NAME for tool in params["tools"]):
+            params["tools"].append(APPROVAL_TOOL)
         with self.client.beta.messages.stream(**params) as stream:
             self.last = stream.get_final_message()
         # Sent back unchanged next turn, as the app stores it.
@@ -100,7 +158,8 @@ class Chat:
         self.history.append(ChatMessage.model_validate({"role": "assistant", "content": blocks}))
         assert self.text().count("Offline demo") == 1, self.text()
         assert "Claude" not in self.text()
-        assert self.last.stop_reason == "end_turn"
+        expected = "end_turn" if self.asked() is None else "tool_use"
+        assert self.last.stop_reason == expected
         return [(b.name, b.input) for b in self.last.content if b.type == "mcp_tool_use"]
 
 
@@ -109,7 +168,7 @@ def names(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
 
 
 def test_nutricart_search_add_remove_and_a_confirmed_checkout(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
     chat = Chat(client, sandbox, "food", "nutri")
     home = chat.address["id"]
@@ -141,13 +200,16 @@ def test_nutricart_search_add_remove_and_a_confirmed_checkout(
 
     assert names(chat.say("place the order")) == ["get_cart"]
     assert "cannot be cancelled" in chat.text() and "Confirm" in chat.text()
+    asked = {"tool": "checkout", "arguments": {"addressId": home, "paymentMethod": "COD"}}
+    assert chat.asked().input == asked
     assert chat.shop.instamart.orders("nutri")["orders"] == []
 
-    assert names(chat.say("yes")) == [], "typing yes does not switch checkout on"
+    assert names(chat.decline_by_typing("yes")) == [], "typing yes does not confirm"
+    assert "Confirm button" in chat.text()
     assert chat.shop.instamart.orders("nutri")["orders"] == []
 
-    calls = chat.press("confirm", "Yes, confirm the order.", tool_name="checkout")
-    assert calls == [("get_cart", {}), ("checkout", {"addressId": home, "paymentMethod": "COD"})]
+    assert names(chat.say("place the order")) == ["get_cart"]
+    assert names(chat.confirm(bridge)) == [], "the app placed it; the planner only reports"
     (order,) = chat.shop.instamart.orders("nutri")["orders"]
     assert order["orderId"] in chat.text() and "cash on delivery" in chat.text()
     assert chat.shop.instamart.cart("nutri")["items"] == []
@@ -192,7 +254,7 @@ def test_stylekit_gives_a_routine_then_one_qualified_search(
 
 
 def test_feedme_restaurant_menu_cart_and_confirmed_order(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
     chat = Chat(client, sandbox, "foodorder", "feedme")
     home = chat.address["id"]
@@ -215,9 +277,9 @@ def test_feedme_restaurant_menu_cart_and_confirmed_order(
     assert len(calls[0][1]["cartItems"]) == 2, "update_food_cart got the whole cart"
 
     assert names(chat.say("place the order")) == ["get_food_cart"]
+    assert chat.asked().input["tool"] == "place_food_order"
     assert chat.shop.food.orders("feedme")["orders"] == []
-    calls = chat.press("confirm", "Yes, confirm the order.", tool_name="place_food_order")
-    assert names(calls) == ["get_food_cart", "place_food_order"]
+    assert names(chat.confirm(bridge)) == []
     (order,) = chat.shop.food.orders("feedme")["orders"]
     assert order["orderId"] in chat.text()
 
@@ -235,7 +297,7 @@ def test_feedme_menu_button_opens_that_restaurant(
 
 
 def test_tablescout_checks_availability_then_books_only_after_confirm(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
     chat = Chat(client, sandbox, "dining", "scout")
     lat, lng = chat.address["lat"], chat.address["lng"]
@@ -259,24 +321,23 @@ def test_tablescout_checks_availability_then_books_only_after_confirm(
     assert "Confirm" in chat.text() and "for 4" in chat.text()
     assert chat.shop.dineout.status("scout", None)["bookings"] == []
 
-    calls = chat.press("confirm", "Yes, confirm the booking.", tool_name="book_table")
-    assert names(calls) == ["book_table"]
-    booked = calls[0][1]
+    booked = chat.asked().input["arguments"]
     assert (booked["guestCount"], booked["restaurantId"]) == (4, first["id"])
+    assert names(chat.confirm(bridge)) == []
     (booking,) = chat.shop.dineout.status("scout", None)["bookings"]
     assert (booking["dateStr"], booking["time"]) == (TOMORROW, "20:00")
     assert booking["status"] == "CONFIRMED"
     assert booking["bookingId"] in chat.text()
 
     # The same slot again: the server refuses and the planner says so, claiming nothing.
-    calls = chat.press("confirm", "Yes, confirm the booking.", tool_name="book_table")
-    assert names(calls) == ["book_table"]
+    assert names(chat.say("book the 8 pm slot")) == []
+    assert names(chat.confirm(bridge)) == []
     assert "No table was booked" in chat.text() and "Booked" not in chat.text()
     assert len(chat.shop.dineout.status("scout", None)["bookings"]) == 1
 
 
 def test_tablescout_slot_button_asks_before_booking(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
     chat = Chat(client, sandbox, "dining", "slot-button")
     chat.say("find a rooftop place for 2 tonight at 7 pm")
@@ -293,8 +354,8 @@ def test_tablescout_slot_button_asks_before_booking(
     }
     assert names(chat.press("pick_slot", f"Book the {slot['time']} slot", ids=pick)) == []
     assert "for 2" in chat.text()
-    calls = chat.press("confirm", "Yes, confirm the booking.", tool_name="book_table")
-    assert calls[0][1]["slotId"] == slot["slotId"]
+    assert chat.asked().input["arguments"]["slotId"] == slot["slotId"]
+    assert names(chat.confirm(bridge)) == []
     assert chat.shop.dineout.status("slot-button", None)["bookings"][0]["time"] == slot["time"]
 
 
