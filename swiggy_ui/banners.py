@@ -32,6 +32,12 @@ def error_banner(error: ErrorInfo, *, key: str) -> bool:
     if error.category == "tool_address":
         st.warning(text, icon=":material/location_off:")
         return False
+    if error.category == "store":
+        st.error(text, icon=":material/database:")
+        return False
+    if error.category == "approval":
+        st.warning(text, icon=":material/gpp_maybe:")
+        return False
     st.error(text, icon=":material/error:")
     if error.category in _RETRY_CATEGORIES:
         return st.button("Retry", key=f"{key}-retry", icon=":material/refresh:")

@@ -20,8 +20,10 @@ from swiggy_core.engine import make_client
 from swiggy_core.errors import SettingsError
 from swiggy_core.parsers import AddressItem
 from swiggy_core.settings import Settings, load_settings
-from swiggy_core.store import ChatStore
-from swiggy_core.turns import TurnSetup, choose_engine
+from swiggy_core.engine import TurnSetup, choose_engine
+from swiggy_core.mcp.manager import shared_manager
+from swiggy_core.session import ChatSession
+from swiggy_core.store import ChatStore, StoreError
 from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
 
@@ -48,7 +50,7 @@ def _sandbox() -> SandboxServices:
     return SandboxServices.start()
 
 
-@st.cache_resource
+@st.cache_resource(show_spinner=False)
 def _store(database_url: str) -> ChatStore:
     return ChatStore(database_url)
 
@@ -112,10 +114,21 @@ class Runtime:
             self.store.set_preference(self.user_id, ADDRESS_PREFERENCE, chosen.model_dump())
             st.session_state[KEY_SAVED_ADDRESS] = chosen.address_id
 
-    def persist(self, chat: state.VerticalChat) -> None:
+    def session(self, vertical_id: str) -> ChatSession:
+        """The core session of this page's conversation (the newest stored one at first)."""
+        chat = state.vertical_chat(vertical_id)
         if chat.conversation_id is None:
-            chat.conversation_id = self.store.create_conversation(self.user_id, chat.vertical_id)
-        self.store.save_messages(chat.conversation_id, chat.messages)
+            stored = self.store.list_conversations(self.user_id, vertical_id)
+            chat.conversation_id = stored[0].id if stored else None
+        return ChatSession(
+            store=self.store,
+            user_id=self.user_id,
+            vertical_id=vertical_id,
+            client=self.client,
+            setup=self.setup(vertical_id),
+            manager=shared_manager(),
+            conversation_id=chat.conversation_id,
+        )
 
 
 def _secrets() -> dict[str, Any]:
@@ -144,6 +157,16 @@ def user_id() -> str:
     return current
 
 
+def open_store(database_url: str) -> ChatStore:
+    """The process-wide store, or a coded stop when the database cannot be opened."""
+    try:
+        return _store(database_url)
+    except StoreError as error:
+        st.error(f"**{error.code}** · {error.message}", icon=":material/database:")
+        st.stop()
+        raise  # st.stop() raises; this keeps type checkers honest
+
+
 def get_runtime() -> Runtime:
     settings = load_runtime_settings()
     api_key = st.session_state.get(KEY_API_KEY) or (
@@ -158,14 +181,17 @@ def get_runtime() -> Runtime:
     runtime = Runtime(
         settings=settings,
         user_id=user_id(),
-        store=_store(settings.database_url),
+        store=open_store(settings.database_url),
         sandbox=_sandbox() if use_sandbox else None,
         api_key=api_key,
         base_url=st.session_state.get(KEY_BASE_URL) or settings.anthropic_base_url,
         model=st.session_state.get(KEY_MODEL) or settings.model,
         swiggy_token=swiggy_token,
     )
-    runtime.sync_address()
+    try:
+        runtime.sync_address()
+    except StoreError:
+        pass  # the chosen address stays in this session; the chat shows the coded banner
     return runtime
 
 

@@ -1,31 +1,40 @@
-"""Typed access to st.session_state: one place names every key the UI keeps."""
+"""Typed access to st.session_state: one place names every key the UI keeps.
+
+Chats themselves live in the store (the core owns them); the page keeps only which
+conversation it shows, what a button asked for, and what must survive a failed save.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 import streamlit as st
 
-from swiggy_core.actions import CardAction
-from swiggy_core.models import ChatMessage, ErrorInfo, Usage
+from swiggy_core.models import CardAction, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
 
 PENDING_ACTION = "pending_action"
+PENDING_DECISION = "pending_decision"
+Decision = Literal["confirm", "decline"]
 
 
 @dataclass
 class VerticalChat:
-    """The chat of one vertical in this browser session."""
+    """This browser session's view of one vertical's chat."""
 
     vertical_id: str
-    messages: list[ChatMessage] = field(default_factory=list)
     conversation_id: str | None = None
-    error: ErrorInfo | None = None
-    failed_message: ChatMessage | None = None
+    # A message that could not be stored (database fault): shown again, never lost.
+    unsent: str | None = None
+    # A coded problem raised by a button (shown once as a banner on the next run).
+    notice: ErrorInfo | None = None
+    # Approvals whose dialog has opened by itself once already.
+    dialogs_opened: set[str] = field(default_factory=set)
 
 
 def vertical_chat(vertical_id: str) -> VerticalChat:
-    """This session's chat for a vertical (created on first use)."""
+    """This session's chat state for a vertical (created on first use)."""
     key = f"chat::{vertical_id}"
     if key not in st.session_state:
         st.session_state[key] = VerticalChat(vertical_id=vertical_id)
@@ -41,6 +50,16 @@ def queue_action(action: CardAction) -> None:
 def pop_action() -> CardAction | None:
     action: CardAction | None = st.session_state.pop(PENDING_ACTION, None)
     return action
+
+
+def queue_decision(decision: Decision, approval_id: str) -> None:
+    """Remember Confirm or Cancel for one stored approval (never a sentence)."""
+    st.session_state[PENDING_DECISION] = (decision, approval_id)
+
+
+def pop_decision() -> tuple[Decision, str] | None:
+    decision: tuple[Decision, str] | None = st.session_state.pop(PENDING_DECISION, None)
+    return decision
 
 
 def active_address() -> AddressItem | None:

@@ -1,51 +1,134 @@
-"""One vertical's page: header, starter chips, history with cards, input, confirm bar."""
+"""One vertical's page: header, history with cards, the live turn, approvals, input."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from swiggy_core.actions import typed_message
-from swiggy_core.models import ChatMessage
+from swiggy_core.errors import SwiggyAssistantError
+from swiggy_core.models import ChatMessage, ErrorInfo
+from swiggy_core.session import ChatSession
+from swiggy_core.store import StoreError
+from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_ui import chat, state
+from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import error_banner
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
 
 OFFLINE_BADGE = "Offline demo"
-PIN = ":material/location_on:"
 
 
 def render_vertical(vertical_id: str) -> None:
     """The whole page for `vertical_id` (pages call only this)."""
     vertical = get_vertical(vertical_id)
     runtime = get_runtime()
-    conversation = _conversation(runtime, vertical)
+    page = state.vertical_chat(vertical.id)
     _header(runtime, vertical)
-    chat.render_history(conversation, vertical)
-    message = chat.read_input(vertical)
-    retry = (
-        conversation.error is not None
-        and message is None
-        and error_banner(conversation.error, key=f"err-{vertical.id}")
-    )
-    if retry:
-        message = _take_failed(conversation)
-    if message is None and not conversation.messages:
-        message = _starter_chips(vertical)
-    if message is not None:
-        chat.send(runtime, conversation, vertical, message)
+    session = _guard(page, lambda: runtime.session(vertical.id))
+    messages = _guard(page, session.history) if session else None
+    chat.render_history(messages or [], vertical)
+    if session is None:
+        _show_notice(page, vertical)
+        return
+    handle = session.running()
+    if handle is not None:  # a turn from an earlier run of this page: watch it end
+        chat.busy_input(vertical)
+        _watch(page, handle, vertical)
         st.rerun()
-    chat.render_confirm_bar(conversation, vertical)
+    handle = _decide(page, session)
+    _show_notice(page, vertical)
+    if handle is None:
+        handle = _retry_or_approval(page, session, messages or [], vertical)
+    if handle is not None:
+        chat.busy_input(vertical)
+    else:  # the input is drawn here, so a turn it starts needs no second one
+        handle = _send_input(page, session, vertical, bool(messages))
+    if handle is not None:
+        page.conversation_id = session.conversation_id
+        _watch(page, handle, vertical)
+        st.rerun()
 
 
-def _conversation(runtime: Runtime, vertical: Vertical) -> state.VerticalChat:
-    conversation = state.vertical_chat(vertical.id)
-    if conversation.conversation_id is None and not conversation.messages:
-        stored = runtime.store.list_conversations(runtime.user_id, vertical.id)
-        if stored:
-            conversation.conversation_id = stored[0].id
-            conversation.messages = runtime.store.load_messages(stored[0].id)
-    return conversation
+def _guard(page: state.VerticalChat, work):  # type: ignore[no-untyped-def]
+    """Run one core call; a coded failure becomes the page's notice instead of a crash."""
+    try:
+        return work()
+    except SwiggyAssistantError as error:
+        page.notice = _notice(error)
+        return None
+
+
+def _notice(error: SwiggyAssistantError) -> ErrorInfo:
+    category = "store" if isinstance(error, StoreError) else "approval"
+    return ErrorInfo(code=error.code.value, category=category, message=error.message)
+
+
+def _watch(page: state.VerticalChat, handle: TurnHandle, vertical: Vertical) -> None:
+    failures = chat.watch(handle, vertical)
+    # Faults the stored reply cannot carry (a confirmation refused, the store failing).
+    kept = [f.error for f in failures if f.error.category in ("approval", "store", "internal")]
+    if kept:
+        page.notice = kept[-1]
+
+
+def _decide(page: state.VerticalChat, session: ChatSession) -> TurnHandle | None:
+    """A Confirm or Cancel pressed in the dialog, applied to that stored approval only."""
+    decision = state.pop_decision()
+    if decision is None:
+        return None
+    kind, approval_id = decision
+    act = session.confirm if kind == "confirm" else session.decline
+    handle: TurnHandle | None = _guard(page, lambda: act(approval_id))
+    return handle
+
+
+def _retry_or_approval(
+    page: state.VerticalChat, session: ChatSession, messages: list[ChatMessage], vertical: Vertical
+) -> TurnHandle | None:
+    last = messages[-1] if messages else None
+    if last is not None and last.role == "assistant" and last.meta.error is not None:
+        if error_banner(last.meta.error, key=f"err-{vertical.id}-{len(messages)}"):
+            handle: TurnHandle | None = _guard(page, session.retry)
+            return handle
+    pending = _guard(page, session.pending_approval)
+    if pending is not None:
+        render_approval(pending, vertical)
+    return None
+
+
+def _send_input(
+    page: state.VerticalChat, session: ChatSession, vertical: Vertical, has_history: bool
+) -> TurnHandle | None:
+    message = chat.read_input(vertical)
+    if message is None and page.unsent:
+        message = _unsent_retry(page, vertical)
+    if message is None and not has_history:
+        message = _starter_chips(vertical)
+    if message is None:
+        return None
+    chat.show_user(message)
+    handle: TurnHandle | None = _guard(page, lambda: session.send(message))
+    if handle is None:
+        page.unsent = message.text()  # the store failed: keep the words on screen
+        st.rerun()
+    page.unsent = None
+    return handle
+
+
+def _unsent_retry(page: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
+    with st.container(border=True):
+        st.caption("Not sent yet (kept for you):")
+        st.markdown(page.unsent or "")
+        if st.button("Send again", key=f"resend-{vertical.id}", icon=":material/send:"):
+            return typed_message(page.unsent or "")
+    return None
+
+
+def _show_notice(page: state.VerticalChat, vertical: Vertical) -> None:
+    if page.notice is not None:
+        notice, page.notice = page.notice, None
+        error_banner(notice, key=f"notice-{vertical.id}")
 
 
 def _header(runtime: Runtime, vertical: Vertical) -> None:
@@ -81,16 +164,3 @@ def _starter_chips(vertical: Vertical) -> ChatMessage | None:
         if column.button(prompt, key=f"starter-{vertical.id}-{index}", width="stretch"):
             return typed_message(prompt)
     return None
-
-
-def _take_failed(conversation: state.VerticalChat) -> ChatMessage | None:
-    """Retry: drop the failed exchange and resend exactly the same message."""
-    failed = conversation.failed_message
-    if failed is None:
-        return None
-    while conversation.messages and conversation.messages[-1] is not failed:
-        conversation.messages.pop()
-    if conversation.messages:
-        conversation.messages.pop()
-    conversation.error = None
-    return failed

@@ -141,4 +141,4 @@ def _merge(first: ChatMessage, second: ChatMessage) -> ChatMessage:
         # Tool results must open a user message, so they move ahead of any text.
         if first.role == "user":
             content.sort(key=lambda b: not isinstance(b, ToolResultBlock))
-    return first.model_copy(update={"content": content, "meta": {**first.meta, **second.meta}})
+    return first.model_copy(update={"content": content, "meta": first.meta.merged(second.meta)})

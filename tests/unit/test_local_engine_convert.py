@@ -18,7 +18,7 @@ from swiggy_core.models import (
     TextContent,
     ToolUseBlock,
 )
-from swiggy_core.turns import choose_engine
+from swiggy_core.engine import choose_engine
 
 SERVER = "swiggy-instamart"
 

@@ -1,0 +1,101 @@
+"""The Confirm dialog: exactly what a stored approval will do, and Confirm / Cancel.
+
+It opens only for an approval the core stored; the buttons pass its id, never words.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.approval import ApprovalView
+from swiggy_core.formatting import rupees
+from swiggy_core.store import ApprovalRecord
+from swiggy_core.verticals import Vertical
+from swiggy_ui import state
+
+
+def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
+    """A bar naming what waits for the person; the dialog opens once by itself."""
+    view = ApprovalView.model_validate(record.view)
+    chat = state.vertical_chat(vertical.id)
+    with st.container(border=True, key=f"approval-bar-{vertical.id}"):
+        st.markdown(f":material/pending_actions: **Waiting for your confirmation** · {_gist(view)}")
+        if st.button(
+            "Review and confirm",
+            key=f"review-{record.id}",
+            type="primary",
+            icon=":material/fact_check:",
+        ) or record.id not in chat.dialogs_opened:
+            chat.dialogs_opened.add(record.id)
+            _dialog(record.id, view)
+
+
+def _gist(view: ApprovalView) -> str:
+    if view.kind == "booking":
+        return " · ".join(
+            part
+            for part in (
+                view.restaurant_name,
+                view.date_text,
+                view.time_text,
+                f"{view.guests} guests" if view.guests else None,
+            )
+            if part
+        )
+    total = rupees(view.to_pay) if view.to_pay is not None else ""
+    count = sum(line.quantity for line in view.lines)
+    return f"{count} item{'s' if count != 1 else ''} · {total} · {view.address_label or 'address'}"
+
+
+@st.dialog("Please confirm", width="medium")
+def _dialog(approval_id: str, view: ApprovalView) -> None:
+    st.subheader(view.title)
+    if view.kind == "booking":
+        _booking(view)
+    else:
+        _order(view)
+    for note in view.notes:
+        st.caption(f":material/info: {note}")
+    yes, no = st.columns(2)
+    if yes.button(
+        "Confirm",
+        key=f"confirm-{approval_id}",
+        type="primary",
+        icon=":material/check:",
+        width="stretch",
+    ):
+        state.queue_decision("confirm", approval_id)
+        st.rerun()
+    if no.button("Cancel", key=f"cancel-{approval_id}", width="stretch"):
+        state.queue_decision("decline", approval_id)
+        st.rerun()
+
+
+def _order(view: ApprovalView) -> None:
+    if view.restaurant_name:
+        st.markdown(f"**{view.restaurant_name}**")
+    for line in view.lines:
+        left, right = st.columns([4, 1])
+        size = f" · {line.quantity_description}" if line.quantity_description else ""
+        left.markdown(f"{line.quantity} × {line.name}{size}")
+        right.markdown(rupees(line.line_total) if line.line_total is not None else "")
+    st.divider()
+    for bill_line in view.bill:
+        left, right = st.columns([4, 1])
+        left.caption(bill_line.label)
+        right.caption(rupees(bill_line.amount))
+    if view.to_pay is not None:
+        left, right = st.columns([4, 1])
+        left.markdown("**To pay**")
+        right.markdown(f"**{rupees(view.to_pay)}**")
+    where = " · ".join(part for part in (view.address_label, view.address_text) if part)
+    st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
+    st.markdown(f":material/payments: {view.payment or 'Cash on delivery'}")
+    if view.note_to_restaurant:
+        st.caption(f"Note to the restaurant: {view.note_to_restaurant}")
+
+
+def _booking(view: ApprovalView) -> None:
+    st.markdown(f"**{view.restaurant_name or 'The restaurant'}**")
+    st.markdown(f":material/event: {view.date_text} at **{view.time_text}**")
+    st.markdown(f":material/group: {view.guests} guest{'s' if view.guests != 1 else ''}")
