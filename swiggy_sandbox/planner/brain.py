@@ -118,7 +118,7 @@ def _approval_use_ids(transcript: list[dict[str, object]]) -> set[str]:
         if isinstance(content := message.get("content"), list)
         for block in content
         if isinstance(block, dict)
-        and block.get("type") == "tool_use"
+        and block.get("type") in ("tool_use", "mcp_tool_use")
         and block.get("name") == APPROVAL_TOOL_NAME
     }
 
@@ -126,6 +126,8 @@ def _approval_use_ids(transcript: list[dict[str, object]]) -> set[str]:
 def _answers(content: object, use_ids: set[str]) -> bool:
     """True when a user message answers one of `use_ids`."""
     return isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") in use_ids
+        isinstance(b, dict)
+        and b.get("type") in ("tool_result", "mcp_tool_result")
+        and b.get("tool_use_id") in use_ids
         for b in content
     )

@@ -336,3 +336,62 @@ def test_other_answers_say_nothing_was_placed(
     assert chat.last.stop_reason == "end_turn"
     assert says in chat.text() and "Done" not in chat.text()
     assert chat.spent() == []
+
+
+def test_local_engine_asks_too_even_when_checkout_is_offered_as_a_client_tool(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
+) -> None:
+    """The app as the MCP client: it runs the tools the planner asks for, one round each."""
+    token = sandbox.store.issue("local-approval")
+    server = ServerSpec(MCP_SERVERS["instamart"].name, sandbox.url_for("instamart"), token)
+    listed = bridge.list_tools(server)
+    tools = [{k: t[k] for k in ("name", "description", "input_schema") if k in t} for t in listed]
+    assert "checkout" in [tool["name"] for tool in tools], "(wrongly) offered to the model"
+    address = address_wire(sandbox.app.state.shop.saved_addresses("local-approval")[0])
+    params = build_message_stream_params(
+        vertical_id="food",
+        messages=[ChatMessage(role="user", content="hi")],
+        address=address,
+        now=NOW,
+    )
+    params.pop("messages")
+    params["tools"] = [*tools, APPROVAL_TOOL]
+    messages: list[dict[str, Any]] = []
+    executed: list[str] = []
+
+    def turn(content: str | list[dict[str, Any]]) -> Any:
+        messages.append({"role": "user", "content": content})
+        for _ in range(6):
+            final = client.beta.messages.create(messages=messages, **params)
+            messages.append({"role": "assistant", "content": final.to_param()["content"]})
+            uses = [block for block in final.content if block.type == "tool_use"]
+            if final.stop_reason != "tool_use" or uses[0].name == APPROVAL_TOOL_NAME:
+                return final
+            (use,) = uses
+            result = bridge.call_tool(server, use.name, dict(use.input))
+            executed.append(use.name)
+            answer = {"type": "tool_result", "tool_use_id": use.id, "content": result.content}
+            messages.append({"role": "user", "content": [answer]})
+        raise AssertionError("the planner never finished")
+
+    turn("find high-protein snacks under 200")
+    turn("add 2 of the first one")
+    asked = turn("place the order")
+    assert asked.stop_reason == "tool_use"
+    (use,) = [block for block in asked.content if block.type == "tool_use"]
+    arguments = {"addressId": address["id"], "paymentMethod": "COD"}
+    assert (use.name, use.input) == (
+        APPROVAL_TOOL_NAME,
+        {"tool": "checkout", "arguments": arguments},
+    )
+    assert "checkout" not in executed
+    orders = json.loads(bridge.call_tool(server, "get_orders", {}).text)["data"]["orders"]
+    assert orders == []
+
+    result = json.loads(bridge.call_tool(server, "checkout", arguments).text)
+    answer = {"approval": "confirmed", "tool": "checkout", "message": "", "result": result}
+    reply = turn([{"type": "tool_result", "tool_use_id": use.id, "content": json.dumps(answer)}])
+    assert reply.stop_reason == "end_turn"
+    text = "".join(block.text for block in reply.content if block.type == "text")
+    assert result["data"]["orderId"] in text and text.startswith("_Offline demo_ · ")
+    assert "checkout" not in executed
