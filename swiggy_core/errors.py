@@ -16,6 +16,13 @@ class ErrorCode(StrEnum):
     SETTING_INVALID = "E-1001"
     UNKNOWN_VERTICAL = "E-1002"
     EMPTY_MESSAGE = "E-1003"
+    # E-11xx: approvals (the person's confirmation of a spending action)
+    APPROVAL_NOT_PENDING = "E-1101"
+    APPROVAL_EXPIRED = "E-1102"
+    APPROVAL_CHANGED = "E-1103"
+    APPROVAL_INVALID = "E-1104"
+    TURN_BUSY = "E-1105"
+    APPROVAL_UNKNOWN = "E-1106"
     # E-2xxx: the model API
     API_BAD_REQUEST = "E-2000"
     API_RATE_LIMIT = "E-2001"
@@ -32,6 +39,10 @@ class ErrorCode(StrEnum):
     TOOL_VALIDATION = "E-3004"
     # E-4xxx: internal
     INTERNAL = "E-4001"
+    STORE_FAILED = "E-4101"
+    STORE_READ_ONLY = "E-4102"
+    STORE_BUSY = "E-4103"
+    STORE_MISSING = "E-4104"
     # E-5xxx: authentication
     API_AUTH = "E-5001"
     SWIGGY_SESSION_EXPIRED = "E-5002"
