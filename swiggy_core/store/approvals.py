@@ -1,0 +1,194 @@
+"""Pending approvals for spending actions, moved between states by compare-and-set.
+
+A transition is one `UPDATE ... WHERE id = :id AND status IN (:from)`: the database
+decides which of two racing confirmations wins (exactly one sees a changed row), across
+threads, processes and PostgreSQL connections alike.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Collection
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Row, select, update
+
+from swiggy_core.store.database import Database
+from swiggy_core.store.records import (
+    APPROVAL_STATUSES,
+    ApprovalRecord,
+    ApprovalStatus,
+    NewApproval,
+)
+from swiggy_core.store.schema import approvals, as_utc, utc_now
+
+
+def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
+    now = utc_now()
+    record = ApprovalRecord(
+        user_id=new.user_id,
+        conversation_id=new.conversation_id,
+        vertical_id=new.vertical_id,
+        server_key=new.server_key,
+        tool=new.tool,
+        arguments=new.arguments,
+        digest=new.digest,
+        view=new.view,
+        tool_use_id=new.tool_use_id,
+        expires_at=as_utc(new.expires_at),
+        id=uuid.uuid4().hex,
+        status="pending",
+        created_at=now,
+        updated_at=now,
+        result=None,
+        note="",
+    )
+    row = {column.name: getattr(record, column.name) for column in approvals.columns}
+    row.update(arguments=json.dumps(record.arguments), view=json.dumps(record.view))
+    with db.write() as conn:
+        conn.execute(approvals.insert().values(**row))
+    return record
+
+
+def get_approval(db: Database, approval_id: str) -> ApprovalRecord | None:
+    with db.read() as conn:
+        row = conn.execute(select(approvals).where(approvals.c.id == approval_id)).one_or_none()
+    return None if row is None else _record(row)
+
+
+def approvals_for(
+    db: Database, conversation_id: str, statuses: Collection[str] | None
+) -> list[ApprovalRecord]:
+    query = select(approvals).where(approvals.c.conversation_id == conversation_id)
+    if statuses is not None:
+        query = query.where(approvals.c.status.in_(_checked(statuses)))
+    with db.read() as conn:
+        rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
+    return [_record(row) for row in rows]
+
+
+def transition(
+    db: Database,
+    approval_id: str,
+    from_statuses: Collection[str],
+    to_status: str,
+    *,
+    result: dict[str, Any] | None,
+    note: str,
+    now: datetime | None,
+    require_unexpired: bool,
+) -> bool:
+    """Move one approval to `to_status` if it is in one of `from_statuses`; True if it moved.
+
+    `result` and `note` replace the stored ones only when given (not None / not empty).
+    """
+    _checked((to_status, *from_statuses))  # a typo must fail before any transaction
+    with db.write() as conn:
+        return _compare_and_set(
+            conn,
+            approval_id,
+            from_statuses,
+            to_status,
+            result=result,
+            note=note,
+            now=as_utc(now) if now else utc_now(),
+            require_unexpired=require_unexpired,
+        )
+
+
+def expire_approvals(db: Database, now: datetime | None) -> list[str]:
+    """Pending approvals past their expiry become "expired"; returns their ids."""
+    moment = as_utc(now) if now else utc_now()
+    due = select(approvals.c.id).where(
+        approvals.c.status == "pending", approvals.c.expires_at <= moment
+    )
+    return _move_pending(db, due, "expired", note="", now=moment)
+
+
+def supersede_approvals(
+    db: Database, conversation_id: str, server_key: str | None, note: str
+) -> list[str]:
+    """Pending approvals of a conversation (optionally one server) become "superseded"."""
+    stale = select(approvals.c.id).where(
+        approvals.c.status == "pending", approvals.c.conversation_id == conversation_id
+    )
+    if server_key is not None:
+        stale = stale.where(approvals.c.server_key == server_key)
+    return _move_pending(db, stale, "superseded", note=note, now=utc_now())
+
+
+def _move_pending(
+    db: Database, candidates: Any, to_status: str, *, note: str, now: datetime
+) -> list[str]:
+    # Each candidate still goes through compare-and-set: one confirmed meanwhile is left alone.
+    with db.write() as conn:
+        ids = [str(approval_id) for approval_id in conn.execute(candidates).scalars()]
+        return [
+            approval_id
+            for approval_id in ids
+            if _compare_and_set(
+                conn,
+                approval_id,
+                ("pending",),
+                to_status,
+                result=None,
+                note=note,
+                now=now,
+                require_unexpired=False,
+            )
+        ]
+
+
+def _compare_and_set(
+    conn: Connection,
+    approval_id: str,
+    from_statuses: Collection[str],
+    to_status: str,
+    *,
+    result: dict[str, Any] | None,
+    note: str,
+    now: datetime,
+    require_unexpired: bool,
+) -> bool:
+    (target,) = _checked((to_status,))
+    changes: dict[str, Any] = {"status": target, "updated_at": now}
+    if result is not None:
+        changes["result"] = json.dumps(result)
+    if note:
+        changes["note"] = note
+    statement = update(approvals).where(
+        approvals.c.id == approval_id, approvals.c.status.in_(_checked(from_statuses))
+    )
+    if require_unexpired:
+        statement = statement.where(approvals.c.expires_at > now)
+    return conn.execute(statement.values(**changes)).rowcount == 1
+
+
+def _checked(statuses: Collection[str]) -> list[str]:
+    unknown = sorted(set(statuses) - APPROVAL_STATUSES)
+    if unknown:
+        raise ValueError(f"unknown approval status: {', '.join(unknown)}")
+    return sorted(statuses)
+
+
+def _record(row: Row[Any]) -> ApprovalRecord:
+    return ApprovalRecord(
+        user_id=row.user_id,
+        conversation_id=row.conversation_id,
+        vertical_id=row.vertical_id,
+        server_key=row.server_key,
+        tool=row.tool,
+        arguments=json.loads(row.arguments),
+        digest=row.digest,
+        view=json.loads(row.view),
+        tool_use_id=row.tool_use_id,
+        expires_at=row.expires_at,
+        id=row.id,
+        status=cast(ApprovalStatus, row.status),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        result=None if row.result is None else json.loads(row.result),
+        note=row.note,
+    )

@@ -1,0 +1,147 @@
+"""`ChatStore`: the one object the rest of the app uses to reach the database."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Any, Final
+
+from sqlalchemy.engine import Engine
+
+from swiggy_core.models import ChatMessage
+from swiggy_core.store import approvals, audit, chats
+from swiggy_core.store.database import Database
+from swiggy_core.store.faults import StoreError
+from swiggy_core.store.migrations import migrate
+from swiggy_core.store.records import ApprovalRecord, ConversationInfo, NewApproval, StoredMessage
+
+# How long an SQLite writer waits for another writer's lock before reporting "busy".
+DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
+
+
+class ChatStore:
+    """Chats, approvals, audit and preferences in SQL; one instance per database URL.
+
+    SQLite by default, PostgreSQL by URL. Safe to share between threads. Every public
+    method either succeeds or raises a coded `StoreError`.
+    """
+
+    def __init__(
+        self, database_url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS
+    ) -> None:
+        self._db = Database(database_url, busy_timeout_ms=busy_timeout_ms)
+        try:
+            migrate(self._db)
+            self._db.pin_file()
+        except StoreError:
+            self._db.close()
+            raise
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for tests and maintenance scripts)."""
+        return self._db.engine
+
+    # -- conversations and messages ----------------------------------------------------
+    def create_conversation(self, user_id: str, vertical_id: str, title: str = "") -> str:
+        return chats.create_conversation(self._db, user_id, vertical_id, title)
+
+    def append_messages(self, conversation_id: str, messages: Sequence[ChatMessage]) -> list[int]:
+        """Add messages after the last stored one (never rewriting); returns their seqs."""
+        return chats.append_messages(self._db, conversation_id, messages)
+
+    def load_messages(self, conversation_id: str) -> list[ChatMessage]:
+        return [stored.message for stored in chats.load_since(self._db, conversation_id, -1)]
+
+    def load_since(self, conversation_id: str, after_seq: int = -1) -> list[StoredMessage]:
+        """Messages with seq > after_seq, oldest first."""
+        return chats.load_since(self._db, conversation_id, after_seq)
+
+    def last_seq(self, conversation_id: str) -> int:
+        """The seq of the newest message; -1 when there is none."""
+        return chats.last_seq(self._db, conversation_id)
+
+    def list_conversations(self, user_id: str, vertical_id: str) -> list[ConversationInfo]:
+        """The user's conversations in one vertical, most recently updated first."""
+        return chats.list_conversations(self._db, user_id, vertical_id)
+
+    def conversation_owner(self, conversation_id: str) -> str | None:
+        return chats.conversation_owner(self._db, conversation_id)
+
+    def delete_conversation(self, conversation_id: str) -> None:
+        """Remove the conversation and its messages; its approvals and audit stay."""
+        chats.delete_conversation(self._db, conversation_id)
+
+    def count_conversations(self) -> int:
+        return chats.count_conversations(self._db)
+
+    # -- approvals ---------------------------------------------------------------------
+    def create_approval(self, new: NewApproval) -> ApprovalRecord:
+        """Store a new approval in status "pending"."""
+        return approvals.create_approval(self._db, new)
+
+    def get_approval(self, approval_id: str) -> ApprovalRecord | None:
+        return approvals.get_approval(self._db, approval_id)
+
+    def approvals_for(
+        self, conversation_id: str, statuses: Collection[str] | None = None
+    ) -> list[ApprovalRecord]:
+        """A conversation's approvals (optionally only these statuses), oldest first."""
+        return approvals.approvals_for(self._db, conversation_id, statuses)
+
+    def transition_approval(
+        self,
+        approval_id: str,
+        from_statuses: Collection[str],
+        to_status: str,
+        *,
+        result: dict[str, Any] | None = None,
+        note: str = "",
+        now: datetime | None = None,
+        require_unexpired: bool = False,
+    ) -> bool:
+        """Atomic compare-and-set of an approval's status; True only for the one winner."""
+        return approvals.transition(
+            self._db,
+            approval_id,
+            from_statuses,
+            to_status,
+            result=result,
+            note=note,
+            now=now,
+            require_unexpired=require_unexpired,
+        )
+
+    def expire_approvals(self, now: datetime | None = None) -> list[str]:
+        return approvals.expire_approvals(self._db, now)
+
+    def supersede_approvals(
+        self, conversation_id: str, server_key: str | None = None, note: str = ""
+    ) -> list[str]:
+        return approvals.supersede_approvals(self._db, conversation_id, server_key, note)
+
+    # -- audit and preferences ---------------------------------------------------------
+    def record_audit(
+        self,
+        user_id: str,
+        action: str,
+        detail: dict[str, Any],
+        *,
+        conversation_id: str | None = None,
+    ) -> None:
+        audit.record_audit(self._db, user_id, action, detail, conversation_id)
+
+    def audit_entries(
+        self, user_id: str, *, conversation_id: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        return audit.audit_entries(self._db, user_id, conversation_id)
+
+    def set_preference(self, user_id: str, name: str, value: dict[str, Any]) -> None:
+        audit.set_preference(self._db, user_id, name, value)
+
+    def get_preference(self, user_id: str, name: str) -> dict[str, Any] | None:
+        return audit.get_preference(self._db, user_id, name)
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._db.close()

@@ -1,0 +1,167 @@
+"""Conversations and their append-only messages.
+
+Each message is one row keyed by (conversation_id, seq), stored in the API's own wire
+format, so a restored chat can be sent back unchanged. Rows are only ever inserted: two
+tabs (or processes) appending to one conversation both keep their messages.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Final
+
+from pydantic import ValidationError
+from sqlalchemy import Connection, case, delete, func, insert, select, update
+
+from swiggy_core.errors import ErrorCode
+from swiggy_core.models import ChatMessage, conversation_adapter
+from swiggy_core.store.database import Database
+from swiggy_core.store.faults import StoreError, is_conflict, store_error
+from swiggy_core.store.records import ConversationInfo, StoredMessage
+from swiggy_core.store.schema import TITLE_LENGTH, conversations, messages, utc_now
+
+# A concurrent writer that took the same seq makes us start over; this bounds the retries.
+APPEND_ATTEMPTS: Final = 20
+# Titles come from the first line of the first user message, cut to this many characters.
+TITLE_CHARS: Final = 80
+
+_GONE: Final = (
+    "This chat no longer exists (it was deleted, perhaps in another tab), so nothing "
+    "could be added to it. Start a new chat; your message is kept on this page."
+)
+_UNREADABLE: Final = (
+    "A stored message in this chat could not be read. Start a new chat; "
+    "the old one is kept in the database."
+)
+
+
+def create_conversation(db: Database, user_id: str, vertical_id: str, title: str) -> str:
+    conversation_id = str(uuid.uuid4())
+    now = utc_now()
+    with db.write() as conn:
+        conn.execute(
+            insert(conversations).values(
+                id=conversation_id,
+                user_id=user_id,
+                vertical_id=vertical_id,
+                title=title[:TITLE_LENGTH],
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    return conversation_id
+
+
+def append_messages(db: Database, conversation_id: str, chat: Sequence[ChatMessage]) -> list[int]:
+    """Insert `chat` after the last stored message; returns the seqs it was given."""
+    if not chat:
+        return []
+    bodies = [conversation_adapter.dump_json([message]).decode()[1:-1] for message in chat]
+    title = title_of(chat)
+    last_conflict: StoreError | None = None
+    for _attempt in range(APPEND_ATTEMPTS):
+        try:
+            with db.write() as conn:
+                return _append_once(conn, conversation_id, bodies, title)
+        except StoreError as error:
+            if not is_conflict(error):
+                raise
+            last_conflict = error
+    raise store_error(ErrorCode.STORE_BUSY) from last_conflict
+
+
+def _append_once(
+    conn: Connection, conversation_id: str, bodies: list[str], title: str
+) -> list[int]:
+    # Touching the conversation first takes its row lock (PostgreSQL), so appenders to
+    # one conversation queue here instead of colliding on seq below.
+    new_title = (
+        case((conversations.c.title == "", title), else_=conversations.c.title)
+        if title
+        else conversations.c.title
+    )
+    touched = conn.execute(
+        update(conversations)
+        .where(conversations.c.id == conversation_id)
+        .values(updated_at=utc_now(), title=new_title)
+    )
+    if touched.rowcount != 1:
+        raise store_error(ErrorCode.STORE_FAILED, _GONE)
+    last = conn.execute(
+        select(func.max(messages.c.seq)).where(messages.c.conversation_id == conversation_id)
+    ).scalar_one()
+    start = -1 if last is None else int(last)
+    seqs = list(range(start + 1, start + 1 + len(bodies)))
+    conn.execute(
+        insert(messages),
+        [
+            {"conversation_id": conversation_id, "seq": seq, "body": body}
+            for seq, body in zip(seqs, bodies, strict=True)
+        ],
+    )
+    return seqs
+
+
+def load_since(db: Database, conversation_id: str, after_seq: int) -> list[StoredMessage]:
+    query = (
+        select(messages.c.seq, messages.c.body)
+        .where(messages.c.conversation_id == conversation_id, messages.c.seq > after_seq)
+        .order_by(messages.c.seq)
+    )
+    with db.read() as conn:
+        rows = conn.execute(query).all()
+    chat = _parse([row.body for row in rows])
+    return [StoredMessage(row.seq, message) for row, message in zip(rows, chat, strict=True)]
+
+
+def last_seq(db: Database, conversation_id: str) -> int:
+    query = select(func.max(messages.c.seq)).where(messages.c.conversation_id == conversation_id)
+    with db.read() as conn:
+        last = conn.execute(query).scalar_one()
+    return -1 if last is None else int(last)
+
+
+def list_conversations(db: Database, user_id: str, vertical_id: str) -> list[ConversationInfo]:
+    query = (
+        select(conversations)
+        .where(conversations.c.user_id == user_id, conversations.c.vertical_id == vertical_id)
+        .order_by(conversations.c.updated_at.desc(), conversations.c.created_at.desc())
+    )
+    with db.read() as conn:
+        return [
+            ConversationInfo(row.id, row.user_id, row.vertical_id, row.title, row.updated_at)
+            for row in conn.execute(query)
+        ]
+
+
+def conversation_owner(db: Database, conversation_id: str) -> str | None:
+    query = select(conversations.c.user_id).where(conversations.c.id == conversation_id)
+    with db.read() as conn:
+        owner = conn.execute(query).scalar_one_or_none()
+    return None if owner is None else str(owner)
+
+
+def delete_conversation(db: Database, conversation_id: str) -> None:
+    with db.write() as conn:
+        conn.execute(delete(messages).where(messages.c.conversation_id == conversation_id))
+        conn.execute(delete(conversations).where(conversations.c.id == conversation_id))
+
+
+def count_conversations(db: Database) -> int:
+    with db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(conversations)).scalar_one())
+
+
+def title_of(chat: Sequence[ChatMessage]) -> str:
+    for message in chat:
+        if message.role == "user" and message.text().strip():
+            return message.text().strip().splitlines()[0][:TITLE_CHARS]
+    return ""
+
+
+def _parse(bodies: list[str]) -> list[ChatMessage]:
+    try:
+        return conversation_adapter.validate_json("[" + ",".join(bodies) + "]")
+    except ValidationError as error:
+        raise store_error(ErrorCode.STORE_FAILED, _UNREADABLE) from error

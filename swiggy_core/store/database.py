@@ -1,0 +1,183 @@
+"""One engine per database URL: SQLite pragmas, PostgreSQL URLs, and guarded transactions.
+
+Every transaction goes through `Database.write()` or `Database.read()`, which check that
+an SQLite file is still there (a deleted file keeps working as a ghost whose writes are
+lost) and turn any database fault into a coded StoreError.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import unquote
+
+from sqlalchemy import Connection, create_engine, event, exc, make_url
+from sqlalchemy.engine import URL, Engine
+from sqlalchemy.pool import StaticPool
+
+from swiggy_core.errors import ErrorCode
+from swiggy_core.store.faults import store_error, translated_faults
+
+# Seconds to wait for a PostgreSQL server to accept a connection.
+POSTGRES_CONNECT_TIMEOUT_SECONDS: Final = 10
+# Execution option that makes a connection begin with SQLite's BEGIN IMMEDIATE.
+_WRITE_OPTION: Final = "swiggy_store_write"
+_POSTGRES_PREFIXES: Final = ("postgres://", "postgresql://")
+_MEMORY_NAMES: Final = ("", ":memory:")
+
+
+def normalise_url(database_url: str) -> str:
+    """PostgreSQL URLs name the psycopg (v3) driver; everything else is left alone."""
+    for prefix in _POSTGRES_PREFIXES:
+        if database_url.startswith(prefix):
+            return "postgresql+psycopg://" + database_url[len(prefix) :]
+    return database_url
+
+
+class Database:
+    """An engine plus the checks every transaction needs."""
+
+    def __init__(self, database_url: str, *, busy_timeout_ms: int) -> None:
+        try:
+            url = make_url(normalise_url(database_url))
+        except exc.ArgumentError as error:
+            raise store_error(
+                ErrorCode.STORE_FAILED,
+                "The chat database setting is not a database address. Fix the setting and "
+                "restart the app.",
+            ) from error
+        self.file: Path | None = _sqlite_file(url)
+        if self.file is not None:
+            if not self.file.parent.is_dir():
+                raise store_error(ErrorCode.STORE_MISSING)
+            if not url.query.get("uri"):  # pin the path: the working directory may change
+                url = url.set(database=str(self.file))
+        with translated_faults():
+            self.engine: Engine = _make_engine(url, busy_timeout_ms)
+        self._writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self._identity: tuple[int, int] | None = None
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def pin_file(self) -> None:
+        """Remember which file is ours, so a deleted or replaced one is noticed."""
+        if self.file is not None:
+            self._identity = _identity_of(self.file)
+            if self._identity is None:
+                raise store_error(ErrorCode.STORE_MISSING)
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One transaction that intends to write (SQLite: BEGIN IMMEDIATE, so writers queue)."""
+        self._check_file()
+        with translated_faults(), self._writer.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """One read-only snapshot."""
+        self._check_file()
+        with translated_faults(), self.engine.connect() as conn:
+            yield conn
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _check_file(self) -> None:
+        if self.file is None or self._identity is None:
+            return
+        if _identity_of(self.file) != self._identity:
+            raise store_error(ErrorCode.STORE_MISSING)
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    """The database file of an SQLite URL; None for memory and for other databases."""
+    if url.get_backend_name() != "sqlite":
+        return None
+    name = url.database or ""
+    if url.query.get("mode") == "memory" or name in _MEMORY_NAMES:
+        return None
+    if name.startswith("file:"):
+        name = unquote(name.removeprefix("file:").split("?", 1)[0])
+        if name in _MEMORY_NAMES:
+            return None
+    return Path(name).absolute()
+
+
+def _identity_of(path: Path) -> tuple[int, int] | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino)
+
+
+def _make_engine(url: URL, busy_timeout_ms: int) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        file = _sqlite_file(url)
+        if file is None:
+            # One shared connection, or every new connection would see an empty database.
+            engine = create_engine(
+                url,
+                poolclass=StaticPool,
+                connect_args={"check_same_thread": False},
+                hide_parameters=True,
+            )
+        else:
+            engine = create_engine(
+                url, connect_args={"check_same_thread": False}, hide_parameters=True
+            )
+        _prepare_sqlite(engine, busy_timeout_ms, on_file=file is not None)
+        return engine
+    engine = create_engine(
+        url,
+        pool_pre_ping=True,
+        hide_parameters=True,
+        connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS},
+    )
+    if url.get_backend_name() == "postgresql":
+        _prepare_postgres(engine, busy_timeout_ms)
+    return engine
+
+
+def _prepare_sqlite(engine: Engine, busy_timeout_ms: int, *, on_file: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        # The driver would otherwise begin transactions lazily (before the first write,
+        # not the first read); `_on_begin` emits BEGIN itself instead.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            if on_file:
+                # A read-only (or briefly locked) file keeps the journal mode it has.
+                with suppress(sqlite3.OperationalError):
+                    cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # IMMEDIATE takes the write lock up front, so a read-then-write transaction can
+        # never fail half-way because another writer committed in between; it waits
+        # (busy_timeout) instead.
+        write = bool(conn.get_execution_options().get(_WRITE_OPTION))
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _prepare_postgres(engine: Engine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Waiting for a row or table lock longer than this is reported as "busy".
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {int(busy_timeout_ms)}")
+        dbapi_connection.autocommit = autocommit

@@ -1,0 +1,108 @@
+"""Database faults become one coded `StoreError` with a message a person can act on.
+
+The driver's own text never reaches the message: it can hold SQL, values or, for a
+server, parts of the connection address.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Final
+
+from sqlalchemy import exc
+
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+
+try:  # PostgreSQL support is optional at run time; SQLite needs nothing extra.
+    import psycopg
+
+    _DRIVER_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
+except ImportError:  # pragma: no cover - psycopg is a declared dependency
+    _DRIVER_ERRORS = (sqlite3.Error,)
+_DATABASE_ERRORS: tuple[type[Exception], ...] = (exc.SQLAlchemyError, *_DRIVER_ERRORS)
+
+_KEPT: Final = " Your message is kept on this page."
+MESSAGES: Final[dict[ErrorCode, str]] = {
+    ErrorCode.STORE_READ_ONLY: "The chat database is read-only, so nothing new can be saved."
+    + _KEPT,
+    ErrorCode.STORE_BUSY: "The chat database is busy with another request. "
+    "Wait a moment and try again." + _KEPT,
+    ErrorCode.STORE_MISSING: "The chat database is missing or cannot be opened "
+    "(it may have been moved or deleted, or its server is down). "
+    "Check the database setting and restart the app." + _KEPT,
+    ErrorCode.STORE_FAILED: "The chat database could not complete this request. Try again;"
+    " if it keeps happening, restart the app." + _KEPT,
+}
+
+# SQLite primary result codes (the low byte of the extended code).
+_SQLITE_CODES: Final[dict[int, ErrorCode]] = {
+    5: ErrorCode.STORE_BUSY,  # SQLITE_BUSY
+    6: ErrorCode.STORE_BUSY,  # SQLITE_LOCKED
+    8: ErrorCode.STORE_READ_ONLY,  # SQLITE_READONLY
+    14: ErrorCode.STORE_MISSING,  # SQLITE_CANTOPEN
+}
+# PostgreSQL SQLSTATE values and classes.
+_SQLSTATES: Final[dict[str, ErrorCode]] = {
+    "25006": ErrorCode.STORE_READ_ONLY,  # read_only_sql_transaction
+    "40001": ErrorCode.STORE_BUSY,  # serialization_failure
+    "40P01": ErrorCode.STORE_BUSY,  # deadlock_detected
+    "55P03": ErrorCode.STORE_BUSY,  # lock_not_available (lock_timeout)
+    "57014": ErrorCode.STORE_BUSY,  # query_canceled (statement_timeout)
+    "53300": ErrorCode.STORE_BUSY,  # too_many_connections
+    "3D000": ErrorCode.STORE_MISSING,  # invalid_catalog_name: no such database
+    "57P01": ErrorCode.STORE_MISSING,  # admin_shutdown
+    "57P02": ErrorCode.STORE_MISSING,  # crash_shutdown
+    "57P03": ErrorCode.STORE_MISSING,  # cannot_connect_now
+}
+_SQLSTATE_CLASSES: Final[dict[str, ErrorCode]] = {
+    "08": ErrorCode.STORE_MISSING,  # connection exceptions
+    "28": ErrorCode.STORE_MISSING,  # invalid authorization
+}
+
+
+class StoreError(SwiggyAssistantError):
+    """The chat database failed; `code` says how (E-41xx)."""
+
+    code = ErrorCode.STORE_FAILED
+
+
+def store_error(code: ErrorCode, message: str | None = None) -> StoreError:
+    return StoreError(message or MESSAGES[code], code=code)
+
+
+def classify(error: BaseException) -> ErrorCode:
+    """Which E-41xx code a database exception deserves."""
+    if isinstance(error, exc.TimeoutError):  # no pooled connection came free in time
+        return ErrorCode.STORE_BUSY
+    cause = error.orig if isinstance(error, exc.DBAPIError) and error.orig else error
+    if isinstance(cause, sqlite3.Error):
+        extended = getattr(cause, "sqlite_errorcode", None)
+        if isinstance(extended, int):
+            return _SQLITE_CODES.get(extended & 0xFF, ErrorCode.STORE_FAILED)
+        return ErrorCode.STORE_FAILED
+    sqlstate = getattr(cause, "sqlstate", None)
+    if isinstance(sqlstate, str):
+        if sqlstate in _SQLSTATES:
+            return _SQLSTATES[sqlstate]
+        return _SQLSTATE_CLASSES.get(sqlstate[:2], ErrorCode.STORE_FAILED)
+    if isinstance(error, exc.OperationalError):
+        return ErrorCode.STORE_MISSING  # no SQLSTATE: the server could not be reached at all
+    return ErrorCode.STORE_FAILED
+
+
+def is_conflict(error: StoreError) -> bool:
+    """True when the database refused a row because another writer got there first."""
+    return isinstance(error.__cause__, exc.IntegrityError)
+
+
+@contextmanager
+def translated_faults() -> Iterator[None]:
+    """Turn any database exception raised inside the block into a StoreError."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except _DATABASE_ERRORS as error:
+        raise store_error(classify(error)) from error

@@ -1,0 +1,124 @@
+"""The tables as the current code reads and writes them.
+
+`migrations.py` is what creates them (and the indexes); `tests/store/test_migrations.py`
+checks that a migrated database has exactly these columns.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+)
+
+# Column sizes (kept equal to what migration 1 created in older databases).
+ID_LENGTH = 36
+USER_ID_LENGTH = 128
+VERTICAL_ID_LENGTH = 32
+TITLE_LENGTH = 200
+NAME_LENGTH = 64
+STATUS_LENGTH = 16
+
+
+def as_utc(moment: datetime) -> datetime:
+    """An aware UTC datetime; naive values are taken to be UTC already."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Stored as UTC, read back aware.
+
+    SQLite keeps no offset and returns naive values, so everything is written in UTC
+    (which also keeps SQLite's text comparisons of times correct) and tagged on reading.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("applied_at", UtcDateTime, nullable=False),
+)
+conversations = Table(
+    "conversations",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("user_id", String(USER_ID_LENGTH), nullable=False),
+    Column("vertical_id", String(VERTICAL_ID_LENGTH), nullable=False),
+    Column("title", String(TITLE_LENGTH), nullable=False, default=""),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+# Append-only: rows are inserted with the next seq and never rewritten.
+messages = Table(
+    "messages",
+    metadata,
+    Column("conversation_id", String(ID_LENGTH), ForeignKey("conversations.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("body", Text, nullable=False),
+)
+preferences = Table(
+    "preferences",
+    metadata,
+    Column("user_id", String(USER_ID_LENGTH), primary_key=True),
+    Column("name", String(NAME_LENGTH), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", UtcDateTime, nullable=False),
+    Column("user_id", String(USER_ID_LENGTH), nullable=False),
+    Column("action", String(NAME_LENGTH), nullable=False),
+    Column("detail", Text, nullable=False),
+    Column("conversation_id", String(ID_LENGTH), nullable=True),
+)
+approvals = Table(
+    "approvals",
+    metadata,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("user_id", String(USER_ID_LENGTH), nullable=False),
+    Column("conversation_id", String(ID_LENGTH), nullable=False),
+    Column("vertical_id", String(VERTICAL_ID_LENGTH), nullable=False),
+    Column("server_key", String(NAME_LENGTH), nullable=False),
+    Column("tool", String(TITLE_LENGTH), nullable=False),
+    Column("arguments", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Column("view", Text, nullable=False),
+    Column("tool_use_id", String(TITLE_LENGTH), nullable=False),
+    Column("status", String(STATUS_LENGTH), nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("note", Text, nullable=False),
+)
