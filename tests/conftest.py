@@ -1,0 +1,171 @@
+"""Shared fixtures: a real PostgreSQL server for the tests that need one.
+
+`postgres_url` starts a throw-away cluster once per test session (initdb in a temporary
+directory, trust authentication, loopback only, a free port) and stops it at the end.
+Set SWIGGY_TEST_POSTGRES_URL to use an existing server instead. When PostgreSQL cannot be
+started the PostgreSQL tests are skipped with the reason, except on CI (CI=true), where
+they fail: a CI run must never pass without them.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+
+POSTGRES_URL_ENV = "SWIGGY_TEST_POSTGRES_URL"
+POSTGRES_SYSTEM_USER = "postgres"
+POSTGRES_DATABASE = "swiggy_test"
+PG_COMMAND_TIMEOUT_SECONDS = 120
+PG_START_ATTEMPTS = 3
+
+
+class PostgresUnavailable(Exception):
+    """PostgreSQL could not be started here; the message says why."""
+
+
+@dataclass
+class PostgresServer:
+    """A cluster this test session owns; `stop` removes every trace of it."""
+
+    bin_dir: Path
+    root: Path
+    port: int
+    run_as: list[str]
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    def url(self, database: str = POSTGRES_DATABASE) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def stop(self) -> None:
+        _run(self.run_as, self.bin_dir / "pg_ctl", "-D", self.data_dir, "-m", "fast", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _postgres_bin_dir() -> Path:
+    on_path = shutil.which("initdb")
+    if on_path:
+        found = Path(on_path).resolve().parent
+        if (found / "pg_ctl").exists():
+            return found
+    # Debian keeps the server binaries off PATH, one directory per major version.
+    candidates = glob.glob("/usr/lib/postgresql/*/bin/initdb")
+    if not candidates:
+        raise PostgresUnavailable(
+            "initdb was not found (install Debian's 'postgresql' package; scripts/test does)"
+        )
+    newest = max(candidates, key=lambda path: int(Path(path).parts[-3]))
+    return Path(newest).parent
+
+
+def _run_as() -> list[str]:
+    """Postgres refuses to run as root: as root, run its commands as the postgres user."""
+    if os.geteuid() != 0:
+        return []
+    try:
+        pwd.getpwnam(POSTGRES_SYSTEM_USER)
+    except KeyError as error:
+        raise PostgresUnavailable("running as root and there is no 'postgres' user") from error
+    runuser = shutil.which("runuser")
+    if runuser is None:
+        raise PostgresUnavailable("running as root and 'runuser' is not installed")
+    return [runuser, "-u", POSTGRES_SYSTEM_USER, "--"]
+
+
+def _run(run_as: list[str], *command: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*run_as, *map(str, command)],
+        capture_output=True,
+        text=True,
+        timeout=PG_COMMAND_TIMEOUT_SECONDS,
+        check=False,
+    )
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_postgres() -> PostgresServer:
+    bin_dir = _postgres_bin_dir()
+    run_as = _run_as()
+    # The postgres user must reach the directory: as root, avoid a private TMPDIR.
+    parent = "/tmp" if run_as and os.path.isdir("/tmp") else None
+    root = Path(tempfile.mkdtemp(prefix="swiggy-pg-", dir=parent))
+    try:
+        if run_as:
+            account = pwd.getpwnam(POSTGRES_SYSTEM_USER)
+            os.chown(root, account.pw_uid, account.pw_gid)
+        server = PostgresServer(bin_dir, root, 0, run_as)
+        initdb = _run(
+            run_as, bin_dir / "initdb", "-D", server.data_dir, "-A", "trust", "-U", "postgres",
+            "-E", "UTF8", "--locale=C", "--no-sync",
+        )  # fmt: skip
+        if initdb.returncode != 0:
+            raise PostgresUnavailable(f"initdb failed: {initdb.stderr.strip()[-500:]}")
+        _start_on_a_free_port(server)
+        with psycopg.connect(server.url("postgres").replace("+psycopg", ""), autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {POSTGRES_DATABASE}")
+        return server
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+def _start_on_a_free_port(server: PostgresServer) -> None:
+    # Durability is pointless for a throw-away cluster; skipping fsync keeps tests quick.
+    reason = ""
+    for _attempt in range(PG_START_ATTEMPTS):
+        server.port = _free_port()
+        options = (
+            f"-h 127.0.0.1 -p {server.port} -k {server.root} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        started = _run(
+            server.run_as, server.bin_dir / "pg_ctl", "-D", server.data_dir,
+            "-l", server.root / "server.log", "-o", options, "-w", "-t", "60", "start",
+        )  # fmt: skip
+        if started.returncode == 0:
+            return
+        log = server.root / "server.log"
+        tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
+        reason = f"pg_ctl start failed: {started.stderr.strip()[-300:]} {tail}".strip()
+    raise PostgresUnavailable(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The URL of a real, empty-at-start PostgreSQL database (psycopg 3 driver)."""
+    override = os.environ.get(POSTGRES_URL_ENV)
+    if override:
+        yield override
+        return
+    try:
+        server = start_postgres()
+    except (PostgresUnavailable, OSError, subprocess.SubprocessError, psycopg.Error) as error:
+        reason = f"PostgreSQL could not be started: {error}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{reason} (CI=true: PostgreSQL tests must run)", pytrace=False)
+        pytest.skip(
+            f"SKIPPING ALL POSTGRESQL TESTS: {reason}. Install PostgreSQL or set "
+            f"{POSTGRES_URL_ENV}."
+        )
+    try:
+        yield server.url()
+    finally:
+        server.stop()
