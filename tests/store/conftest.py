@@ -1,0 +1,61 @@
+"""Store fixtures: every store test runs on an SQLite file and on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from storehelpers import libpq_url, sqlalchemy_url
+
+from swiggy_core.store import ChatStore
+
+
+@pytest.fixture
+def postgres_database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test; dropped afterwards."""
+    server_url: str = request.getfixturevalue("postgres_url")
+    name = f"store_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(libpq_url(server_url), autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield sqlalchemy_url(server_url, name)
+    finally:
+        with psycopg.connect(libpq_url(server_url), autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def sqlite_file(tmp_path: Path) -> Path:
+    return tmp_path / "chats.db"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, sqlite_file: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{sqlite_file}"
+    url: str = request.getfixturevalue("postgres_database")
+    return url
+
+
+@pytest.fixture
+def open_store(database_url: str) -> Iterator[Callable[..., ChatStore]]:
+    """Opens ChatStores on this test's database (each its own engine, like another tab
+    or process) and closes them all at the end."""
+    opened: list[ChatStore] = []
+
+    def _open(**options: int) -> ChatStore:
+        store = ChatStore(database_url, **options)
+        opened.append(store)
+        return store
+
+    yield _open
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(open_store: Callable[..., ChatStore]) -> ChatStore:
+    return open_store()
