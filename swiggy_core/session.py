@@ -193,6 +193,7 @@ class ChatSession:
             result.error = result.error or _info(ErrorCode.INTERNAL, "The reply broke off.")
             raise
         finally:
+            handle.usage = handle.usage + result.usage
             self.store.append_messages(self._conversation(), [self._reply(result, handle)])
         return result
 

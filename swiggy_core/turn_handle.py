@@ -14,6 +14,7 @@ from typing import Literal
 
 from swiggy_core.engine import StreamEvent
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.models import Usage
 
 TurnKind = Literal["message", "confirm", "decline", "retry"]
 # How often a watcher wakes while nothing arrives (keeps the page responsive to Stop).
@@ -46,6 +47,8 @@ class TurnHandle:
         self._changed = threading.Condition()
         self._finished = False
         self._stop = threading.Event()
+        # Tokens of every model call of this turn (complete once the turn has finished).
+        self.usage = Usage()
 
     def __repr__(self) -> str:
         state = "finished" if self._finished else "running"

@@ -57,17 +57,25 @@ def _dialog(approval_id: str, view: ApprovalView) -> None:
     for note in view.notes:
         st.caption(f":material/info: {note}")
     yes, no = st.columns(2)
-    if yes.button(
+    # The callbacks record the decision before any script runs; the full rerun that
+    # follows applies it (a button inside a dialog otherwise reruns only the dialog).
+    confirmed = yes.button(
         "Confirm",
         key=f"confirm-{approval_id}",
         type="primary",
         icon=":material/check:",
         width="stretch",
-    ):
-        state.queue_decision("confirm", approval_id)
-        st.rerun()
-    if no.button("Cancel", key=f"cancel-{approval_id}", width="stretch"):
-        state.queue_decision("decline", approval_id)
+        on_click=state.queue_decision,
+        args=("confirm", approval_id),
+    )
+    declined = no.button(
+        "Cancel",
+        key=f"cancel-{approval_id}",
+        width="stretch",
+        on_click=state.queue_decision,
+        args=("decline", approval_id),
+    )
+    if confirmed or declined:
         st.rerun()
 
 

@@ -31,6 +31,8 @@ class VerticalChat:
     notice: ErrorInfo | None = None
     # Approvals whose dialog has opened by itself once already.
     dialogs_opened: set[str] = field(default_factory=set)
+    # Turns whose tokens are already in this session's totals.
+    counted_turns: set[str] = field(default_factory=set)
 
 
 def vertical_chat(vertical_id: str) -> VerticalChat:

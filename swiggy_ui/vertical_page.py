@@ -66,6 +66,9 @@ def _notice(error: SwiggyAssistantError) -> ErrorInfo:
 
 def _watch(page: state.VerticalChat, handle: TurnHandle, vertical: Vertical) -> None:
     failures = chat.watch(handle, vertical)
+    if handle.finished and handle.id not in page.counted_turns:
+        page.counted_turns.add(handle.id)
+        state.add_usage(handle.usage)
     # Faults the stored reply cannot carry (a confirmation refused, the store failing).
     kept = [f.error for f in failures if f.error.category in ("approval", "store", "internal")]
     if kept:

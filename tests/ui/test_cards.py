@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -11,8 +12,10 @@ from uihelpers import buttons, open_page, texts
 
 from swiggy_core.mcp import call_tool
 from swiggy_core.models import ChatMessage, block_from_dict
+from swiggy_core.store import ChatStore
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
-from swiggy_ui.state import VerticalChat
+
+VIEWER = "0123456789abcdef0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
@@ -53,18 +56,23 @@ class Recorder:
         ]
         return json.loads(result.text)
 
-    def chat(self, vertical_id: str) -> VerticalChat:
-        return VerticalChat(
-            vertical_id=vertical_id,
-            messages=[
+    def chat(self, vertical_id: str) -> str:
+        """Store the calls as one conversation of the viewer (as the app would)."""
+        store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+        conversation_id = store.create_conversation(VIEWER, vertical_id)
+        store.append_messages(
+            conversation_id,
+            [
                 ChatMessage(role="user", content="show me everything"),
                 ChatMessage(role="assistant", content=self.blocks),
             ],
         )
+        store.close()
+        return conversation_id
 
 
-def _render(app, chat: VerticalChat, page: str):
-    app.session_state[f"chat::{chat.vertical_id}"] = chat
+def _render(app, conversation_id: str, page: str):
+    app.query_params["u"] = VIEWER
     at = open_page(app, page)
     assert not at.exception
     return at

@@ -55,6 +55,7 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app):
     at = open_page(app, "pages/nutricart.py")
     _click(at, "Find high-protein snacks under ₹200")  # a starter chip
     assert "Offline demo" in _assistant_text(at)
+    _click(at, "Use this address")  # orders go only to an address the person chose
     assert len(buttons(at, "Add")) >= 3
     _click(at, "Add")
     assert "Your cart" in texts(at.markdown)
@@ -63,10 +64,11 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app):
     assert "Change" in texts(at.chat_message[-2].markdown)  # the human sentence is shown
     _click(at, "Place order", index=-1)
     assert "Order placed" not in texts(at.markdown)  # nothing is spent without a yes
-    assert buttons(at, "Confirm")
+    assert "Waiting for your confirmation" in texts(at.markdown)
+    assert "Deliver to **Home" in texts(at.markdown)  # the dialog says where it goes
     _click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)
-    assert not buttons(at, "Confirm")
+    assert not buttons(at, "Confirm") and not buttons(at, "Review and confirm")
 
 
 def test_stylekit_routine_then_products_into_the_cart(app):
@@ -95,6 +97,7 @@ def test_tablescout_search_slots_and_confirmed_booking(app):
     assert chips, "no free slot chips"
     chips[0].click().run()
     assert "Table booked" not in texts(at.markdown)
+    assert "guests" in texts(at.markdown)  # the dialog names the party size
     _click(at, "Confirm")
     assert "Table booked" in texts(at.markdown)
 
@@ -115,6 +118,7 @@ def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
 
     at = open_page(app, "pages/nutricart.py")
     _say(at, "add 2 amul taaza milk")
+    _click(at, "Use this address")
     _say(at, "place the order")
     _click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)
@@ -123,8 +127,8 @@ def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
         at.query_params["u"][0] if isinstance(at.query_params["u"], list) else at.query_params["u"]
     )
     actions = [action for action, _detail in entries]
-    assert actions == ["confirm", "spend_call"]
-    assert entries[1][1]["outcome"] == "order_placed"
+    assert actions == ["approval_requested", "confirm", "spend_call"]
+    assert entries[-1][1]["outcome"] == "done" and entries[-1][1]["id"]
 
 
 def _user_id(at) -> str:
