@@ -183,6 +183,7 @@ class ChatSession:
                 retry_policy=self.retry_policy,
                 sleep=self.sleep,
                 should_stop=handle.stop_requested,
+                on_abortable=handle.set_abort,
             )
             for event in events:
                 if isinstance(event, TurnDone):

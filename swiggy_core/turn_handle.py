@@ -47,6 +47,8 @@ class TurnHandle:
         self._changed = threading.Condition()
         self._finished = False
         self._stop = threading.Event()
+        self._abort: Callable[[], None] | None = None
+        self._abort_lock = threading.Lock()
         # Tokens of every model call of this turn (complete once the turn has finished).
         self.usage = Usage()
 
@@ -62,8 +64,22 @@ class TurnHandle:
         return self._stop.is_set()
 
     def stop(self) -> None:
-        """Ask the turn to end now, keeping what arrived."""
+        """Ask the turn to end now, keeping what arrived (a stalled stream is closed)."""
         self._stop.set()
+        with self._abort_lock:
+            abort = self._abort
+        if abort is not None:
+            try:
+                abort()
+            except Exception:  # the stream may be closing by itself right now
+                pass
+
+    def set_abort(self, abort: Callable[[], None] | None) -> None:
+        """What `stop` calls to cut the open model stream (None when none is open)."""
+        with self._abort_lock:
+            self._abort = abort
+        if abort is not None and self._stop.is_set():
+            self.stop()
 
     def publish(self, event: StreamEvent) -> None:
         with self._changed:

@@ -22,7 +22,7 @@ from swiggy_core.engine import (
     run_local_turn,
     run_message_stream,
 )
-from swiggy_core.engine.stream import _never
+from swiggy_core.engine.stream import AbortHook, _never
 from swiggy_core.mcp.manager import McpManager, shared_manager
 from swiggy_core.models import ChatMessage, TurnResult
 
@@ -38,6 +38,7 @@ def stream_turn(
     sleep: Callable[[float], None] = time.sleep,
     manager: McpManager | None = None,
     should_stop: StopCheck = _never,
+    on_abortable: AbortHook | None = None,
 ) -> Generator[StreamEvent, None, TurnResult]:
     """Stream the reply to `messages` (ending with the person's turn); returns the result."""
     if setup.engine == "local":
@@ -52,6 +53,7 @@ def stream_turn(
                 retry_policy=retry_policy,
                 sleep=sleep,
                 should_stop=should_stop,
+                on_abortable=on_abortable,
             )
         )
     params = build_turn_params(setup, messages, pending_approval=pending_approval, now=now)
@@ -63,5 +65,6 @@ def stream_turn(
             retry_policy=retry_policy,
             sleep=sleep,
             should_stop=should_stop,
+            on_abortable=on_abortable,
         )
     )

@@ -38,7 +38,13 @@ from swiggy_core.engine.local_history import (
 )
 from swiggy_core.engine.retry import RetryPolicy
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
-from swiggy_core.engine.stream import StopCheck, _never, _ToolErrorBudget, run_message_stream
+from swiggy_core.engine.stream import (
+    AbortHook,
+    StopCheck,
+    _never,
+    _ToolErrorBudget,
+    run_message_stream,
+)
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput, shrink_for_model
@@ -103,6 +109,7 @@ def run_local_turn(
     retry_policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
     should_stop: StopCheck = _never,
+    on_abortable: AbortHook | None = None,
     max_rounds: int = MAX_TOOL_ROUNDS,
 ) -> Generator[StreamEvent, None, TurnResult]:
     """Stream the reply to the conversation `messages`, running tool calls here."""
@@ -128,6 +135,7 @@ def run_local_turn(
             retry_policy=retry_policy,
             sleep=sleep,
             should_stop=should_stop,
+            on_abortable=on_abortable,
         )
         result = yield from _relay(stream)
         turn.add(result)

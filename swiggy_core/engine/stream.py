@@ -7,6 +7,8 @@ also the generator's return value. A broken stream never loses what already arri
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import time
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
@@ -49,6 +51,9 @@ from swiggy_core.models import ContentBlock, ErrorInfo, TurnResult, Usage, block
 
 Clock = Callable[[], float]
 StopCheck = Callable[[], bool]
+# Receives a function that aborts the open stream (None once it is closed), so Stop can
+# end a reply that stalls between events.
+AbortHook = Callable[[Callable[[], None] | None], None]
 # In-stream errors arrive with HTTP 200; retry decisions need the status they stand for.
 _CATEGORY_STATUS = {RATE_LIMIT: 429, SERVER: 500, OVERLOADED: 529}
 
@@ -103,6 +108,7 @@ def run_message_stream(
     sleep: Callable[[float], None] = time.sleep,
     clock: Clock = time.monotonic,
     should_stop: StopCheck = _never,
+    on_abortable: AbortHook | None = None,
 ) -> Generator[StreamEvent, None, TurnResult]:
     """Stream one turn: retries before any content, continues after pause_turn.
 
@@ -118,7 +124,9 @@ def run_message_stream(
     while True:
         attempts += 1
         request = {**params, "messages": messages}
-        outcome = yield from _stream_once(client, request, timeout, clock, budget, should_stop)
+        outcome = yield from _stream_once(
+            client, request, timeout, clock, budget, should_stop, on_abortable
+        )
         headers.update(outcome.rate_limit_headers)
         delay = None if should_stop() else _retry_delay(outcome, policy, retries)
         if delay is not None and outcome.error is not None:
@@ -173,6 +181,7 @@ def _stream_once(
     clock: Clock,
     budget: _ToolErrorBudget,
     should_stop: StopCheck,
+    on_abortable: AbortHook | None,
 ) -> Generator[StreamEvent, None, _Outcome]:
     deadline = clock() + timeout
     outcome = _Outcome()
@@ -180,6 +189,8 @@ def _stream_once(
     http_timeout = httpx2.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT_SECONDS))
     try:
         with client.beta.messages.stream(**request, timeout=http_timeout) as stream:
+            if on_abortable is not None:
+                on_abortable(_aborter(stream))
             outcome.rate_limit_headers = extract_rate_limit_headers(stream.response.headers)
             for event in stream:
                 if should_stop():
@@ -201,17 +212,42 @@ def _stream_once(
         outcome.error = error_info(TIMEOUT)
         _keep_snapshot(stream, outcome)
         return outcome
-    except (anthropic.APIError, httpx2.TransportError, ValueError) as exc:
+    except Exception as exc:
+        if should_stop():  # Stop closed the stream under the reader: not an error
+            outcome.stopped = True
+            outcome.stop_reason = "stopped"
+            _keep_snapshot(stream, outcome)
+            return outcome
+        if not isinstance(exc, anthropic.APIError | httpx2.TransportError | ValueError):
+            raise
         outcome.error = classify_api_error(exc)
         if isinstance(exc, anthropic.APIStatusError) and exc.status_code != 200:
             outcome.rate_limit_headers = extract_rate_limit_headers(exc.response.headers)
         _keep_snapshot(stream, outcome)
         return outcome
+    finally:
+        if on_abortable is not None:
+            on_abortable(None)
     outcome.raw_content = [block.to_dict() for block in message.content]
     outcome.blocks = _to_blocks(outcome.raw_content)
     outcome.stop_reason = message.stop_reason
     outcome.usage = _usage_of(message.usage)
     return outcome
+
+
+def _aborter(stream: Any) -> Callable[[], None]:
+    """Cut the stream's connection: closing alone does not wake a reader blocked in recv."""
+
+    def abort() -> None:
+        network = stream.response.extensions.get("network_stream")
+        sock = network.get_extra_info("socket") if network is not None else None
+        if sock is None:
+            stream.close()
+            return
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+    return abort
 
 
 def _handle_event(
