@@ -7,6 +7,7 @@ here and replays its events from the start.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -69,10 +70,8 @@ class TurnHandle:
         with self._abort_lock:
             abort = self._abort
         if abort is not None:
-            try:
+            with contextlib.suppress(Exception):  # it may be closing by itself right now
                 abort()
-            except Exception:  # the stream may be closing by itself right now
-                pass
 
     def set_abort(self, abort: Callable[[], None] | None) -> None:
         """What `stop` calls to cut the open model stream (None when none is open)."""
