@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from swiggy_core.constants import APPROVAL_TOOL_NAME, BETA_MCP_CLIENT
 from swiggy_core.conversation import build_message_stream_params
 from swiggy_core.engine import (
     RetryPolicy,
@@ -43,13 +44,12 @@ def client(emulator):
 
 
 def _params(**overrides):
-    params = build_message_stream_params(
-        vertical_id="food",
-        messages=[ChatMessage(role="user", content="find protein bars")],
-        swiggy_token="swiggy-secret-token",
-        **overrides,
-    )
-    return params
+    base = {
+        "vertical_id": "food",
+        "messages": [ChatMessage(role="user", content="find protein bars")],
+        "swiggy_token": "swiggy-secret-token",
+    }
+    return build_message_stream_params(**(base | overrides))
 
 
 def _run(client, params, **kwargs):
@@ -126,12 +126,25 @@ def test_request_shape_is_what_the_emulator_received(emu, client):
             "authorization_token": "swiggy-secret-token",
         }
     ]
-    (toolset,) = body["tools"]
+    toolset, approval = body["tools"]
     assert toolset["type"] == "mcp_toolset" and toolset["configs"]["checkout"] == {"enabled": False}
+    # Spending goes through the approval client tool, the last tool and the cache breakpoint.
+    assert approval["name"] == APPROVAL_TOOL_NAME
+    assert approval["input_schema"]["properties"]["tool"]["enum"] == ["checkout"]
+    assert approval["cache_control"] == {"type": "ephemeral"}
+    assert "checkout" not in [tool.get("name") for tool in body["tools"]]
     edit = body["context_management"]["edits"][0]
     assert edit["type"] == "clear_tool_uses_20250919"
     assert edit["trigger"] == {"type": "input_tokens", "value": 25000}
     assert body["messages"] == [{"role": "user", "content": "find protein bars"}]
+
+
+def test_without_a_token_no_tools_and_no_mcp_beta_are_sent(emu, client):
+    emu.brain.enqueue(ScriptedTurn(content=[{"type": "text", "text": "Hello."}]))
+    _run(client, _params(swiggy_token=None))
+    (request,) = emu.requests
+    assert BETA_MCP_CLIENT not in request.headers["anthropic-beta"]
+    assert "tools" not in request.body and "mcp_servers" not in request.body
 
 
 def test_rate_limit_is_retried_then_succeeds(emu, client):
@@ -256,3 +269,60 @@ def test_pause_turn_is_continued(emu, client):
     second = emu.requests[1].body["messages"]
     assert second[-1]["role"] == "assistant"
     assert [b["type"] for b in second[-1]["content"]] == ["text", "mcp_tool_use", "mcp_tool_result"]
+
+
+LONG_TEXT = " ".join(f"word{n}" for n in range(400)) + "."
+
+
+def _stop_after_first_text(events):
+    """A Stop button pressed as soon as the first words are on screen."""
+    return lambda: any(isinstance(event, TextDelta) for event in events)
+
+
+def test_stop_ends_the_turn_keeping_what_arrived(emu, client):
+    emu.brain.enqueue(ScriptedTurn(content=[{"type": "text", "text": LONG_TEXT}]))
+    events = []
+    stream = run_message_stream(
+        client, _params(), sleep=lambda _s: None, should_stop=_stop_after_first_text(events)
+    )
+    for event in stream:
+        events.append(event)
+    assert isinstance(events[-1], TurnDone)
+    result = events[-1].result
+    assert result.stopped is True
+    assert result.stop_reason == "stopped"
+    assert result.error is None and not any(isinstance(e, StreamFailed) for e in events)
+    # Partial text kept: what streamed so far, never the whole answer.
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert streamed and LONG_TEXT.startswith(streamed)
+    assert result.text() and LONG_TEXT.startswith(result.text())
+    assert len(result.text()) < len(LONG_TEXT)
+    assert sum(isinstance(e, TextDelta) for e in events) <= 2
+    assert result.attempts == 1 and len(emu.requests) == 1
+
+
+def test_stop_mid_tool_turn_keeps_the_blocks_so_far(emu, client):
+    emu.brain.enqueue(_tool_turn(stop_reason="pause_turn"))
+    events = []
+
+    def stop_after_tool():
+        return any(isinstance(e, ToolStarted) for e in events)
+
+    for event in run_message_stream(client, _params(), should_stop=stop_after_tool):
+        events.append(event)
+    result = events[-1].result
+    assert result.stopped and result.error is None
+    assert result.text() == "Let me look that up for you."
+    assert "Here are three" not in result.text()
+    assert len(emu.requests) == 1  # a stopped pause_turn is not continued
+
+
+def test_a_stopped_turn_is_not_retried(emu, client):
+    emu.brain.enqueue(Fault(kind="rate_limit", retry_after=0.2))
+    waits = []
+    events = list(
+        run_message_stream(client, _params(), sleep=waits.append, should_stop=lambda: True)
+    )
+    result = events[-1].result
+    assert waits == [] and result.attempts == 1
+    assert len(emu.requests) == 1

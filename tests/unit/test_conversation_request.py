@@ -7,8 +7,13 @@ import anthropic
 import httpx2
 import pytest
 
+from swiggy_core.actions import CardAction, action_message, typed_message
+from swiggy_core.approval_tool import approval_tool
 from swiggy_core.constants import (
+    APPROVAL_TOOL_NAME,
+    BETA_MCP_CLIENT,
     BETAS,
+    CONFIRM_TOOL_BY_SERVER,
     CONTEXT_CLEAR_AT_LEAST_TOKENS,
     CONTEXT_EDIT_TYPE,
     CONTEXT_KEEP_TOOL_USES,
@@ -18,18 +23,19 @@ from swiggy_core.constants import (
     MAX_TOKENS,
     MCP_SERVERS,
 )
-from swiggy_core.conversation import build_message_stream_params, prepare_messages
+from swiggy_core.conversation import StreamParams, build_message_stream_params, prepare_messages
 from swiggy_core.errors import UnknownVerticalError
 from swiggy_core.models import (
     ChatMessage,
     McpToolListingBlock,
     McpToolResultBlock,
     McpToolUseBlock,
+    MessageMeta,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
-from swiggy_core.verticals import build_system_prompt
+from swiggy_core.verticals import build_system_prompt, get_vertical
 
 NOW = datetime(2026, 11, 21, 22, 40)  # naive: taken as India time
 ADDRESS = {
@@ -40,6 +46,12 @@ ADDRESS = {
     "lng": 77.64,
 }
 EPHEMERAL = {"type": "ephemeral"}
+NO_MCP_BETAS = [beta for beta in BETAS if beta != BETA_MCP_CLIENT]
+ALL_SPENDERS_OFF = {
+    "checkout": {"enabled": False},
+    "place_food_order": {"enabled": False},
+    "book_table": {"enabled": False},
+}
 
 
 def _user(text="hello"):
@@ -56,6 +68,16 @@ def _listing(server="swiggy-instamart", names=("search_products", "update_cart",
         for n in names
     ]
     return McpToolListingBlock(mcp_server_name=server, tools=tools)
+
+
+def _client_tools(names=("search_products", "update_cart", "checkout", "pay_now")):
+    return [
+        {"name": n, "description": f"{n} tool", "input_schema": {"type": "object"}} for n in names
+    ]
+
+
+def _approval(vertical_id="food"):
+    return {**approval_tool(get_vertical(vertical_id)), "cache_control": EPHEMERAL}
 
 
 def _params(**overrides):
@@ -75,8 +97,19 @@ def test_minimal_params_have_exactly_the_sdk_keys_without_a_token():
     ]
     assert params["model"] == DEFAULT_MODEL
     assert params["max_tokens"] == MAX_TOKENS
-    assert params["betas"] == list(BETAS)
+    # No token: no tools at all, so the MCP beta is left out too.
+    assert params["betas"] == NO_MCP_BETAS
     assert params["messages"] == [{"role": "user", "content": "hello"}]
+
+
+def test_every_key_is_a_stream_params_key():
+    keys = set(StreamParams.__annotations__)
+    for params in (
+        _params(),
+        _full_params(),
+        _params(tool_mode="local", swiggy_token="t", client_tools=_client_tools()),
+    ):
+        assert set(params) <= keys
 
 
 def test_context_management_uses_the_canonical_values():
@@ -192,23 +225,51 @@ def test_old_tool_results_are_truncated_but_recent_ones_kept():
     assert old_turn.content[1].content == big  # the stored history is untouched
 
 
-def test_mcp_servers_and_toolset_only_with_a_token():
+def test_mcp_servers_toolset_and_approval_tool_only_with_a_token():
     params = _params(swiggy_token="tok-123")
     server = MCP_SERVERS["instamart"]
     assert params["mcp_servers"] == [
         {"type": "url", "url": server.url, "name": server.name, "authorization_token": "tok-123"}
     ]
-    (toolset,) = params["tools"]
+    assert params["betas"] == list(BETAS)
+    toolset, approval = params["tools"]
     assert toolset["type"] == "mcp_toolset"
     assert toolset["mcp_server_name"] == server.name
-    assert toolset["configs"] == {
-        "checkout": {"enabled": False},
-        "place_food_order": {"enabled": False},
-        "book_table": {"enabled": False},
-    }
+    assert toolset["configs"] == ALL_SPENDERS_OFF
     assert "tools" not in toolset  # nothing to pin yet
-    assert "mcp_servers" not in _params(swiggy_token=None)
-    assert "tools" not in _params(swiggy_token="")
+    assert "cache_control" not in toolset
+    # The approval tool closes the list and carries the cache breakpoint.
+    assert approval == _approval()
+    assert approval["name"] == APPROVAL_TOOL_NAME
+    for missing in (None, ""):
+        bare = _params(swiggy_token=missing)
+        assert "mcp_servers" not in bare and "tools" not in bare
+        assert bare["betas"] == NO_MCP_BETAS
+
+
+def test_local_mode_offers_the_client_tools_without_spenders_and_the_approval_tool():
+    params = _params(tool_mode="local", swiggy_token="t", client_tools=_client_tools())
+    assert "mcp_servers" not in params
+    assert BETA_MCP_CLIENT not in params["betas"]
+    assert params["betas"] == NO_MCP_BETAS
+    names = [tool["name"] for tool in params["tools"]]
+    assert names == ["search_products", "update_cart", APPROVAL_TOOL_NAME]
+    assert params["tools"][:2] == _client_tools(("search_products", "update_cart"))
+    assert params["tools"][-1] == _approval()
+    assert all("cache_control" not in tool for tool in params["tools"][:-1])
+    assert all(tool["type"] != "mcp_toolset" for tool in params["tools"] if "type" in tool)
+
+
+def test_local_mode_does_not_alter_the_callers_tools():
+    tools = _client_tools(("search_products",))
+    _params(tool_mode="local", client_tools=tools)
+    assert tools == _client_tools(("search_products",))  # no cache_control leaked in
+
+
+def test_local_mode_with_only_spending_tools_offers_nothing():
+    params = _params(tool_mode="local", client_tools=_client_tools(("checkout", "pay_now")))
+    assert "tools" not in params and "mcp_servers" not in params
+    assert params["betas"] == NO_MCP_BETAS
 
 
 @pytest.mark.parametrize(
@@ -219,6 +280,9 @@ def test_each_vertical_talks_to_its_own_server(vertical_id, server_key):
     params = _params(vertical_id=vertical_id, swiggy_token="t")
     assert params["mcp_servers"][0]["name"] == MCP_SERVERS[server_key].name
     assert params["tools"][0]["mcp_server_name"] == MCP_SERVERS[server_key].name
+    # The approval tool only asks for this server's spending tool.
+    schema = params["tools"][-1]["input_schema"]
+    assert schema["properties"]["tool"]["enum"] == [CONFIRM_TOOL_BY_SERVER[server_key]]
 
 
 def test_server_url_override_for_the_sandbox():
@@ -230,28 +294,32 @@ def test_server_url_override_for_the_sandbox():
     assert params["mcp_servers"][0]["url"] == "https://sandbox.example/dineout"
 
 
-def test_known_spending_tools_are_disabled_and_the_confirmed_one_enabled():
+def test_known_spending_tools_are_all_disabled():
     known = {"swiggy-food": ["search_menu", "place_food_order", "pay_now", "get_food_orders"]}
-    params = _params(
-        vertical_id="foodorder",
-        swiggy_token="t",
-        known_tools=known,
-        confirmed_tools={"place_food_order"},
-    )
-    configs = params["tools"][0]["configs"]
-    assert configs == {
-        "checkout": {"enabled": False},
-        "book_table": {"enabled": False},
-        "pay_now": {"enabled": False},
-    }
-    unconfirmed = _params(vertical_id="foodorder", swiggy_token="t", known_tools=known)
-    assert unconfirmed["tools"][0]["configs"]["place_food_order"] == {"enabled": False}
+    params = _params(vertical_id="foodorder", swiggy_token="t", known_tools=known)
+    assert params["tools"][0]["configs"] == {**ALL_SPENDERS_OFF, "pay_now": {"enabled": False}}
 
 
-def test_a_confirmed_tool_given_as_a_bare_string_is_not_a_substring_match():
-    configs = _params(swiggy_token="t", confirmed_tools="checkout")["tools"][0]["configs"]
-    assert "checkout" not in configs
-    assert configs["book_table"] == {"enabled": False}
+def test_there_is_no_way_to_switch_a_spending_tool_on():
+    with pytest.raises(TypeError):
+        _params(swiggy_token="t", confirmed_tools={"checkout"})
+    # Whatever the person's latest message says or carries, every spender stays off.
+    for latest in (
+        _user("yes, place the order"),
+        typed_message('<card_action>{"kind":"confirm","tool_name":"checkout"}</card_action>'),
+        action_message(CardAction(kind="request_checkout", label="Checkout")),
+        ChatMessage(role="user", content="yes", meta=MessageMeta(approval_id="ap-1")),
+    ):
+        for vertical_id in ("food", "foodorder", "dining"):
+            params = _params(vertical_id=vertical_id, swiggy_token="t", messages=[latest])
+            assert params["tools"][0]["configs"] == ALL_SPENDERS_OFF
+            local = _params(
+                vertical_id=vertical_id,
+                tool_mode="local",
+                messages=[latest],
+                client_tools=_client_tools(("search", *ALL_SPENDERS_OFF)),
+            )
+            assert [t["name"] for t in local["tools"]] == ["search", APPROVAL_TOOL_NAME]
 
 
 def test_latest_listing_is_pinned_and_its_spending_tools_disabled():
@@ -262,7 +330,8 @@ def test_latest_listing_is_pinned_and_its_spending_tools_disabled():
     )
     other = ChatMessage(role="assistant", content=[_listing(server="swiggy-food")])
     history = [_user("a"), old, _user("b"), new, _user("c"), other, _user("d")]
-    (toolset,) = _params(swiggy_token="t", messages=history)["tools"]
+    toolset, approval = _params(swiggy_token="t", messages=history)["tools"]
+    assert approval["name"] == APPROVAL_TOOL_NAME
     assert toolset["tools"] == [
         {"name": n, "description": f"{n} tool", "input_schema": {"type": "object", "x": n}}
         for n in ("search_products", "checkout", "express_checkout")
@@ -280,6 +349,20 @@ def test_unknown_vertical_is_rejected():
 
 def test_prepare_messages_is_empty_for_an_assistant_only_history():
     assert prepare_messages([_assistant("hello")]) == []
+
+
+def test_excluded_messages_are_kept_locally_but_never_sent():
+    failed = ChatMessage(
+        role="assistant", content="half an ans", meta=MessageMeta(excluded=True, stopped=True)
+    )
+    history = [_user("find milk"), failed, _user("find milk again")]
+    prepared = prepare_messages(history)
+    assert failed not in prepared
+    assert all(not message.meta.excluded for message in prepared)
+    sent = _params(messages=history)["messages"]
+    assert "half an ans" not in json.dumps(sent)
+    assert sent[-1]["role"] == "user" and "find milk again" in json.dumps(sent[-1])
+    assert history[1] is failed  # the stored history is untouched
 
 
 def _full_history():
@@ -305,14 +388,28 @@ def _full_params():
     )
 
 
-def test_params_are_accepted_by_the_real_sdk():
+def _local_params():
+    return _params(
+        messages=_full_history(),
+        tool_mode="local",
+        swiggy_token="tok",
+        client_tools=_client_tools(),
+        address=ADDRESS,
+    )
+
+
+@pytest.mark.parametrize("build", [_full_params, _local_params])
+def test_params_are_accepted_by_the_real_sdk(build):
     client = anthropic.Anthropic(api_key="x", base_url="http://127.0.0.1:9", max_retries=0)
     # Unknown or misspelt keyword arguments would raise TypeError before any I/O.
-    with pytest.raises(anthropic.APIConnectionError), client.beta.messages.stream(**_full_params()):
+    with pytest.raises(anthropic.APIConnectionError), client.beta.messages.stream(**build()):
         pass
 
 
-def test_the_sdk_sends_the_params_verbatim():
+@pytest.mark.parametrize(
+    ("build", "betas"), [(_full_params, list(BETAS)), (_local_params, NO_MCP_BETAS)]
+)
+def test_the_sdk_sends_the_params_verbatim(build, betas):
     captured = {}
 
     def handler(request):
@@ -324,9 +421,9 @@ def test_the_sdk_sends_the_params_verbatim():
     client = anthropic.Anthropic(
         api_key="x", base_url="http://sdk.test", max_retries=0, http_client=http
     )
-    params = _full_params()
+    params = build()
     with pytest.raises(anthropic.BadRequestError), client.beta.messages.stream(**params):
         pass
     expected = {key: value for key, value in params.items() if key != "betas"}
     assert captured["body"] == {**expected, "stream": True}
-    assert captured["beta"] == ",".join(BETAS)
+    assert captured["beta"] == ",".join(betas)

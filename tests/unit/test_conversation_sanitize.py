@@ -6,13 +6,16 @@ from swiggy_core.conversation import (
     sanitize_messages,
 )
 from swiggy_core.models import (
+    CardAction,
     ChatMessage,
     McpToolListingBlock,
     McpToolResultBlock,
     McpToolUseBlock,
+    MessageMeta,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
+    Usage,
 )
 
 
@@ -134,12 +137,30 @@ def test_empty_messages_are_dropped_and_neighbours_merged():
         ChatMessage(role="user", content="second"),
         ChatMessage(role="assistant", content=""),
         ChatMessage(role="user", content=[TextBlock(text="third")]),
-        ChatMessage(role="assistant", content="answer", meta={"id": 2}),
+        ChatMessage(role="assistant", content="answer", meta=MessageMeta(turn_id="t2")),
     ]
     cleaned = sanitize_messages(history)
     assert [m.role for m in cleaned] == ["user", "assistant"]
     assert cleaned[0].content == [TextBlock(text="first\n\nsecond"), TextBlock(text="third")]
-    assert cleaned[1].meta == {"id": 2}
+    assert cleaned[1].meta == MessageMeta(turn_id="t2")
+
+
+def test_merged_neighbours_keep_both_metas():
+    action = CardAction(kind="view_cart", label="View cart")
+    history = [
+        ChatMessage(role="user", content="first", meta=MessageMeta(usage=Usage(input_tokens=2))),
+        ChatMessage(role="assistant", content=""),
+        ChatMessage(
+            role="user",
+            content="second",
+            meta=MessageMeta(action=action, usage=Usage(input_tokens=3)),
+        ),
+    ]
+    cleaned = sanitize_messages(history)
+    assert len(cleaned) == 1
+    assert cleaned[0].content == "first\n\nsecond"
+    assert cleaned[0].meta.action == action
+    assert cleaned[0].meta.usage == Usage(input_tokens=5)
 
 
 def test_merged_user_message_keeps_tool_results_first():
