@@ -136,6 +136,8 @@ def run_message_stream(
             continue
         blocks.extend(outcome.blocks)
         usage = usage + outcome.usage
+        if should_stop() and not outcome.stopped:  # Stop pressed while it failed or paused
+            outcome.stopped, outcome.error = True, None
         if (
             outcome.error is None
             and not outcome.stopped
