@@ -20,12 +20,15 @@ def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
     chat = state.vertical_chat(vertical.id)
     with st.container(border=True, key=f"approval-bar-{vertical.id}"):
         st.markdown(f":material/pending_actions: **Waiting for your confirmation** · {_gist(view)}")
-        if st.button(
-            "Review and confirm",
-            key=f"review-{record.id}",
-            type="primary",
-            icon=":material/fact_check:",
-        ) or record.id not in chat.dialogs_opened:
+        if (
+            st.button(
+                "Review and confirm",
+                key=f"review-{record.id}",
+                type="primary",
+                icon=":material/fact_check:",
+            )
+            or record.id not in chat.dialogs_opened
+        ):
             chat.dialogs_opened.add(record.id)
             _dialog(record.id, view)
 

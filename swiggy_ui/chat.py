@@ -71,7 +71,8 @@ def render_assistant(
     """Text as markdown; each tool call as a collapsed details view plus its card."""
     uses = {pair.use.id: pair.use for pair in tool_pairs([message])}
     # Several cart snapshots in one reply (read, then update): only the last is current.
-    carts = [b.tool_use_id for b in message.blocks() if _is_cart(b, cards)]
+    results = [b for b in message.blocks() if isinstance(b, McpToolResultBlock)]
+    carts = [b.tool_use_id for b in results if _is_cart(b, cards)]
     for index, block in enumerate(message.blocks()):
         if isinstance(block, TextBlock) and block.text.strip():
             st.markdown(block.text)
@@ -86,9 +87,7 @@ def render_assistant(
         st.caption(":material/stop_circle: Stopped: the rest of this reply was not fetched.")
 
 
-def _is_cart(block: object, cards: dict[str, ParsedToolResult]) -> bool:
-    if not isinstance(block, McpToolResultBlock):
-        return False
+def _is_cart(block: McpToolResultBlock, cards: dict[str, ParsedToolResult]) -> bool:
     card = cards.get(block.tool_use_id)
     return card is not None and card.type == "cart"
 
@@ -97,7 +96,8 @@ def _render_outcomes(
     message: ChatMessage, cards: dict[str, ParsedToolResult], vertical: Vertical, *, key: str
 ) -> None:
     """An approval's outcome (the order or booking card), as the app's own reply."""
-    shown = [cards[b.tool_use_id] for b in message.blocks() if b.tool_use_id in cards]  # type: ignore[union-attr]
+    answers = [b for b in message.blocks() if isinstance(b, ToolResultBlock)]
+    shown = [cards[b.tool_use_id] for b in answers if b.tool_use_id in cards]
     if not shown or message.meta.approval_id is None:
         return
     with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):

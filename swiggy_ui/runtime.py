@@ -6,6 +6,7 @@ person's credential. Keys and tokens live only in this session's state.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from dataclasses import dataclass
@@ -16,13 +17,12 @@ import anthropic
 import streamlit as st
 
 from swiggy_core.constants import SWIGGY_TOKEN_STALE_DAYS
-from swiggy_core.engine import make_client
+from swiggy_core.engine import TurnSetup, choose_engine, make_client
 from swiggy_core.errors import SettingsError
-from swiggy_core.parsers import AddressItem
-from swiggy_core.settings import Settings, load_settings
-from swiggy_core.engine import TurnSetup, choose_engine
 from swiggy_core.mcp.manager import shared_manager
+from swiggy_core.parsers import AddressItem
 from swiggy_core.session import ChatSession
+from swiggy_core.settings import Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
 from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
@@ -188,10 +188,9 @@ def get_runtime() -> Runtime:
         model=st.session_state.get(KEY_MODEL) or settings.model,
         swiggy_token=swiggy_token,
     )
-    try:
+    # On a database fault the chosen address stays in this session; the chat shows the banner.
+    with contextlib.suppress(StoreError):
         runtime.sync_address()
-    except StoreError:
-        pass  # the chosen address stays in this session; the chat shows the coded banner
     return runtime
 
 

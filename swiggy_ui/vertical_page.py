@@ -90,10 +90,10 @@ def _retry_or_approval(
     page: state.VerticalChat, session: ChatSession, messages: list[ChatMessage], vertical: Vertical
 ) -> TurnHandle | None:
     last = messages[-1] if messages else None
-    if last is not None and last.role == "assistant" and last.meta.error is not None:
-        if error_banner(last.meta.error, key=f"err-{vertical.id}-{len(messages)}"):
-            handle: TurnHandle | None = _guard(page, session.retry)
-            return handle
+    error = last.meta.error if last is not None and last.role == "assistant" else None
+    if error is not None and error_banner(error, key=f"err-{vertical.id}-{len(messages)}"):
+        handle: TurnHandle | None = _guard(page, session.retry)
+        return handle
     pending = _guard(page, session.pending_approval)
     if pending is not None:
         render_approval(pending, vertical)
