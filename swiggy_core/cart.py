@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from swiggy_core.models import ChatMessage, McpToolResultBlock, ToolResultBlock
+from swiggy_core.models import ChatMessage, McpToolResultBlock, ToolResultBlock, tool_pairs
 from swiggy_core.parsers import (
     BillLine,
     CartLine,
@@ -83,18 +83,10 @@ def derive_cart(messages: Sequence[ChatMessage | dict[str, Any]], vertical_id: s
 
 def _calls(messages: Sequence[ChatMessage | dict[str, Any]]) -> Iterator[_Call]:
     """Tool results paired with their uses by id (same message or the next one)."""
-    uses: dict[str, tuple[str, dict[str, Any]]] = {}
-    for raw in messages:
-        message = _message(raw)
-        if message is None:
-            continue
-        for block in message.blocks():
-            if block.type in ("mcp_tool_use", "tool_use"):
-                uses[block.id] = (block.name, block.input)
-            elif isinstance(block, McpToolResultBlock | ToolResultBlock):
-                use = uses.get(block.tool_use_id)
-                if use is not None:
-                    yield _Call(name=use[0], input=use[1], result=block)
+    chat = [message for raw in messages if (message := _message(raw)) is not None]
+    for pair in tool_pairs(chat):
+        if pair.result is not None:
+            yield _Call(name=pair.use.name, input=pair.use.input, result=pair.result)
 
 
 def _message(raw: ChatMessage | dict[str, Any]) -> ChatMessage | None:

@@ -12,10 +12,9 @@ from swiggy_core.constants import COMPACT_AFTER_MESSAGES, TOOL_RESULT_TRUNCATE_C
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
-    McpToolUseBlock,
     TextContent,
     ToolResultBlock,
-    ToolUseBlock,
+    tool_pairs,
 )
 
 MARKER_KEY: Final = "_truncated"
@@ -223,12 +222,7 @@ class _Shrinker:
 
 
 def _queries_by_tool_use_id(messages: Iterable[ChatMessage]) -> dict[str, str]:
-    queries: dict[str, str] = {}
-    for message in messages:
-        for block in message.blocks():
-            if isinstance(block, McpToolUseBlock | ToolUseBlock):
-                queries[block.id] = _query_of(block.input)
-    return queries
+    return {pair.use.id: _query_of(pair.use.input) for pair in tool_pairs(list(messages))}
 
 
 def _query_of(tool_input: dict[str, Any]) -> str:
