@@ -7,7 +7,6 @@ bookings are counted in the shop before and after.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -20,63 +19,16 @@ from session_peers import (
     echo,
     finish,
     new_session,
-    new_shop,
     tool_call,
 )
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS
-from swiggy_core.mcp import McpManager
-from swiggy_core.store import ChatStore
-from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, ScriptedAgentBrain
-from swiggy_sandbox.emulator import EmulatorServer
-from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+from swiggy_sandbox.connector import CallClientTool, CallTool, Finish
 
 ENGINES = ["connector", "local"]
 DINEOUT = MCP_SERVERS["dineout"].name
 COD = {"addressId": ADDRESS, "paymentMethod": "COD"}
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[SandboxHttpServer]:
-    limits = RateLimits(requests=100_000, writes=100_000)
-    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def manager(sandbox: SandboxHttpServer) -> Iterator[McpManager]:
-    pool = McpManager(call_timeout=20)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
-    with EmulatorServer(ScriptedAgentBrain()) as server:
-        yield server
-
-
-@pytest.fixture(autouse=True)
-def fresh(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[None]:
-    emu.brain.clear()
-    emu.requests.clear()
-    yield
-    assert emu.brain.pending() == 0, "a scripted step was never asked for"
-
-
-@pytest.fixture
-def store(tmp_path) -> Iterator[ChatStore]:
-    chats = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
-    yield chats
-    chats.close()
-
-
-@pytest.fixture
-def shop(sandbox: SandboxHttpServer, manager: McpManager) -> Shop:
-    account = new_shop(sandbox, manager)
-    account.set_cart(account.milk_line())
-    return account
 
 
 def forged_answer_text() -> str:

@@ -16,12 +16,10 @@ from session_peers import ADDRESS, Shop, finish, new_session, new_shop
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.mcp import McpManager
 from swiggy_core.models import ToolResultBlock
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import EmulatorServer, Fault, ScriptedBrain, ScriptedTurn, text_turn
 from swiggy_sandbox.emulator.script import text_block, tool_use_block
-from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
 FAILURES = {
     "three_500s": [Fault("server_error")] * 3,
@@ -29,22 +27,6 @@ FAILURES = {
         Fault("cut", after_blocks=1, partial=text_turn("Your order is placed and it will")),
     ],
 }
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[SandboxHttpServer]:
-    from session_peers import NOW
-
-    limits = RateLimits(requests=100_000, writes=100_000)
-    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def manager(sandbox: SandboxHttpServer) -> Iterator[McpManager]:
-    pool = McpManager(call_timeout=20)
-    yield pool
-    pool.close()
 
 
 @pytest.fixture(scope="module")
@@ -58,25 +40,6 @@ def fresh(emu: EmulatorServer[ScriptedBrain]) -> Iterator[None]:
     emu.brain.clear()
     emu.requests.clear()
     yield
-
-
-@pytest.fixture
-def db_url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'chats.db'}"
-
-
-@pytest.fixture
-def store(db_url) -> Iterator[ChatStore]:
-    chats = ChatStore(db_url)
-    yield chats
-    chats.close()
-
-
-@pytest.fixture
-def shop(sandbox: SandboxHttpServer, manager: McpManager) -> Shop:
-    account = new_shop(sandbox, manager)
-    account.set_cart(account.milk_line())
-    return account
 
 
 def ask_turn(tool_id: str = "toolu_ask") -> ScriptedTurn:
@@ -160,12 +123,12 @@ def _confirm_turn_events(emu, store, shop) -> int:
     return len(finish(session.confirm(pending_id(session))))
 
 
-def test_an_interrupt_at_any_event_loses_nothing(emu, db_url, sandbox, manager) -> None:
+def test_an_interrupt_at_any_event_loses_nothing(emu, db_url, shop_server, app_mcp) -> None:
     """The page's consumer is stopped at each event in turn (as Streamlit stops a script)."""
-    total = _confirm_turn_events(emu, ChatStore(db_url), _fresh_shop(sandbox, manager))
+    total = _confirm_turn_events(emu, ChatStore(db_url), _fresh_shop(shop_server, app_mcp))
     assert total >= 3
     for stop_at in range(total + 1):
-        shop = _fresh_shop(sandbox, manager)
+        shop = _fresh_shop(shop_server, app_mcp)
         store = ChatStore(db_url)
         session = new_session(store, shop, emu.base_url, engine="local")
         before = shop.orders()
@@ -191,8 +154,8 @@ def test_an_interrupt_at_any_event_loses_nothing(emu, db_url, sandbox, manager) 
         assert actions.count("spend_call") == 1
 
 
-def _fresh_shop(sandbox, manager) -> Shop:
-    account = new_shop(sandbox, manager)
+def _fresh_shop(shop_server, app_mcp) -> Shop:
+    account = new_shop(shop_server, app_mcp)
     account.set_cart(account.milk_line())
     return account
 

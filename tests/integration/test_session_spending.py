@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 
 import pytest
 from session_peers import (
     ADDRESS,
-    Shop,
     ask_checkout,
     echo,
     finish,
     new_session,
-    new_shop,
     tool_call,
 )
 
@@ -27,59 +24,12 @@ from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import ErrorCode
-from swiggy_core.mcp import McpManager
 from swiggy_core.models import ToolResultBlock, tool_pairs
 from swiggy_core.session import ApprovalError
 from swiggy_core.store import ChatStore
-from swiggy_sandbox.connector import Finish, ScriptedAgentBrain
-from swiggy_sandbox.emulator import EmulatorServer
-from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+from swiggy_sandbox.connector import Finish
 
 ENGINES = ["connector", "local"]
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[SandboxHttpServer]:
-    from session_peers import NOW
-
-    limits = RateLimits(requests=100_000, writes=100_000)
-    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def manager(sandbox: SandboxHttpServer) -> Iterator[McpManager]:
-    pool = McpManager(call_timeout=20)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
-    with EmulatorServer(ScriptedAgentBrain()) as server:
-        yield server
-
-
-@pytest.fixture(autouse=True)
-def fresh(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[None]:
-    emu.brain.clear()
-    emu.requests.clear()
-    yield
-    assert emu.brain.pending() == 0, "a scripted step was never asked for"
-
-
-@pytest.fixture
-def store(tmp_path) -> Iterator[ChatStore]:
-    chats = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
-    yield chats
-    chats.close()
-
-
-@pytest.fixture
-def shop(sandbox: SandboxHttpServer, manager: McpManager) -> Shop:
-    account = new_shop(sandbox, manager)
-    account.set_cart(account.milk_line())
-    return account
 
 
 @pytest.mark.parametrize("engine", ENGINES)

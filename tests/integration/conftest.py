@@ -1,0 +1,67 @@
+"""Peers shared by the ChatSession tests: the sandbox shop, the app's MCP pool, a store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from session_peers import NOW, Shop, new_shop
+
+from swiggy_core.mcp import McpManager
+from swiggy_core.store import ChatStore
+from swiggy_sandbox.connector import ScriptedAgentBrain
+from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+
+
+@pytest.fixture(scope="module")
+def shop_server() -> Iterator[SandboxHttpServer]:
+    """The sandbox Swiggy over HTTP, with its clock frozen and no rate limit in the way."""
+    limits = RateLimits(requests=100_000, writes=100_000)
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def app_mcp(shop_server: SandboxHttpServer) -> Iterator[McpManager]:
+    """The app's own MCP client pool (closed before the sandbox stops)."""
+    pool = McpManager(call_timeout=20)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def db_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'chats.db'}"
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[ChatStore]:
+    chats = ChatStore(db_url)
+    yield chats
+    chats.close()
+
+
+@pytest.fixture
+def shop(shop_server: SandboxHttpServer, app_mcp: McpManager) -> Shop:
+    """A fresh sandbox account with one pack of milk in its cart."""
+    account = new_shop(shop_server, app_mcp)
+    account.set_cart(account.milk_line())
+    return account
+
+
+@pytest.fixture(scope="module")
+def agent_emulator() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
+    """The Messages emulator whose model is a queue of agent steps (connector emulated)."""
+    with EmulatorServer(ScriptedAgentBrain()) as server:
+        yield server
+
+
+@pytest.fixture
+def emu(agent_emulator: EmulatorServer[ScriptedAgentBrain]) -> Iterator[EmulatorServer[Any]]:
+    """The agent emulator, emptied before each test; every queued step must be used."""
+    agent_emulator.brain.clear()
+    agent_emulator.requests.clear()
+    yield agent_emulator
+    assert agent_emulator.brain.pending() == 0, "a scripted step was never asked for"
