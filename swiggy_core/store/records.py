@@ -56,19 +56,9 @@ class NewApproval:
 
 
 @dataclass(frozen=True, slots=True)
-class ApprovalRecord:
+class ApprovalRecord(NewApproval):
     """A stored approval: the request plus its life so far."""
 
-    user_id: str
-    conversation_id: str
-    vertical_id: str
-    server_key: str
-    tool: str
-    arguments: dict[str, Any]
-    digest: str
-    view: dict[str, Any]
-    tool_use_id: str
-    expires_at: datetime
     id: str
     status: ApprovalStatus
     created_at: datetime
