@@ -6,7 +6,7 @@ import itertools
 import json
 from typing import Any
 
-from swiggy_core.engine import to_client_tool_messages, to_stored_blocks
+from swiggy_core.engine import choose_engine, to_client_tool_messages, to_stored_blocks
 from swiggy_core.mcp import shrink_for_model
 from swiggy_core.mcp.manager import MODEL_RESULT_LIMIT
 from swiggy_core.models import (
@@ -18,7 +18,6 @@ from swiggy_core.models import (
     TextContent,
     ToolUseBlock,
 )
-from swiggy_core.engine import choose_engine
 
 SERVER = "swiggy-instamart"
 
