@@ -32,13 +32,15 @@ from swiggy_core.models import (
     ToolResultBlock,
     ToolUseBlock,
     TurnResult,
+    block_pairs,
     tool_pairs,
 )
+from swiggy_core.parsers.routing import changes_cart
 from swiggy_core.session_steps import SessionSteps
 from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
 from swiggy_core.turn_handle import TurnHandle, TurnKind, ensure_idle, running_turn, start_turn
 from swiggy_core.turns import stream_turn
-from swiggy_core.verticals import get_vertical
+from swiggy_core.verticals import VERTICALS, get_vertical
 
 # A refused approval request is answered and the model tries again, at most this often.
 MAX_APPROVAL_ROUNDS = 3
@@ -163,6 +165,7 @@ class ChatSession:
         """Stream the model's reply; store it whatever happens; open an approval it asks for."""
         for _ in range(MAX_APPROVAL_ROUNDS):
             result = self._stream_and_store(handle)
+            self._retire_on_cart_change(result)
             request = _approval_request(result)
             if request is None:
                 return
@@ -170,6 +173,23 @@ class ChatSession:
             if answer is None:
                 return  # a pending approval waits for the person
             self._append_answer_for(request[0], answer)
+
+    def _retire_on_cart_change(self, result: TurnResult) -> None:
+        """A cart changed by this reply ends every open approval on that cart (all pages)."""
+        vertical = get_vertical(self.vertical_id)
+        changed = any(
+            pair.result is not None and not pair.result.is_error and changes_cart(pair.use.name)
+            for pair in block_pairs(result.blocks)
+        )
+        if not changed:
+            return
+        for other in VERTICALS.values():
+            if other.server_key != vertical.server_key:
+                continue
+            for info in self.store.list_conversations(self.user_id, other.id):
+                self.store.supersede_approvals(
+                    info.id, vertical.server_key, note="The cart changed after it was shown."
+                )
 
     def _stream_and_store(self, handle: TurnHandle) -> TurnResult:
         result = TurnResult()

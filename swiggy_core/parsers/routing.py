@@ -118,6 +118,11 @@ def is_read_tool(tool_name: str) -> bool:
     return bool(_READ_RE.search(_name(tool_name)))
 
 
+def changes_cart(tool_name: str) -> bool:
+    """True for tools that write a cart (update, add, remove, clear): not reads."""
+    return route_for(tool_name) is Route.CART and not is_read_tool(tool_name)
+
+
 def is_add_tool(tool_name: str) -> bool:
     """Incremental add-style cart tools (their snapshots may be partial)."""
     return bool(_ADD_RE.search(_name(tool_name)))

@@ -198,3 +198,25 @@ def test_unanswered_request_is_not_sent_half_open(emu, store, shop) -> None:
         for b in m["content"] if b.get("type") == "tool_result"
     ]  # fmt: skip
     assert uses == results and uses, "every client tool use travels with its answer"
+
+
+def test_a_cart_change_on_another_page_ends_the_open_approval(emu, store, shop) -> None:
+    """NutriCart and StyleKit share one Instamart cart: a change on either ends it."""
+    groceries = new_session(store, shop, emu.base_url, engine="local")
+    emu.brain.enqueue(ask_checkout())
+    finish(groceries.send(typed_message("place the order")))
+    approval = groceries.pending_approval()
+    assert approval is not None
+    grooming = new_session(
+        store, shop, emu.base_url, engine="local", vertical_id="style", user_id=groceries.user_id
+    )
+    line = shop.milk_line(quantity=4)
+    change = {"selectedAddressId": ADDRESS, "items": [line]}
+    emu.brain.enqueue(tool_call("local", "update_cart", change), Finish("Updated."))
+    finish(grooming.send(typed_message("make it four")))
+    record = store.get_approval(approval.id)
+    assert record is not None and record.status == "superseded"
+    before = shop.orders()
+    with pytest.raises(ApprovalError):
+        groceries.confirm(approval.id)
+    assert shop.orders() == before
