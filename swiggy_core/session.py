@@ -16,27 +16,32 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import anthropic
 
-from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
-from swiggy_core.constants import APPROVAL_TOOL_NAME, APPROVAL_TTL_SECONDS
+from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import (
     ChatMessage,
-    ErrorInfo,
     MessageMeta,
     ToolResultBlock,
     ToolUseBlock,
     TurnResult,
     block_pairs,
-    tool_pairs,
 )
 from swiggy_core.parsers.routing import changes_cart
 from swiggy_core.session_steps import SessionSteps
+from swiggy_core.session_support import (
+    ApprovalError,
+    answered,
+    approval_request,
+    close_open_requests,
+    error_info,
+    not_pending_error,
+)
 from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
 from swiggy_core.turn_handle import TurnHandle, TurnKind, ensure_idle, running_turn, start_turn
 from swiggy_core.turns import stream_turn
@@ -44,16 +49,6 @@ from swiggy_core.verticals import VERTICALS, get_vertical
 
 # A refused approval request is answered and the model tries again, at most this often.
 MAX_APPROVAL_ROUNDS = 3
-_CLOSED_ANSWERS = {
-    "pending": "superseded",
-    "superseded": "superseded",
-    "expired": "expired",
-    "declined": "declined",
-}
-
-
-class ApprovalError(SwiggyAssistantError):
-    """A Confirm or Cancel that cannot apply (already used, expired, changed)."""
 
 
 @dataclass
@@ -96,7 +91,8 @@ class ChatSession:
         """Store the person's message first (never lost), then run the reply off-thread."""
         ensure_idle(self.conversation_id)
         conversation_id = self._conversation()
-        message = self._close_open_requests(self.store.load_messages(conversation_id), message)
+        history = self.store.load_messages(conversation_id)
+        message = close_open_requests(self.store, conversation_id, history, message)
         self.store.append_messages(conversation_id, [message])
         return self._start("message", self._model_turn)
 
@@ -114,7 +110,7 @@ class ChatSession:
             approval_id, ["pending"], "executing", now=self.clock(), require_unexpired=True
         )
         if not moved:
-            raise self._not_pending(approval_id)
+            raise not_pending_error(self.store, approval_id)
         self.store.record_audit(
             self.user_id,
             "confirm",
@@ -132,7 +128,7 @@ class ChatSession:
         ensure_idle(self.conversation_id)
         record = self._own_approval(approval_id)
         if not self.store.transition_approval(approval_id, ["pending"], "declined"):
-            raise self._not_pending(approval_id)
+            raise not_pending_error(self.store, approval_id)
         self.store.record_audit(
             self.user_id,
             "decline",
@@ -156,17 +152,17 @@ class ChatSession:
         try:
             body(handle)
         except SwiggyAssistantError as error:
-            handle.publish(StreamFailed(error=_info(error.code, error.message)))
+            handle.publish(StreamFailed(error=error_info(error.code, error.message)))
         except Exception as error:  # a bug must not leave the page waiting forever
             message = f"Something went wrong inside the app ({type(error).__name__})."
-            handle.publish(StreamFailed(error=_info(ErrorCode.INTERNAL, message)))
+            handle.publish(StreamFailed(error=error_info(ErrorCode.INTERNAL, message)))
 
     def _model_turn(self, handle: TurnHandle) -> None:
         """Stream the model's reply; store it whatever happens; open an approval it asks for."""
         for _ in range(MAX_APPROVAL_ROUNDS):
             result = self._stream_and_store(handle)
             self._retire_on_cart_change(result)
-            request = _approval_request(result)
+            request = approval_request(result)
             if request is None:
                 return
             answer = self._steps().open_approval(request, self._conversation(), handle)
@@ -211,7 +207,7 @@ class ChatSession:
                 else:
                     handle.publish(event)
         except Exception:
-            result.error = result.error or _info(ErrorCode.INTERNAL, "The reply broke off.")
+            result.error = result.error or error_info(ErrorCode.INTERNAL, "The reply broke off.")
             raise
         finally:
             handle.usage = handle.usage + result.usage
@@ -227,7 +223,7 @@ class ChatSession:
         conversation_id = self._conversation()
         for record in self.store.approvals_for(conversation_id, ["executing", "unknown"]):
             answer = self._steps().settle(record, handle)
-            if not _answered(self.history(), record.tool_use_id):
+            if not answered(self.history(), record.tool_use_id):
                 self._append_answer(record, answer)
         self._model_turn(handle)
 
@@ -261,29 +257,6 @@ class ChatSession:
         )
         return ChatMessage(role="assistant", content=list(result.blocks), meta=meta)
 
-    def _close_open_requests(self, history: list[ChatMessage], message: ChatMessage) -> ChatMessage:
-        """Answer approval requests the person left open: they wrote something else."""
-        answers: list[ToolResultBlock] = []
-        records = {r.tool_use_id: r for r in self.store.approvals_for(self._conversation())}
-        last = history[-1] if history else None
-        for pair in tool_pairs([last] if last else []):
-            record = records.get(pair.use.id)
-            if pair.use.name != APPROVAL_TOOL_NAME or pair.result is not None or record is None:
-                continue
-            self.store.supersede_approvals(record.conversation_id, record.server_key)
-            status = _CLOSED_ANSWERS.get(record.status, "superseded")
-            answer = ApprovalAnswer(
-                approval=status,  # type: ignore[arg-type]
-                tool=record.tool,
-                message="The person did not confirm; they wrote a new message instead.",
-            )
-            answers.append(
-                ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
-            )
-        if not answers:
-            return message
-        return message.model_copy(update={"content": [*answers, *message.blocks()]})
-
     def _append_answer(self, record: ApprovalRecord, answer: ApprovalAnswer) -> None:
         card = SessionSteps.answer_card(record, answer, self.vertical_id)
         block = ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
@@ -311,52 +284,5 @@ class ChatSession:
             )
         return record
 
-    def _not_pending(self, approval_id: str) -> ApprovalError:
-        record = self.store.get_approval(approval_id)
-        status = record.status if record else "missing"
-        if status == "expired" or (status == "pending" and record is not None):
-            return ApprovalError(
-                "This confirmation expired. Ask again to see the current cart or slot.",
-                code=ErrorCode.APPROVAL_EXPIRED,
-            )
-        if status in ("executing", "done", "failed", "unknown"):
-            return ApprovalError(
-                "This was already confirmed once; it will not run again.",
-                code=ErrorCode.APPROVAL_NOT_PENDING,
-            )
-        return ApprovalError(
-            f"This confirmation is no longer open ({status}). Ask again if you still want it.",
-            code=ErrorCode.APPROVAL_NOT_PENDING,
-        )
 
-
-def _approval_request(result: TurnResult) -> tuple[ToolUseBlock, ApprovalRequest] | None:
-    """The model's complete request for approval, if its reply ends with one."""
-    if result.error is not None or result.stopped or result.stop_reason != "tool_use":
-        return None
-    for block in reversed(result.blocks):
-        if isinstance(block, ToolUseBlock) and block.name == APPROVAL_TOOL_NAME:
-            return block, _request_of(block.input)
-    return None
-
-
-def _request_of(tool_input: dict[str, Any]) -> ApprovalRequest:
-    arguments = tool_input.get("arguments")
-    return ApprovalRequest(
-        tool=str(tool_input.get("tool", "")),
-        arguments=arguments if isinstance(arguments, dict) else {},
-    )
-
-
-def _answered(history: list[ChatMessage], tool_use_id: str) -> bool:
-    return any(p.use.id == tool_use_id and p.result is not None for p in tool_pairs(history))
-
-
-def _info(code: ErrorCode, message: str) -> ErrorInfo:
-    category = "approval" if code.value.startswith("E-11") else "internal"
-    if code.value.startswith("E-41"):
-        category = "store"
-    return ErrorInfo(code=code.value, category=category, message=message)
-
-
-__all__ = ["ApprovalError", "ChatSession", "NewApproval"]
+__all__ = ["ApprovalError", "ChatSession"]

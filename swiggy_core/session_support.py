@@ -1,0 +1,103 @@
+"""Small pieces of a session's bookkeeping: reading the model's approval request,
+answering requests the person left open, and the errors a Confirm can meet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer, ApprovalRequest
+from swiggy_core.constants import APPROVAL_TOOL_NAME
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.models import (
+    ChatMessage,
+    ErrorInfo,
+    ToolResultBlock,
+    ToolUseBlock,
+    TurnResult,
+    tool_pairs,
+)
+from swiggy_core.store import ChatStore
+
+_CLOSED_ANSWERS: dict[str, AnswerKind] = {
+    "pending": "superseded",
+    "superseded": "superseded",
+    "expired": "expired",
+    "declined": "declined",
+}
+
+
+class ApprovalError(SwiggyAssistantError):
+    """A Confirm or Cancel that cannot apply (already used, expired, changed)."""
+
+
+def close_open_requests(
+    store: ChatStore, conversation_id: str, history: list[ChatMessage], message: ChatMessage
+) -> ChatMessage:
+    """Answer approval requests the person left open: they wrote something else."""
+    answers: list[ToolResultBlock] = []
+    records = {r.tool_use_id: r for r in store.approvals_for(conversation_id)}
+    last = history[-1] if history else None
+    for pair in tool_pairs([last] if last else []):
+        record = records.get(pair.use.id)
+        if pair.use.name != APPROVAL_TOOL_NAME or pair.result is not None or record is None:
+            continue
+        store.supersede_approvals(record.conversation_id, record.server_key)
+        status = _CLOSED_ANSWERS.get(record.status, "superseded")
+        answer = ApprovalAnswer(
+            approval=status,
+            tool=record.tool,
+            message="The person did not confirm; they wrote a new message instead.",
+        )
+        answers.append(ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text()))
+    if not answers:
+        return message
+    return message.model_copy(update={"content": [*answers, *message.blocks()]})
+
+
+def not_pending_error(store: ChatStore, approval_id: str) -> ApprovalError:
+    """Why a Confirm or Cancel found its approval no longer pending, as a coded error."""
+    record = store.get_approval(approval_id)
+    status = record.status if record else "missing"
+    if status == "expired" or (status == "pending" and record is not None):
+        return ApprovalError(
+            "This confirmation expired. Ask again to see the current cart or slot.",
+            code=ErrorCode.APPROVAL_EXPIRED,
+        )
+    if status in ("executing", "done", "failed", "unknown"):
+        return ApprovalError(
+            "This was already confirmed once; it will not run again.",
+            code=ErrorCode.APPROVAL_NOT_PENDING,
+        )
+    return ApprovalError(
+        f"This confirmation is no longer open ({status}). Ask again if you still want it.",
+        code=ErrorCode.APPROVAL_NOT_PENDING,
+    )
+
+
+def approval_request(result: TurnResult) -> tuple[ToolUseBlock, ApprovalRequest] | None:
+    """The model's complete request for approval, if its reply ends with one."""
+    if result.error is not None or result.stopped or result.stop_reason != "tool_use":
+        return None
+    for block in reversed(result.blocks):
+        if isinstance(block, ToolUseBlock) and block.name == APPROVAL_TOOL_NAME:
+            return block, request_of(block.input)
+    return None
+
+
+def request_of(tool_input: dict[str, Any]) -> ApprovalRequest:
+    arguments = tool_input.get("arguments")
+    return ApprovalRequest(
+        tool=str(tool_input.get("tool", "")),
+        arguments=arguments if isinstance(arguments, dict) else {},
+    )
+
+
+def answered(history: list[ChatMessage], tool_use_id: str) -> bool:
+    return any(p.use.id == tool_use_id and p.result is not None for p in tool_pairs(history))
+
+
+def error_info(code: ErrorCode, message: str) -> ErrorInfo:
+    category = "approval" if code.value.startswith("E-11") else "internal"
+    if code.value.startswith("E-41"):
+        category = "store"
+    return ErrorInfo(code=code.value, category=category, message=message)
