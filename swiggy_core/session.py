@@ -42,7 +42,7 @@ from swiggy_core.session_support import (
     error_info,
     not_pending_error,
 )
-from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
+from swiggy_core.store import ApprovalRecord, ChatStore
 from swiggy_core.turn_handle import TurnHandle, TurnKind, ensure_idle, running_turn, start_turn
 from swiggy_core.turns import stream_turn
 from swiggy_core.verticals import VERTICALS, get_vertical
