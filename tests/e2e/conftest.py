@@ -1,8 +1,24 @@
-"""Browser-test plumbing: how long the cold app took, printed at the end of the run."""
+"""Browser-test plumbing: one app server and one Chromium for the whole run, the
+screenshot folder, and how long the cold app took (printed at the end of the run)."""
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from e2e_support import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    LAUNCH_MS,
+    STEP_MS,
+    Server,
+    running_app,
+    screenshot_folder,
+)
+from playwright.sync_api import Browser, expect, sync_playwright
 
 _TIMINGS = pytest.StashKey[dict[str, float]]()
 
@@ -11,6 +27,36 @@ _TIMINGS = pytest.StashKey[dict[str, float]]()
 def timings(pytestconfig: pytest.Config) -> dict[str, float]:
     """Seconds per named phase (server healthy, first page, ...), shown in the summary."""
     return pytestconfig.stash.setdefault(_TIMINGS, {})
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, timings: dict[str, float]) -> Iterator[Server]:
+    """`streamlit run app.py` as the offline demo; each test opens its own browser session."""
+    with running_app(tmp_path_factory.mktemp("e2e")) as app:
+        timings["cold start to healthy"] = time.monotonic() - app.started
+        yield app
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless (Playwright's own browsers are never downloaded)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"Debian's chromium is required at {CHROMIUM} (scripts/test installs it)")
+    expect.set_options(timeout=STEP_MS)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=LAUNCH_MS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SWIGGY_SCREENSHOT_DIR, or a pytest temporary folder."""
+    return screenshot_folder(tmp_path_factory)
 
 
 def pytest_terminal_summary(
