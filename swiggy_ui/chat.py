@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from swiggy_core.actions import action_message, typed_message, visible_text
+from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import StreamFailed, TextDelta, ToolFinished, ToolStarted
 from swiggy_core.models import (
     ChatMessage,
@@ -54,6 +55,9 @@ def _cards(messages: list[ChatMessage], vertical: Vertical) -> dict[str, ParsedT
     for message in messages:
         cards.update(message.meta.cards)
     for pair in tool_pairs(messages):
+        # Approval answers show through their stored card only (see _render_outcomes).
+        if pair.use.name == APPROVAL_TOOL_NAME:
+            continue
         if pair.result is not None and pair.use.id not in cards:
             cards[pair.use.id] = parse_tool_result(
                 pair.use.name,
