@@ -12,6 +12,7 @@ from swiggy_core.formatting import rupees
 from swiggy_core.store import ApprovalRecord
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
+from swiggy_ui.cards.rows import amount_row, bill_rows
 
 
 def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
@@ -86,19 +87,11 @@ def _order(view: ApprovalView) -> None:
     if view.restaurant_name:
         st.markdown(f"**{view.restaurant_name}**")
     for line in view.lines:
-        left, right = st.columns([4, 1])
         size = f" · {line.quantity_description}" if line.quantity_description else ""
-        left.markdown(f"{line.quantity} × {line.name}{size}")
-        right.markdown(rupees(line.line_total) if line.line_total is not None else "")
+        total = rupees(line.line_total) if line.line_total is not None else ""
+        amount_row(f"{line.quantity} × {line.name}{size}", total)
     st.divider()
-    for bill_line in view.bill:
-        left, right = st.columns([4, 1])
-        left.caption(bill_line.label)
-        right.caption(rupees(bill_line.amount))
-    if view.to_pay is not None:
-        left, right = st.columns([4, 1])
-        left.markdown("**To pay**")
-        right.markdown(f"**{rupees(view.to_pay)}**")
+    bill_rows(view.bill, view.to_pay)
     where = " · ".join(part for part in (view.address_label, view.address_text) if part)
     st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
     st.markdown(f":material/payments: {view.payment or 'Cash on delivery'}")

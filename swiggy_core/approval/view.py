@@ -26,7 +26,7 @@ Reader = Callable[[str, dict[str, Any]], str]
 CASH_ON_DELIVERY = "COD"
 MAX_GUESTS = 20
 _CART_READERS = {"instamart": "get_cart", "food": "get_food_cart"}
-_ORDER_NOTES = ("Cash on delivery.", "Orders cannot be cancelled once placed.")
+_ORDER_NOTES = ("Orders cannot be cancelled once placed.",)
 _BOOKING_NOTES = ("Free table booking: nothing is charged now.",)
 
 

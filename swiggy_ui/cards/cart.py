@@ -8,6 +8,7 @@ from swiggy_core.actions import ActionKind, CardAction
 from swiggy_core.formatting import rupees
 from swiggy_core.parsers import CartLine, CartResult
 from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.rows import bill_rows
 from swiggy_ui.state import queue_action
 
 
@@ -21,14 +22,7 @@ def render_cart(cart: CartResult, ctx: CardContext, *, with_checkout: bool = Tru
         for index, line in enumerate(cart.items):
             _line_row(line, f"{ctx.key}-l{index}")
         st.divider()
-        for bill_line in cart.bill:
-            left, right = st.columns([3, 1])
-            left.caption(bill_line.label)
-            right.caption(rupees(bill_line.amount))
-        if cart.to_pay is not None:
-            left, right = st.columns([3, 1])
-            left.markdown("**To pay**")
-            right.markdown(f"**{rupees(cart.to_pay)}**")
+        bill_rows(cart.bill, cart.to_pay)
         if with_checkout:
             st.button(
                 "Place order",
