@@ -81,9 +81,12 @@ class ChatSession:
         """The approval waiting for the person's decision (expired ones end here)."""
         if self.conversation_id is None:
             return None
-        self.store.expire_approvals(self.clock())
+        # Read-only on purpose (a page view must not write); expiry is enforced by the
+        # compare-and-set in `confirm`.
+        now = self.clock()
         pending = self.store.approvals_for(self.conversation_id, ["pending"])
-        return pending[-1] if pending else None
+        alive = [record for record in pending if record.expires_at > now]
+        return alive[-1] if alive else None
 
     # --- acting --------------------------------------------------------------------------
 
@@ -91,6 +94,7 @@ class ChatSession:
         """Store the person's message first (never lost), then run the reply off-thread."""
         ensure_idle(self.conversation_id)
         conversation_id = self._conversation()
+        self.store.expire_approvals(self.clock())
         history = self.store.load_messages(conversation_id)
         message = close_open_requests(self.store, conversation_id, history, message)
         self.store.append_messages(conversation_id, [message])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from session_peers import (
@@ -220,3 +221,22 @@ def test_a_cart_change_on_another_page_ends_the_open_approval(emu, store, shop) 
     with pytest.raises(ApprovalError):
         groceries.confirm(approval.id)
     assert shop.orders() == before
+
+
+def test_an_expired_approval_cannot_be_confirmed(emu, store, shop) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local")
+    emu.brain.enqueue(ask_checkout())
+    finish(session.send(typed_message("place the order")))
+    approval = session.pending_approval()
+    assert approval is not None
+    before = shop.orders()
+    later = datetime.now(UTC) + timedelta(minutes=11)
+    session.clock = lambda: later
+    assert session.pending_approval() is None, "an expired approval is not offered"
+    with pytest.raises(ApprovalError) as refused:
+        session.confirm(approval.id)
+    assert refused.value.code is ErrorCode.APPROVAL_EXPIRED
+    assert shop.orders() == before
+    emu.brain.enqueue(echo)
+    finish(session.send(typed_message("hello again")))
+    assert '"approval": "expired"' in session.history()[-1].text()
