@@ -240,3 +240,26 @@ def test_an_expired_approval_cannot_be_confirmed(emu, store, shop) -> None:
     emu.brain.enqueue(echo)
     finish(session.send(typed_message("hello again")))
     assert '"approval": "expired"' in session.history()[-1].text()
+
+
+def test_a_confirmation_cannot_be_presented_for_another_chat_or_person(emu, store, shop) -> None:
+    owner = new_session(store, shop, emu.base_url, engine="local")
+    emu.brain.enqueue(ask_checkout())
+    finish(owner.send(typed_message("place the order")))
+    approval = owner.pending_approval()
+    assert approval is not None
+    before = shop.orders()
+    other_chat = new_session(store, shop, emu.base_url, engine="local", user_id=owner.user_id)
+    emu.brain.enqueue(Finish("hi"))
+    finish(other_chat.send(typed_message("hello")))
+    stranger = new_session(
+        store, shop, emu.base_url, engine="local",
+        conversation_id=owner.conversation_id, user_id="someone-else",
+    )  # fmt: skip
+    for session in (other_chat, stranger):
+        with pytest.raises(ApprovalError) as refused:
+            session.confirm(approval.id)
+        assert refused.value.code is ErrorCode.APPROVAL_NOT_PENDING
+    assert shop.orders() == before
+    record = store.get_approval(approval.id)
+    assert record is not None and record.status == "pending"
