@@ -1,5 +1,5 @@
-"""Browser-test plumbing: one app server and one Chromium for the whole run, the
-screenshot folder, and how long the cold app took (printed at the end of the run)."""
+"""Browser-test plumbing: one app server for the whole run, one Chromium per test module,
+the screenshot folder, and how long the cold app took (printed at the end of the run)."""
 
 from __future__ import annotations
 
@@ -37,9 +37,13 @@ def server(tmp_path_factory: pytest.TempPathFactory, timings: dict[str, float]) 
         yield app
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless (Playwright's own browsers are never downloaded)."""
+    """Debian's Chromium, headless (Playwright's own browsers are never downloaded).
+
+    Module scope on purpose: Playwright's sync API keeps an event loop running on this
+    thread while it is open, which would break every later test that runs asyncio.
+    """
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(f"Debian's chromium is required at {CHROMIUM} (scripts/test installs it)")
     expect.set_options(timeout=STEP_MS)
