@@ -8,7 +8,8 @@ environment. A malformed value raises `SettingsError` naming the setting; secret
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 from urllib.parse import urlparse
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, SecretStr
 
 from swiggy_core.constants import DEFAULT_DATABASE_URL, DEFAULT_MODEL
 from swiggy_core.errors import SettingsError
+from swiggy_core.logsafe import mask_url_password
 
 EngineName = Literal["auto", "connector", "local"]
 ENGINE_NAMES: tuple[EngineName, ...] = ("auto", "connector", "local")
@@ -29,7 +31,10 @@ ENV_NAMES: dict[str, str] = {
     "swiggy_token": "SWIGGY_TOKEN",
     "sandbox": "SWIGGY_SANDBOX",
     "database_url": "SWIGGY_DATABASE_URL",
+    "share_owner_credentials": "SWIGGY_SHARE_OWNER_CREDENTIALS",
+    "allowed_emails": "SWIGGY_ALLOWED_EMAILS",
 }
+_EMAIL_RE = re.compile(r"[^@\s,]+@[^@\s,]+\.[^@\s,]+")
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
@@ -46,6 +51,10 @@ class Settings(BaseModel):
     swiggy_token: SecretStr | None = None
     sandbox: bool = True
     database_url: str = DEFAULT_DATABASE_URL
+    # The owner's key and token serve signed-in visitors on this allow-list only when the
+    # owner says so; otherwise they serve nobody but the owner at this machine.
+    share_owner_credentials: bool = False
+    allowed_emails: frozenset[str] = frozenset()
 
     @property
     def has_api_key(self) -> bool:
@@ -59,6 +68,11 @@ class Settings(BaseModel):
     def offline_demo(self) -> bool:
         """No key: the sandbox's offline planner answers instead of Claude."""
         return not self.has_api_key
+
+    def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
+        """`repr`/`str` fields, a URL's password shown as `***` (`postgresql://u:***@h/db`)."""
+        for name, value in super().__repr_args__():
+            yield name, mask_url_password(value) if isinstance(value, str) else value
 
 
 def load_settings(
@@ -85,6 +99,12 @@ def load_settings(
         values["sandbox"] = "swiggy_token" not in values
     if raw["database_url"]:
         values["database_url"] = _parse_database_url(raw["database_url"])
+    if raw["share_owner_credentials"]:
+        values["share_owner_credentials"] = _parse_bool(
+            "SWIGGY_SHARE_OWNER_CREDENTIALS", raw["share_owner_credentials"]
+        )
+    if raw["allowed_emails"]:
+        values["allowed_emails"] = _parse_emails(raw["allowed_emails"])
     return Settings(**values)
 
 
@@ -134,6 +154,16 @@ def _parse_bool(env_name: str, value: str) -> bool:
     if lowered in _FALSE:
         return False
     raise SettingsError(f"{env_name} must be true or false; got {value!r}.")
+
+
+def _parse_emails(value: str) -> frozenset[str]:
+    emails = frozenset(part.strip().lower() for part in value.split(",") if part.strip())
+    bad = [email for email in emails if not _EMAIL_RE.fullmatch(email)]
+    if bad:
+        raise SettingsError(
+            f"SWIGGY_ALLOWED_EMAILS must be comma-separated emails; got {bad[0]!r}."
+        )
+    return emails
 
 
 def _parse_database_url(value: str) -> str:

@@ -15,16 +15,8 @@ from swiggy_core.parsers import AddressesResult, parse_tool_result
 from swiggy_core.verticals import get_vertical
 from swiggy_ui import state
 from swiggy_ui.cards import CardContext, render_result
-from swiggy_ui.runtime import (
-    KEY_API_KEY,
-    KEY_BASE_URL,
-    KEY_MODEL,
-    KEY_SWIGGY_TOKEN,
-    KEY_SWIGGY_TOKEN_AT,
-    KEY_USE_SANDBOX,
-    Runtime,
-    get_runtime,
-)
+from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
+from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runtime
 
 KEY_CHECK_TIMEOUT_SECONDS = 15.0
 
@@ -48,7 +40,9 @@ def _anthropic_section(runtime: Runtime) -> None:
             )
             base_url = st.text_input(
                 "Base URL (optional, any Anthropic-compatible endpoint)",
-                value=runtime.base_url or "",
+                value=(runtime.base_url or "")
+                if runtime.credentials.key_source == "visitor"
+                else "",
                 key="form_base_url",
             )
             model_index = KNOWN_MODELS.index(runtime.model) if runtime.model in KNOWN_MODELS else 0
@@ -56,18 +50,44 @@ def _anthropic_section(runtime: Runtime) -> None:
             submitted = st.form_submit_button("Check and use", type="primary")
         if submitted:
             _use_key(key.strip(), base_url.strip() or None, model)
-        if runtime.api_key:
-            st.success("A key is set for this session.", icon=":material/key:")
-            if st.button("Forget the key", key="forget-key"):
-                st.session_state.pop(KEY_API_KEY, None)
-                st.rerun()
+        if runtime.credentials.key_source == "visitor":
+            st.success("Your key is set for this session only.", icon=":material/key:")
+            st.button("Forget the key", key="forget-key", on_click=_forget, args=(_KEY_STATE,))
+        elif runtime.credentials.key_source == "owner":
+            st.info("This copy's owner provides the key for you.", icon=":material/key:")
+
+
+# What "Forget" clears: the stored value and the widgets that held it.
+_KEY_STATE = (KEY_API_KEY, KEY_BASE_URL, "form_api_key", "form_base_url")
+_TOKEN_STATE = (KEY_SWIGGY_TOKEN, KEY_SWIGGY_TOKEN_AT, "form_swiggy_token")
+
+
+def _forget(keys: tuple[str, ...]) -> None:
+    """Runs before the next script run, so widget values can be cleared too."""
+    for key in keys:
+        st.session_state.pop(key, None)
+
+
+def _visitor_base_url(runtime: Runtime) -> str:
+    """Only a visitor's own URL is shown back (the owner's endpoint stays private)."""
+    return (runtime.base_url or "") if runtime.credentials.key_source == "visitor" else ""
 
 
 def _use_key(key: str, base_url: str | None, model: str) -> None:
-    """Check the key with one cheap call; keep it only in this session's memory."""
+    """Check the key with one cheap call; keep it only in this session's memory.
+
+    A base URL is only ever used with the key entered beside it: the owner's key never
+    goes to an address a visitor typed.
+    """
     st.session_state[KEY_MODEL] = model
+    if not key and base_url:
+        st.error(
+            "**E-1005** · A custom base URL needs your own key: enter it in the key field "
+            "above. (The base URL was not saved.)",
+            icon=":material/key_off:",
+        )
+        return
     if not key:
-        st.session_state[KEY_BASE_URL] = base_url
         st.toast("Model saved.")
         return
     if base_url and not base_url.startswith(("http://", "https://")):
@@ -97,6 +117,10 @@ def _swiggy_section(runtime: Runtime) -> None:
         if runtime.api_key and use_sandbox != (runtime.sandbox is not None):
             st.session_state[KEY_USE_SANDBOX] = use_sandbox
             st.rerun()
+        st.caption(
+            ":material/swap_horiz: The sandbox and real Swiggy are separate worlds: chats, "
+            "carts, addresses and confirmations of one are never shown to or sent to the other."
+        )
         if runtime.sandbox is not None:
             st.caption(
                 "Sandbox shops run on this machine: "
@@ -108,8 +132,13 @@ def _swiggy_section(runtime: Runtime) -> None:
             st.session_state[KEY_SWIGGY_TOKEN] = token.strip()
             st.session_state[KEY_SWIGGY_TOKEN_AT] = datetime.now(UTC)
             st.rerun()
-        if runtime.swiggy_token:
-            st.success("A Swiggy token is set for this session.", icon=":material/link:")
+        if runtime.credentials.token_source == "visitor":
+            st.success("Your Swiggy token is set for this session.", icon=":material/link:")
+            st.button(
+                "Forget the token", key="forget-token", on_click=_forget, args=(_TOKEN_STATE,)
+            )
+        elif runtime.credentials.token_source == "owner":
+            st.info("This copy's owner connects Swiggy for you.", icon=":material/link:")
 
 
 def _address_section(runtime: Runtime) -> None:

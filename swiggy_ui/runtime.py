@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -26,6 +25,8 @@ from swiggy_core.settings import Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
 from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
+from swiggy_ui.credentials import Credentials, resolve_credentials
+from swiggy_ui.identity import Identity, current_identity, remember_browser
 
 Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
 MODE_LABELS: dict[str, str] = {
@@ -33,13 +34,8 @@ MODE_LABELS: dict[str, str] = {
     "claude_sandbox": "Claude · sandbox Swiggy",
     "claude_swiggy": "Claude · your Swiggy account",
 }
-# Session-state keys the Connections page writes.
-KEY_API_KEY = "conn_api_key"
 KEY_MODEL = "conn_model"
-KEY_BASE_URL = "conn_base_url"
-KEY_SWIGGY_TOKEN = "conn_swiggy_token"
 KEY_SWIGGY_TOKEN_AT = "conn_swiggy_token_at"
-KEY_USE_SANDBOX = "conn_use_sandbox"
 KEY_SAVED_ADDRESS = "saved_address_id"
 ADDRESS_PREFERENCE = "address"
 OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secret
@@ -57,16 +53,29 @@ def _store(database_url: str) -> ChatStore:
 
 @dataclass
 class Runtime:
-    """The resolved configuration of this session."""
+    """The resolved configuration of this session (no secret in its repr)."""
 
     settings: Settings
+    identity: Identity
+    # Chats, addresses, approvals and audit are keyed by this: the person *and* the
+    # backend, so sandbox and real Swiggy never share a chat, an address id or a cart.
     user_id: str
     store: ChatStore
     sandbox: SandboxServices | None
-    api_key: str | None
-    base_url: str | None
+    credentials: Credentials
     model: str
-    swiggy_token: str | None
+
+    @property
+    def api_key(self) -> str | None:
+        return self.credentials.api_key
+
+    @property
+    def base_url(self) -> str | None:
+        return self.credentials.base_url
+
+    @property
+    def swiggy_token(self) -> str | None:
+        return self.credentials.swiggy_token
 
     @property
     def mode(self) -> Mode:
@@ -110,9 +119,10 @@ class Runtime:
             if stored:
                 state.set_active_address(AddressItem.model_validate(stored))
             return
-        if st.session_state.get(KEY_SAVED_ADDRESS) != chosen.address_id:
+        saved_key = f"{KEY_SAVED_ADDRESS}::{self.credentials.backend}"
+        if st.session_state.get(saved_key) != chosen.address_id:
             self.store.set_preference(self.user_id, ADDRESS_PREFERENCE, chosen.model_dump())
-            st.session_state[KEY_SAVED_ADDRESS] = chosen.address_id
+            st.session_state[saved_key] = chosen.address_id
 
     def session(self, vertical_id: str) -> ChatSession:
         """The core session of this page's conversation (the newest stored one at first)."""
@@ -148,15 +158,6 @@ def load_runtime_settings() -> Settings:
         raise  # st.stop() raises; this keeps type checkers honest
 
 
-def user_id() -> str:
-    """A stable id for this person's chats, kept in the URL so a reload finds them."""
-    current = st.query_params.get("u")
-    if not current or len(current) > 64:
-        current = uuid.uuid4().hex
-        st.query_params["u"] = current
-    return current
-
-
 def open_store(database_url: str) -> ChatStore:
     """The process-wide store, or a coded stop when the database cannot be opened."""
     try:
@@ -169,24 +170,19 @@ def open_store(database_url: str) -> ChatStore:
 
 def get_runtime() -> Runtime:
     settings = load_runtime_settings()
-    api_key = st.session_state.get(KEY_API_KEY) or (
-        settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else None
-    )
-    swiggy_token = st.session_state.get(KEY_SWIGGY_TOKEN) or (
-        settings.swiggy_token.get_secret_value() if settings.swiggy_token else None
-    )
-    use_sandbox = st.session_state.get(KEY_USE_SANDBOX, settings.sandbox)
-    if not api_key:
-        use_sandbox = True  # the offline planner only knows the sandbox's shops
+    identity = current_identity()
+    if identity.kind == "browser":
+        remember_browser()
+    credentials = resolve_credentials(settings, identity, st.session_state.to_dict())
+    state.set_backend(credentials.backend)
     runtime = Runtime(
         settings=settings,
-        user_id=user_id(),
+        identity=identity,
+        user_id=f"{identity.user_id}@{credentials.backend}",
         store=open_store(settings.database_url),
-        sandbox=_sandbox() if use_sandbox else None,
-        api_key=api_key,
-        base_url=st.session_state.get(KEY_BASE_URL) or settings.anthropic_base_url,
+        sandbox=_sandbox() if credentials.backend == "sandbox" else None,
+        credentials=credentials,
         model=st.session_state.get(KEY_MODEL) or settings.model,
-        swiggy_token=swiggy_token,
     )
     # On a database fault the chosen address stays in this session; the chat shows the banner.
     with contextlib.suppress(StoreError):

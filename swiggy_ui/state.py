@@ -15,6 +15,7 @@ from swiggy_core.models import CardAction, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
 
 PENDING_ACTION = "pending_action"
+BACKEND = "backend"
 PENDING_DECISION = "pending_decision"
 Decision = Literal["confirm", "decline"]
 
@@ -35,9 +36,18 @@ class VerticalChat:
     counted_turns: set[str] = field(default_factory=set)
 
 
+def set_backend(backend: str) -> None:
+    """Which world this session talks to now ("sandbox" or "swiggy")."""
+    st.session_state[BACKEND] = backend
+
+
+def backend() -> str:
+    return str(st.session_state.get(BACKEND, "sandbox"))
+
+
 def vertical_chat(vertical_id: str) -> VerticalChat:
-    """This session's chat state for a vertical (created on first use)."""
-    key = f"chat::{vertical_id}"
+    """This session's chat state for a vertical in the current world (made on first use)."""
+    key = f"chat::{backend()}::{vertical_id}"
     if key not in st.session_state:
         st.session_state[key] = VerticalChat(vertical_id=vertical_id)
     chat: VerticalChat = st.session_state[key]
@@ -65,12 +75,13 @@ def pop_decision() -> tuple[Decision, str] | None:
 
 
 def active_address() -> AddressItem | None:
-    address: AddressItem | None = st.session_state.get("active_address")
+    """The delivery address chosen in the current world (a sandbox id never leaves it)."""
+    address: AddressItem | None = st.session_state.get(f"active_address::{backend()}")
     return address
 
 
 def set_active_address(address: AddressItem) -> None:
-    st.session_state["active_address"] = address
+    st.session_state[f"active_address::{backend()}"] = address
 
 
 def session_usage() -> Usage:

@@ -15,7 +15,8 @@ from swiggy_core.models import ChatMessage, block_from_dict
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 
-VIEWER = "0123456789abcdef0123456789abcdef"
+BROWSER = "0123456789abcdef0123456789abcdef"
+VIEWER = f"b-{BROWSER}@sandbox"  # the store's key for this browser in the sandbox world
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ class Recorder:
 
 
 def _render(app, conversation_id: str, page: str):
-    app.query_params["u"] = VIEWER
+    app.session_state["browser_id"] = BROWSER  # as if the browser sent its cookie
     at = open_page(app, page)
     assert not at.exception
     return at

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from uihelpers import buttons, new_app, open_page, texts
+from uihelpers import buttons, new_app, open_page, same_browser, texts
 
 from swiggy_sandbox.emulator import text_turn
-from swiggy_ui.runtime import KEY_API_KEY
+from swiggy_ui.credentials import KEY_API_KEY
 
 
 def _enter_key(at, key: str, base_url: str):
@@ -52,12 +52,13 @@ def test_saved_addresses_load_and_the_choice_is_remembered(app):
     choices[1].click().run()
     assert "Delivering here" in texts(at.markdown)
     assert len(buttons(at, "Use this address")) == 2
-    chosen = at.session_state["active_address"]
-    user = at.query_params["u"]
-    again = new_app()
-    again.query_params["u"] = user
+    chosen = at.session_state["active_address::sandbox"]
+    again = same_browser(at)
     again.run()
-    assert again.session_state["active_address"] == chosen  # restored from the store
+    assert again.session_state["active_address::sandbox"] == chosen  # restored from the store
+    stranger = new_app()
+    stranger.run()
+    assert "active_address::sandbox" not in stranger.session_state
 
 
 def test_usage_totals_add_up_after_a_turn(app):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uihelpers import buttons, new_app, open_page, texts
+from uihelpers import buttons, new_app, open_page, same_browser, store_user, texts
 
 
 def _say(at, text: str):
@@ -102,15 +102,25 @@ def test_tablescout_search_slots_and_confirmed_booking(app):
     assert "Table booked" in texts(at.markdown)
 
 
-def test_chats_persist_across_sessions_with_the_same_link(app):
+def test_chats_persist_for_the_same_browser_and_never_for_a_link(app):
     at = open_page(app, "pages/nutricart.py")
     _say(at, "show my cart")
-    user = at.query_params["u"]
-    again = new_app()
-    again.query_params["u"] = user
+    at.switch_page("pages/stylekit.py").run()  # navigation keeps the identity
+    at.switch_page("pages/nutricart.py").run()
+    assert [m.name for m in at.chat_message] == ["user", "assistant"]
+    again = same_browser(at)  # a reload: the browser's id cookie comes back
     again.run()
     again.switch_page("pages/nutricart.py").run()
     assert [m.name for m in again.chat_message] == ["user", "assistant"]
+    # A link names nobody: neither a malformed `u` nor someone's id opens their chats.
+    for forged in ("a", at.session_state["browser_id"], store_user(at)):
+        stranger = new_app()
+        stranger.query_params["u"] = forged
+        stranger.run()
+        stranger.switch_page("pages/nutricart.py").run()
+        assert not stranger.exception
+        assert not stranger.chat_message
+        assert stranger.session_state["browser_id"] != at.session_state["browser_id"]
 
 
 def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
@@ -123,14 +133,7 @@ def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
     _click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)
     store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
-    entries = store.audit_entries(
-        at.query_params["u"][0] if isinstance(at.query_params["u"], list) else at.query_params["u"]
-    )
+    entries = store.audit_entries(store_user(at))
     actions = [action for action, _detail in entries]
     assert actions == ["approval_requested", "confirm", "spend_call"]
     assert entries[-1][1]["outcome"] == "done" and entries[-1][1]["id"]
-
-
-def _user_id(at) -> str:
-    value = at.query_params["u"]  # AppTest keeps query parameters as lists
-    return value[0] if isinstance(value, list) else value

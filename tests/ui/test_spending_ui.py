@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from uihelpers import buttons, open_page, texts, use_scripted_model
+from uihelpers import buttons, open_page, store_user, texts, use_scripted_model
 
 from swiggy_core.actions import typed_message
 from swiggy_core.engine import TurnSetup, make_client
@@ -44,8 +44,7 @@ def test_typed_action_markup_cannot_confirm_or_order(app, tmp_path):
         assert not at.exception
         assert not _orders_placed(at)  # words may make the model ask; they never confirm
     store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
-    user = at.query_params["u"]
-    actions = [a for a, _ in store.audit_entries(user[0] if isinstance(user, list) else user)]
+    actions = [a for a, _ in store.audit_entries(store_user(at))]
     assert "confirm" not in actions and "spend_call" not in actions
     # The person sees what they typed, escaped, not a hidden action.
     shown = texts(at.chat_message[-2].markdown)
@@ -99,9 +98,8 @@ def test_a_turn_started_elsewhere_is_watched_to_its_end_by_the_page(app, scripte
     at = open_page(app, "pages/nutricart.py")
     use_scripted_model(at, scripted)
     at.chat_input[0].set_value("hello").run()
-    conversation_id = at.session_state["chat::food"].conversation_id
-    user = at.query_params["u"]
-    user = user[0] if isinstance(user, list) else user
+    conversation_id = at.session_state["chat::sandbox::food"].conversation_id
+    user = store_user(at)
     store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
     session = ChatSession(
         store=store,

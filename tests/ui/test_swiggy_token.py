@@ -8,13 +8,8 @@ import pytest
 from uihelpers import open_page, texts
 
 from swiggy_sandbox.emulator import text_turn
-from swiggy_ui.runtime import (
-    KEY_API_KEY,
-    KEY_BASE_URL,
-    KEY_SWIGGY_TOKEN,
-    KEY_SWIGGY_TOKEN_AT,
-    KEY_USE_SANDBOX,
-)
+from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
+from swiggy_ui.runtime import KEY_SWIGGY_TOKEN_AT
 
 
 def _with_token(app, scripted, age: timedelta):

@@ -7,7 +7,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
-from swiggy_ui.runtime import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
+from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 90
@@ -37,3 +37,15 @@ def texts(elements) -> str:
 
 def buttons(at: AppTest, label: str):
     return [button for button in at.button if button.label == label]
+
+
+def store_user(at: AppTest, backend: str = "sandbox") -> str:
+    """The store's key for this session's browser in one world (sandbox or swiggy)."""
+    return f"b-{at.session_state['browser_id']}@{backend}"
+
+
+def same_browser(at: AppTest) -> AppTest:
+    """A new session of the same browser: its id cookie comes back, nothing else does."""
+    again = new_app()
+    again.session_state["browser_id"] = at.session_state["browser_id"]
+    return again

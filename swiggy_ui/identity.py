@@ -1,0 +1,160 @@
+"""Who is using the app: the signed-in user, the owner at this machine, or one browser.
+
+Never a value from the page address: a link cannot carry anyone's identity.
+- Streamlit's OIDC login (`[auth]` in secrets): the signed-in user.
+- A browser on this very machine (a direct loopback connection): the one local user,
+  who is the owner of this copy's secrets.
+- Anyone else: a random per-browser id kept in a cookie (strict format), so it survives
+  page switches and reloads and cannot be chosen by typing a URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Literal
+
+import streamlit as st
+
+from swiggy_core.settings import Settings
+
+BROWSER_COOKIE = "swiggy_uid"
+BROWSER_ID_RE = re.compile(r"[0-9a-f]{32}")
+LOCAL_USER = "local"
+_SESSION_KEY = "browser_id"
+_COOKIE_SET_KEY = "browser_id_cookie_set"
+_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
+
+IdentityKind = Literal["signed_in", "local", "browser"]
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """The person behind this browser session, as far as the app can tell."""
+
+    user_id: str
+    kind: IdentityKind
+    email: str | None = None
+    # Login is configured but this person has not signed in yet.
+    can_sign_in: bool = False
+
+    @property
+    def signed_in(self) -> bool:
+        return self.kind == "signed_in"
+
+    @property
+    def is_owner_here(self) -> bool:
+        """The browser runs on the machine that holds the owner's secrets."""
+        return self.kind == "local"
+
+
+def may_use_owner_credentials(identity: Identity, settings: Settings) -> bool:
+    """Owner secrets serve the owner here, or allow-listed signed-in users if shared."""
+    if identity.is_owner_here:
+        return True
+    return (
+        settings.share_owner_credentials
+        and identity.signed_in
+        and identity.email is not None
+        and identity.email.lower() in settings.allowed_emails
+    )
+
+
+def current_identity() -> Identity:
+    """Resolve this session's identity (remembered for the session)."""
+    user = _user_info()
+    if user.get("is_logged_in") is True:
+        return _signed_in(user)
+    can_sign_in = "is_logged_in" in user  # present only when [auth] is configured
+    if not can_sign_in and _on_this_machine():
+        return Identity(user_id=LOCAL_USER, kind="local")
+    return Identity(user_id=f"b-{_browser_id()}", kind="browser", can_sign_in=can_sign_in)
+
+
+def valid_browser_id(value: object) -> bool:
+    return isinstance(value, str) and BROWSER_ID_RE.fullmatch(value) is not None
+
+
+def _signed_in(user: dict[str, object]) -> Identity:
+    issuer = str(user.get("iss") or "")
+    subject = str(user.get("sub") or user.get("email") or "")
+    email = user.get("email")
+    digest = hashlib.sha256(f"{issuer}|{subject}".encode()).hexdigest()[:32]
+    return Identity(
+        user_id=f"u-{digest}",
+        kind="signed_in",
+        email=email.lower() if isinstance(email, str) else None,
+    )
+
+
+def _user_info() -> dict[str, object]:
+    try:
+        return dict(st.user.to_dict())
+    except Exception:  # no auth machinery at all (older runtimes, bare mode)
+        return {}
+
+
+def _on_this_machine() -> bool:
+    """A direct loopback TCP peer that also asked for a loopback host name.
+
+    Both are needed: a proxy on this machine makes every peer loopback, but it forwards
+    the public host name, which a remote visitor cannot turn into `localhost`.
+    """
+    peer = _peer_ip()
+    host = (st.context.headers.get("Host") or "").rsplit(":", 1)[0].lower()
+    if peer is None or host not in _LOOPBACK_HOSTS:
+        return False
+    try:
+        return ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        return False
+
+
+def _peer_ip() -> str | None:
+    """The TCP peer of this session's connection (not a header a client can set)."""
+    try:
+        from streamlit.runtime import exists, get_instance
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    except ImportError:
+        return None
+    ctx = get_script_run_ctx()
+    if ctx is None or not exists():
+        return None
+    client = get_instance().get_client(ctx.session_id)
+    context = getattr(client, "client_context", None) if client is not None else None
+    peer = getattr(context, "remote_ip", None)
+    return peer if isinstance(peer, str) else None
+
+
+def _browser_id() -> str:
+    """This browser's id: the cookie if it is well-formed, else a new one (then stored)."""
+    remembered = st.session_state.get(_SESSION_KEY)
+    if valid_browser_id(remembered):
+        return str(remembered)
+    cookie = st.context.cookies.get(BROWSER_COOKIE)
+    browser_id = cookie if valid_browser_id(cookie) else uuid.uuid4().hex
+    st.session_state[_SESSION_KEY] = browser_id
+    return str(browser_id)
+
+
+def remember_browser() -> None:
+    """Write the browser id cookie once per session (a reload then finds the same chats)."""
+    browser_id = st.session_state.get(_SESSION_KEY)
+    if not valid_browser_id(browser_id) or st.session_state.get(_COOKIE_SET_KEY):
+        return
+    if st.context.cookies.get(BROWSER_COOKIE) == browser_id:
+        st.session_state[_COOKIE_SET_KEY] = True
+        return
+    # Our own fixed script with a validated id (never untrusted HTML): the frame is
+    # same-origin with the app, so the cookie is the app's.
+    st.iframe(
+        "<script>document.cookie = "
+        f"'{BROWSER_COOKIE}={browser_id}; Path=/; Max-Age={_COOKIE_MAX_AGE_SECONDS}; "
+        "SameSite=Strict';</script>",
+        height=1,
+    )
+    st.session_state[_COOKIE_SET_KEY] = True
