@@ -12,12 +12,15 @@ import json
 import re
 import unicodedata
 
+from swiggy_core.constants import MAX_MESSAGE_CHARS
+from swiggy_core.errors import ErrorCode, InputError
 from swiggy_core.models import ActionKind, CardAction, ChatMessage, MessageMeta, TextBlock
 
 __all__ = [
     "ActionKind",
     "CardAction",
     "action_message",
+    "check_typed",
     "escape_markup",
     "parse_action",
     "typed_message",
@@ -82,5 +85,25 @@ def escape_markup(text: str) -> str:
 
 
 def typed_message(text: str) -> ChatMessage:
-    """A message the person typed: plain text, never an action."""
+    """A message the person typed: plain text, never an action (see `check_typed`)."""
     return ChatMessage(role="user", content=escape_markup(text.strip()))
+
+
+# Markup that carries no words: tags, markdown image/link shells, directives, symbols.
+_MARKUP_RE = re.compile(r"<[^>]*>|!?\[[^\]]*\]\([^)]*\)|:[\w/-]+(?:\[[^\]]*\])?:?")
+
+
+def check_typed(text: str) -> None:
+    """Refuse what should not be sent: over the length limit, or nothing but markup."""
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise InputError(
+            f"That message is {len(text):,} characters; the limit is {MAX_MESSAGE_CHARS:,}. "
+            "Shorten it and send again (your text is kept below).",
+            code=ErrorCode.MESSAGE_TOO_LONG,
+        )
+    words = _MARKUP_RE.sub(" ", unicodedata.normalize("NFKC", text))
+    if not any(ch.isalnum() for ch in words):
+        raise InputError(
+            "There is nothing to send: the message has no words, only markup or symbols.",
+            code=ErrorCode.EMPTY_MESSAGE,
+        )

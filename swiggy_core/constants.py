@@ -118,3 +118,5 @@ APPROVAL_TOOL_NAME: Final = "request_confirmation"
 APPROVAL_TTL_SECONDS: Final = 600
 # Turns a session keeps running for a page that stopped watching (a closed tab, a rerun).
 TURN_JOIN_TIMEOUT_SECONDS: Final = 300.0
+# A typed message longer than this is refused with a coded message, not sent.
+MAX_MESSAGE_CHARS: Final = 8_000

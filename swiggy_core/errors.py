@@ -16,6 +16,8 @@ class ErrorCode(StrEnum):
     SETTING_INVALID = "E-1001"
     UNKNOWN_VERTICAL = "E-1002"
     EMPTY_MESSAGE = "E-1003"
+    MESSAGE_TOO_LONG = "E-1004"
+    BASE_URL_NEEDS_KEY = "E-1005"
     # E-11xx: approvals (the person's confirmation of a spending action)
     APPROVAL_NOT_PENDING = "E-1101"
     APPROVAL_EXPIRED = "E-1102"
@@ -67,6 +69,12 @@ class SettingsError(SwiggyAssistantError):
     """A setting is missing or malformed; the message names the setting."""
 
     code = ErrorCode.SETTING_INVALID
+
+
+class InputError(SwiggyAssistantError):
+    """What the person typed cannot be sent as it is (too long, nothing but markup)."""
+
+    code = ErrorCode.EMPTY_MESSAGE
 
 
 class UnknownVerticalError(SwiggyAssistantError, KeyError):
