@@ -75,6 +75,8 @@ class InputError(SwiggyAssistantError):
     """What the person typed cannot be sent as it is (too long, nothing but markup)."""
 
     code = ErrorCode.EMPTY_MESSAGE
+    # The words as typed, so the page can keep them on screen.
+    kept_text: str | None = None
 
 
 class UnknownVerticalError(SwiggyAssistantError, KeyError):

@@ -32,6 +32,9 @@ def error_banner(error: ErrorInfo, *, key: str) -> bool:
     if error.category == "tool_address":
         st.warning(text, icon=":material/location_off:")
         return False
+    if error.category == "input":
+        st.warning(text, icon=":material/edit_note:")
+        return False
     if error.category == "store":
         st.error(text, icon=":material/database:")
         return False

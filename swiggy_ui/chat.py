@@ -11,9 +11,10 @@ from collections.abc import Iterator
 import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
-from swiggy_core.actions import action_message, typed_message, visible_text
+from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import StreamFailed, TextDelta, ToolFinished, ToolStarted
+from swiggy_core.errors import InputError
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -190,9 +191,14 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
     if action is not None:
         return action_message(action)
     typed = st.chat_input(f"Ask {vertical.display_name}…", key=f"input-{vertical.id}")
-    if typed and typed.strip():
-        return typed_message(typed)
-    return None
+    if not typed:
+        return None
+    try:
+        check_typed(typed)
+    except InputError as error:
+        error.kept_text = typed  # the page keeps the words for "Send again"
+        raise
+    return typed_message(typed)
 
 
 def show_user(message: ChatMessage) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import typed_message
-from swiggy_core.errors import SwiggyAssistantError
+from swiggy_core.errors import InputError, SwiggyAssistantError
 from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.session import ChatSession
 from swiggy_core.store import StoreError
@@ -103,7 +103,12 @@ def _retry_or_approval(
 def _send_input(
     page: state.VerticalChat, session: ChatSession, vertical: Vertical, has_history: bool
 ) -> TurnHandle | None:
-    message = chat.read_input(vertical)
+    try:
+        message = chat.read_input(vertical)
+    except InputError as error:
+        page.notice = ErrorInfo(code=error.code.value, category="input", message=error.message)
+        page.unsent = error.kept_text
+        st.rerun()
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
     if message is None and not has_history:

@@ -119,3 +119,15 @@ def test_a_turn_started_elsewhere_is_watched_to_its_end_by_the_page(app, scripte
     assert handle.finished and running_turn(conversation_id) is None
     shown = json.dumps([texts(m.markdown) for m in at.chat_message])
     assert "a long question" in shown and "Half of it" in shown
+
+
+def test_too_long_or_markup_only_messages_get_a_code_and_are_kept(app):
+    at = open_page(app, "pages/nutricart.py")
+    long_text = "milk " * 2000  # 10,000 characters
+    at.chat_input[0].set_value(long_text).run()
+    assert not at.exception
+    assert "E-1004" in texts(at.warning)
+    assert not at.chat_message, "nothing was sent"
+    assert buttons(at, "Send again")
+    at.chat_input[0].set_value("<b></b> ![x](https://example.com/x.png)").run()
+    assert "E-1003" in texts(at.warning) and not at.chat_message
