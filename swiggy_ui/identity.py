@@ -1,11 +1,11 @@
-"""Who is using the app: the signed-in user, the owner at this machine, or one browser.
+"""Who is using the app: the signed-in user, or one browser; and whether it is the owner.
 
 Never a value from the page address: a link cannot carry anyone's identity.
 - Streamlit's OIDC login (`[auth]` in secrets): the signed-in user.
-- A browser on this very machine (a direct loopback connection): the one local user,
-  who is the owner of this copy's secrets.
-- Anyone else: a random per-browser id kept in a cookie (strict format), so it survives
+- Otherwise a random per-browser id kept in a cookie (strict format), so it survives
   page switches and reloads and cannot be chosen by typing a URL.
+- A browser on this very machine (a direct loopback connection asking for a loopback
+  host) is the owner of this copy's secrets, when no login is configured.
 """
 
 from __future__ import annotations
@@ -23,13 +23,12 @@ from swiggy_core.settings import Settings
 
 BROWSER_COOKIE = "swiggy_uid"
 BROWSER_ID_RE = re.compile(r"[0-9a-f]{32}")
-LOCAL_USER = "local"
 _SESSION_KEY = "browser_id"
 _COOKIE_SET_KEY = "browser_id_cookie_set"
 _COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
 
-IdentityKind = Literal["signed_in", "local", "browser"]
+IdentityKind = Literal["signed_in", "browser"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,15 +40,12 @@ class Identity:
     email: str | None = None
     # Login is configured but this person has not signed in yet.
     can_sign_in: bool = False
+    # The browser runs on the machine that holds the owner's secrets (no login set up).
+    is_owner_here: bool = False
 
     @property
     def signed_in(self) -> bool:
         return self.kind == "signed_in"
-
-    @property
-    def is_owner_here(self) -> bool:
-        """The browser runs on the machine that holds the owner's secrets."""
-        return self.kind == "local"
 
 
 def may_use_owner_credentials(identity: Identity, settings: Settings) -> bool:
@@ -70,9 +66,12 @@ def current_identity() -> Identity:
     if user.get("is_logged_in") is True:
         return _signed_in(user)
     can_sign_in = "is_logged_in" in user  # present only when [auth] is configured
-    if not can_sign_in and _on_this_machine():
-        return Identity(user_id=LOCAL_USER, kind="local")
-    return Identity(user_id=f"b-{_browser_id()}", kind="browser", can_sign_in=can_sign_in)
+    return Identity(
+        user_id=f"b-{_browser_id()}",
+        kind="browser",
+        can_sign_in=can_sign_in,
+        is_owner_here=not can_sign_in and _on_this_machine(),
+    )
 
 
 def valid_browser_id(value: object) -> bool:

@@ -19,7 +19,7 @@ OWNER_TOKEN = "owner-swiggy-token-0001"
 OWNER_URL = "https://gateway.owner.example"
 VISITOR_URL = "http://127.0.0.1:9/visitor"
 
-LOCAL = Identity(user_id="local", kind="local")
+LOCAL = Identity(user_id="b-" + "1" * 32, kind="browser", is_owner_here=True)
 BROWSER = Identity(user_id="b-" + "0" * 32, kind="browser")
 ANN = Identity(user_id="u-ann", kind="signed_in", email="ann@example.com")
 BOB = Identity(user_id="u-bob", kind="signed_in", email="bob@example.com")
