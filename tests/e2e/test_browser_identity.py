@@ -1,0 +1,83 @@
+"""Identity in a real browser, login off: a cookie keeps a browser's chats through page
+switches and reloads; a link cannot carry anyone's identity; another browser sees none."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from e2e_support import FIRST_PAGE_MS, STEP_MS, Server, send, settled, shown
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+QUESTION = "show my saved addresses"
+
+
+def _context(browser: Browser) -> BrowserContext:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(STEP_MS)
+    context.set_default_navigation_timeout(STEP_MS)
+    return context
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    made = _context(browser)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def _open(page: Page, server: Server, path: str, heading: str) -> None:
+    page.goto(f"{server.url}/{path}")
+    shown(page, server, page.get_by_role("heading", name=heading, exact=True), FIRST_PAGE_MS)
+
+
+def _asked(page: Page) -> bool:
+    return page.get_by_test_id("stChatMessage").filter(has_text=QUESTION).count() > 0
+
+
+def test_a_browser_keeps_its_chats_through_navigation_and_reload(
+    browser: Browser, context: BrowserContext, server: Server
+) -> None:
+    page = context.new_page()
+    _open(page, server, "nutricart", "NutriCart")
+    send(page, QUESTION)
+    shown(page, server, page.get_by_role("button", name="Use this address").first)
+    cookie = next(c for c in context.cookies() if c["name"] == "swiggy_uid")
+    assert len(cookie["value"]) == 32
+
+    page.get_by_test_id("stSidebarNav").get_by_text("StyleKit").click()
+    shown(page, server, page.get_by_role("heading", name="StyleKit", exact=True))
+    page.get_by_test_id("stSidebarNav").get_by_text("NutriCart").click()
+    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True))
+    assert _asked(page)
+
+    page.reload()
+    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    expect(page.get_by_test_id("stChatMessage").filter(has_text=QUESTION)).to_be_visible()
+
+    # A link names nobody: a forged `u` changes nothing for this browser...
+    page.goto(f"{server.url}/nutricart?u=a")
+    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    expect(page.get_by_test_id("stChatMessage").filter(has_text=QUESTION)).to_be_visible()
+
+    # ...and another browser, even with this browser's id in the link, sees nothing.
+    other = _context(browser)
+    try:
+        stranger = other.new_page()
+        stranger.goto(f"{server.url}/nutricart?u={cookie['value']}")
+        shown(
+            stranger,
+            server,
+            stranger.get_by_role("heading", name="NutriCart", exact=True),
+            FIRST_PAGE_MS,
+        )
+        settled(stranger)
+        assert not _asked(stranger)
+        theirs = next(c for c in other.cookies() if c["name"] == "swiggy_uid")
+        assert theirs["value"] != cookie["value"]
+    finally:
+        other.close()
