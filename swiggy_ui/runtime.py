@@ -25,6 +25,7 @@ from swiggy_core.settings import Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
 from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
+from swiggy_ui.account import render_account
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 
@@ -173,6 +174,7 @@ def get_runtime() -> Runtime:
     identity = current_identity()
     if identity.kind == "browser":
         remember_browser()
+    render_account(identity)
     credentials = resolve_credentials(settings, identity, st.session_state.to_dict())
     state.set_backend(credentials.backend)
     runtime = Runtime(

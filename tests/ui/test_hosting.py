@@ -138,3 +138,18 @@ def test_switching_to_real_swiggy_sends_no_sandbox_chat_or_address(app, scripted
     at.run()
     shown = texts(at.chat_message[0].markdown)
     assert "sandbox question about oats" in shown and len(at.chat_message) == 2
+
+
+def test_sign_in_and_out_are_offered_only_when_login_is_configured(app):
+    at = open_page(app, "pages/home.py")  # default AppTest user: no [auth] configured
+    assert not buttons(at, "Sign in") and not buttons(at, "Sign out")
+    from uihelpers import new_app
+
+    visitor = new_app()
+    visitor.user = {"is_logged_in": False}  # [auth] configured, not signed in yet
+    visitor.run()
+    assert buttons(visitor, "Sign in")
+    _signed_in(visitor, "ann@example.com")
+    visitor.run()
+    assert buttons(visitor, "Sign out")
+    assert "ann@example.com" in texts(visitor.sidebar.caption)
