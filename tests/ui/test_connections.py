@@ -42,6 +42,13 @@ def test_a_good_key_switches_the_chats_to_the_model(app, scripted, tmp_path):
     page_text = texts(at.markdown) + texts(at.caption) + texts(at.success)
     assert "sk-ant-good-secret-456" not in page_text
     assert at.text_input(key="form_api_key").value == ""
+    # Forget clears the key, its URL and the widgets that held them.
+    buttons(at, "Forget the key")[0].click().run()
+    assert not at.exception
+    state = at.session_state
+    for key in (KEY_API_KEY, "conn_base_url", "form_api_key", "form_base_url"):
+        assert key not in state or not state[key], key
+    assert all("sk-ant-good-secret-456" not in repr(state[key]) for key in state)
 
 
 def test_saved_addresses_load_and_the_choice_is_remembered(app):
