@@ -2,9 +2,11 @@
 
 import streamlit as st
 
+from swiggy_core.logsafe import install_redaction
 from swiggy_core.verticals import VERTICALS
 from swiggy_ui.home import PAGE_FILES
 
+install_redaction(st.secrets)  # every log line of every logger, SDKs' included, masked
 st.set_page_config(page_title="Swiggy assistant", page_icon="🛒", layout="wide")
 
 shops = [

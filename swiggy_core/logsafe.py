@@ -33,6 +33,8 @@ MIN_SECRET_LENGTH = 6
 SECRET_SETTING_NAMES = ("ANTHROPIC_API_KEY", "SWIGGY_TOKEN", "SWIGGY_SANDBOX_TOKEN")
 URL_SETTING_NAMES = ("SWIGGY_DATABASE_URL", "ANTHROPIC_BASE_URL")
 _MARK = "_swiggy_redacted"
+_FACTORY_MARK = "_swiggy_redacting"
+_PREVIOUS = "_swiggy_previous"
 _WITHHELD = "[log message withheld: it could not be checked for secrets]"
 
 # Names whose value is a credential wherever it appears as `name: value` or `name=value`.
@@ -76,7 +78,7 @@ _lock = threading.Lock()
 _secrets: set[str] = set()
 _secret_pattern: re.Pattern[str] | None = None
 _version = 0  # bumped when a secret is registered: records checked before are re-checked
-_previous_factory: Callable[..., logging.LogRecord] | None = None
+_enabled = False
 _filtered_handlers: list[logging.Handler] = []
 
 
@@ -89,6 +91,7 @@ class RedactingFilter(logging.Filter):
 
 
 FILTER = RedactingFilter()
+_STANDARD_FIELDS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", _MARK}
 
 
 def redact(text: str) -> str:
@@ -158,14 +161,15 @@ def install_redaction(secrets: Mapping[str, Any] | None = None) -> None:
     Registers the secret settings found in the environment and in `secrets` (e.g.
     `st.secrets`), wraps the record factory once, and filters every existing handler.
     """
-    global _previous_factory
+    global _enabled
     register_secrets_from(os.environ, secrets)
     with _lock:
+        _enabled = True
         current = logging.getLogRecordFactory()
-        if _previous_factory is None or not getattr(current, "_swiggy_redacting", False):
-            # Not ours (first call, or someone replaced it): wrap whatever is current.
-            _previous_factory = current
-            logging.setLogRecordFactory(_redacting_factory)
+        if not getattr(current, _FACTORY_MARK, False):
+            # First call, or someone wrapped or replaced ours since: wrap what is current.
+            # Each wrapper keeps its own predecessor, so wrapping again never loops.
+            logging.setLogRecordFactory(_wrap(current))
         for handler in _existing_handlers():
             if FILTER not in handler.filters:
                 handler.addFilter(FILTER)
@@ -173,27 +177,28 @@ def install_redaction(secrets: Mapping[str, Any] | None = None) -> None:
 
 
 def uninstall_redaction() -> None:
-    """Undo `install_redaction` (tests): the previous factory, no filters."""
-    global _previous_factory
+    """Undo `install_redaction` (tests): the previous factory back, no filters.
+
+    A wrapper someone else has wrapped since cannot be taken out; it stops redacting.
+    """
+    global _enabled
     with _lock:
-        if _previous_factory is not None and getattr(
-            logging.getLogRecordFactory(), "_swiggy_redacting", False
-        ):
-            logging.setLogRecordFactory(_previous_factory)
-        _previous_factory = None
+        _enabled = False
+        current = logging.getLogRecordFactory()
+        if getattr(current, _FACTORY_MARK, False):
+            logging.setLogRecordFactory(getattr(current, _PREVIOUS))
         for handler in _filtered_handlers:
             handler.removeFilter(FILTER)
         _filtered_handlers.clear()
 
 
 def redaction_installed() -> bool:
-    return _previous_factory is not None and getattr(
-        logging.getLogRecordFactory(), "_swiggy_redacting", False
-    )
+    return _enabled
 
 
 def redact_record(record: logging.LogRecord) -> None:
-    """Mask secrets in the message, its arguments, the exception and the stack text."""
+    """Mask secrets in the message, its arguments, the exception, the stack and `extra`."""
+    _redact_extras(record)
     mark = (id(record.msg), id(record.args), _version)
     if getattr(record, _MARK, None) == mark:
         return  # checked at creation and unchanged since
@@ -213,14 +218,16 @@ def redact_record(record: logging.LogRecord) -> None:
     setattr(record, _MARK, (id(record.msg), id(record.args), _version))
 
 
-def _redacting_factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-    factory = _previous_factory or logging.LogRecord
-    record = factory(*args, **kwargs)
-    redact_record(record)
-    return record
+def _wrap(previous: Callable[..., logging.LogRecord]) -> Callable[..., logging.LogRecord]:
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        if _enabled:
+            redact_record(record)
+        return record
 
-
-_redacting_factory._swiggy_redacting = True  # type: ignore[attr-defined]
+    setattr(factory, _FACTORY_MARK, True)
+    setattr(factory, _PREVIOUS, previous)
+    return factory
 
 
 def _redact_message(record: logging.LogRecord) -> None:
@@ -263,6 +270,18 @@ def _mask_arg(arg: Any) -> Any:
     text = str(arg)
     clean = redact(text)
     return arg if clean == text else clean
+
+
+def _redact_extras(record: logging.LogRecord) -> None:
+    """String fields passed as `extra=` (set after the factory ran: the filter sees them)."""
+    try:
+        for name, value in list(vars(record).items()):
+            if name not in _STANDARD_FIELDS and isinstance(value, str):
+                clean = redact(value)
+                if clean != value:
+                    setattr(record, name, clean)
+    except Exception:
+        pass
 
 
 def _redact_exception(record: logging.LogRecord) -> None:

@@ -58,7 +58,7 @@ class ChatSession:
     store: ChatStore
     user_id: str
     vertical_id: str
-    client: Callable[[], anthropic.Anthropic]
+    client: Callable[[], anthropic.Anthropic] = field(repr=False)  # may close over the key
     setup: TurnSetup
     manager: McpManager
     conversation_id: str | None = None

@@ -9,6 +9,7 @@ import threading
 from types import FrameType
 
 from swiggy_core.constants import MCP_SERVERS
+from swiggy_core.logsafe import install_redaction
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     mcp.add_argument("server", choices=sorted(MCP_SERVERS))
     mcp.add_argument("--stdio", action="store_true", required=True)
     args = parser.parse_args(argv)
+    install_redaction()  # no key or token in any log line, whoever logs it
     if args.command == "mcp":
         from swiggy_sandbox.servers import run_stdio
 

@@ -25,6 +25,10 @@ class SandboxServices:
         self._tokens: dict[str, str] = {}
         self._lock = threading.Lock()
 
+    def __repr__(self) -> str:
+        # Never the tokens: only where the services listen.
+        return f"SandboxServices(mcp={self.mcp.base_url!r}, emulator={self.emulator_url!r})"
+
     @classmethod
     def start(
         cls, *, mcp_port: int = 0, emulator_port: int = 0, brain: Any = None, **shop: Any

@@ -89,7 +89,7 @@ class _Tools:
 
     manager: McpManager
     url: str
-    token: str | None
+    token: str | None = field(repr=False)
     server_name: str
     policy: ToolPolicy
 

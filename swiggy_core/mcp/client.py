@@ -12,6 +12,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp.loop import run_sync
 
 TOOL_CALL_TIMEOUT_SECONDS = 20.0
@@ -42,6 +43,7 @@ def call_tool(url: str, token: str, name: str, arguments: dict[str, Any]) -> Too
 
 
 async def _call(url: str, token: str, name: str, arguments: dict[str, Any]) -> ToolCallResult:
+    register_secret(token)  # whatever the SDKs log about this call, masked
     headers = {"Authorization": f"Bearer {token}"}
     timeout = httpx2.Timeout(TOOL_CALL_TIMEOUT_SECONDS, connect=CONNECT_TIMEOUT_SECONDS)
     async with (

@@ -28,6 +28,7 @@ from mcp.types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MCP_SERVERS
 from swiggy_core.conversation import truncate_tool_result
 from swiggy_core.errors import ErrorCode
+from swiggy_core.logsafe import mask_url_password, register_secret
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.loop import run_sync
 
@@ -87,6 +88,7 @@ class _Connection:
     def __init__(self, url: str, token: str | None, timeout: float) -> None:
         self.url = url
         self._timeout = timeout
+        register_secret(token)  # whatever the SDKs log about this connection, masked
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.session: ClientSession | None = None
         self.statuses: list[int] = []
@@ -95,6 +97,9 @@ class _Connection:
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        return f"_Connection(url={mask_url_password(self.url)!r}, alive={self.alive})"
 
     @property
     def alive(self) -> bool:

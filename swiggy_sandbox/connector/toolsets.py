@@ -16,7 +16,7 @@ class ServerSpec:
 
     name: str
     url: str
-    token: str | None = None
+    token: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

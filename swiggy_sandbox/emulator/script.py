@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from swiggy_core.logsafe import redact
+
 FaultKind = Literal[
     "rate_limit",
     "overloaded",
@@ -82,6 +84,11 @@ class RecordedRequest:
     headers: dict[str, str]
     body: dict[str, Any]
     query: dict[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # The headers carry the API key and the body the MCP servers' tokens: masked.
+        shown = f"method={self.method!r}, path={self.path!r}, headers={self.headers!r}, "
+        return redact(f"RecordedRequest({shown}body={self.body!r}, query={self.query!r})")
 
     @property
     def betas(self) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from swiggy_core.logsafe import install_redaction
 from swiggy_sandbox.servers.registry import SERVER_KEYS
 from swiggy_sandbox.servers.runner import SandboxHttpServer
 from swiggy_sandbox.servers.stdio import run_stdio
@@ -18,6 +19,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8765, help="port for http (0: any free)")
     parser.add_argument("--db", default="sqlite://", help="SQLAlchemy URL for http state")
     args = parser.parse_args(argv)
+    install_redaction()  # no token in any log line, whoever logs it
     if args.server == "http":
         with SandboxHttpServer(port=args.port, db_url=args.db, log_level="info") as sandbox:
             for key in SERVER_KEYS:

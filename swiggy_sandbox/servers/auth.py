@@ -6,6 +6,8 @@ import secrets
 import threading
 from enum import Enum
 
+from swiggy_core.logsafe import register_secret
+
 DEMO_USER = "demo"
 DEMO_TOKEN = "sandbox-demo-token"
 TOKEN_ENV_VAR = "SWIGGY_SANDBOX_TOKEN"
@@ -27,11 +29,16 @@ class TokenStore:
         self._users: dict[str, str] = {DEMO_TOKEN: DEMO_USER} if demo else {}
         self._revoked: set[str] = set()
 
+    def __repr__(self) -> str:
+        with self._lock:
+            return f"TokenStore(tokens={len(self._users)}, revoked={len(self._revoked)})"
+
     def issue(self, user_id: str, token: str | None = None) -> str:
         """A new (or the given) token for `user_id`."""
         if not user_id:
             raise ValueError("user_id must not be empty")
         token = token or f"sbx_{secrets.token_urlsafe(24)}"
+        register_secret(token)  # masked in every log line of this process
         with self._lock:
             self._users[token] = user_id
             self._revoked.discard(token)
