@@ -10,6 +10,7 @@ import streamlit as st
 
 from swiggy_core.constants import KNOWN_MODELS, MCP_SERVERS
 from swiggy_core.engine import classify_api_error, make_client
+from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp import McpCallError, call_tool
 from swiggy_core.parsers import AddressesResult, parse_tool_result
 from swiggy_core.verticals import get_vertical
@@ -99,6 +100,7 @@ def _use_key(key: str, base_url: str | None, model: str) -> None:
         info = classify_api_error(error)
         st.error(f"**{info.code}** · {info.message}", icon=":material/key_off:")
         return
+    register_secret(key)  # masked in every log line from now on
     st.session_state[KEY_API_KEY] = key
     st.session_state[KEY_BASE_URL] = base_url
     st.success("Key accepted. The chats now use Claude.", icon=":material/check:")
@@ -129,6 +131,7 @@ def _swiggy_section(runtime: Runtime) -> None:
             return
         token = st.text_input("Swiggy MCP token", type="password", key="form_swiggy_token")
         if st.button("Use this token", key="use-token") and token.strip():
+            register_secret(token.strip())
             st.session_state[KEY_SWIGGY_TOKEN] = token.strip()
             st.session_state[KEY_SWIGGY_TOKEN_AT] = datetime.now(UTC)
             st.rerun()

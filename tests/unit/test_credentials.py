@@ -95,3 +95,24 @@ def test_a_malformed_allow_list_is_refused_by_name(emails):
 
     with pytest.raises(SettingsError, match="SWIGGY_ALLOWED_EMAILS"):
         load_settings({}, {"SWIGGY_ALLOWED_EMAILS": emails})
+
+
+def test_the_runtime_repr_shows_no_secret(tmp_path):
+    from swiggy_core.store import ChatStore
+    from swiggy_ui.runtime import Runtime
+
+    settings = owner_settings()
+    store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    runtime = Runtime(
+        settings=settings,
+        identity=LOCAL,
+        user_id="b-1@swiggy",
+        store=store,
+        sandbox=None,
+        credentials=resolve_credentials(settings, LOCAL, {KEY_USE_SANDBOX: False}),
+        model="claude-haiku-4-5",
+    )
+    assert runtime.api_key == OWNER_KEY and runtime.swiggy_token == OWNER_TOKEN
+    shown = repr(runtime) + str(runtime)
+    assert OWNER_KEY not in shown and OWNER_TOKEN not in shown
+    store.close()
