@@ -13,6 +13,7 @@ from swiggy_core.store import ApprovalRecord
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.cards.rows import amount_row, bill_rows
+from swiggy_ui.safe_text import plain
 
 
 def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
@@ -35,31 +36,33 @@ def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
 
 
 def _gist(view: ApprovalView) -> str:
+    """One line of Markdown; the names and times in it come from tools, so are escaped."""
     if view.kind == "booking":
         return " · ".join(
             part
             for part in (
-                view.restaurant_name,
-                view.date_text,
-                view.time_text,
+                plain(view.restaurant_name),
+                plain(view.date_text),
+                plain(view.time_text),
                 f"{view.guests} guests" if view.guests else None,
             )
             if part
         )
     total = rupees(view.to_pay) if view.to_pay is not None else ""
     count = sum(line.quantity for line in view.lines)
-    return f"{count} item{'s' if count != 1 else ''} · {total} · {view.address_label or 'address'}"
+    address = plain(view.address_label) or "address"
+    return f"{count} item{'s' if count != 1 else ''} · {total} · {address}"
 
 
 @st.dialog("Please confirm", width="medium")
 def _dialog(approval_id: str, view: ApprovalView) -> None:
-    st.subheader(view.title)
+    st.subheader(plain(view.title))
     if view.kind == "booking":
         _booking(view)
     else:
         _order(view)
     for note in view.notes:
-        st.caption(f":material/info: {note}")
+        st.caption(f":material/info: {plain(note)}")
     yes, no = st.columns(2)
     # The callbacks record the decision before any script runs; the full rerun that
     # follows applies it (a button inside a dialog otherwise reruns only the dialog).
@@ -85,21 +88,21 @@ def _dialog(approval_id: str, view: ApprovalView) -> None:
 
 def _order(view: ApprovalView) -> None:
     if view.restaurant_name:
-        st.markdown(f"**{view.restaurant_name}**")
+        st.markdown(f"**{plain(view.restaurant_name)}**")
     for line in view.lines:
-        size = f" · {line.quantity_description}" if line.quantity_description else ""
+        size = f" · {plain(line.quantity_description)}" if line.quantity_description else ""
         total = rupees(line.line_total) if line.line_total is not None else ""
-        amount_row(f"{line.quantity} × {line.name}{size}", total)
+        amount_row(f"{line.quantity} × {plain(line.name)}{size}", total)
     st.divider()
     bill_rows(view.bill, view.to_pay)
-    where = " · ".join(part for part in (view.address_label, view.address_text) if part)
+    where = " · ".join(plain(part) for part in (view.address_label, view.address_text) if part)
     st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
-    st.markdown(f":material/payments: {view.payment or 'Cash on delivery'}")
+    st.markdown(f":material/payments: {plain(view.payment) or 'Cash on delivery'}")
     if view.note_to_restaurant:
-        st.caption(f"Note to the restaurant: {view.note_to_restaurant}")
+        st.caption(f"Note to the restaurant: {plain(view.note_to_restaurant)}")
 
 
 def _booking(view: ApprovalView) -> None:
-    st.markdown(f"**{view.restaurant_name or 'The restaurant'}**")
-    st.markdown(f":material/event: {view.date_text} at **{view.time_text}**")
+    st.markdown(f"**{plain(view.restaurant_name) or 'The restaurant'}**")
+    st.markdown(f":material/event: {plain(view.date_text)} at **{plain(view.time_text)}**")
     st.markdown(f":material/group: {view.guests} guest{'s' if view.guests != 1 else ''}")

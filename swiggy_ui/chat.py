@@ -1,7 +1,9 @@
 """The chat of one vertical: stored history with its cards, and a live turn as it streams.
 
 Nothing here does bookkeeping: the core session stores every message; this module only
-renders stored messages and the events of a running turn.
+renders stored messages and the events of a running turn. Every text from the model, a
+tool or the person goes through `safe_text` first (no images, no non-https links, nothing
+that looks like the app's own cards).
 """
 
 from __future__ import annotations
@@ -27,22 +29,29 @@ from swiggy_core.turn_handle import HEARTBEAT_SECONDS, Heartbeat, TurnHandle
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.cards import CardContext, render_result
+from swiggy_ui.safe_text import markdown_text, plain
 
 ASSISTANT_AVATAR = ":material/shopping_basket:"
 
 
-def render_history(messages: list[ChatMessage], vertical: Vertical) -> None:
-    """Every stored message: the person's words, replies with their cards, outcomes."""
+def render_history(
+    messages: list[ChatMessage], vertical: Vertical, *, image_origin: str | None = None
+) -> None:
+    """Every stored message: the person's words, replies with their cards, outcomes.
+
+    `image_origin` is the running sandbox's own origin, whose images cards may show.
+    """
     cards = _cards(messages, vertical)
     for index, message in enumerate(messages):
+        key = f"m{index}"
         if message.role == "user" and _only_tool_results(message):
-            _render_outcomes(message, cards, vertical, key=f"m{index}")
+            _render_outcomes(message, cards, vertical, key=key, image_origin=image_origin)
         elif message.role == "user":
             with st.chat_message("user"):
-                st.markdown(visible_text(message))
+                st.markdown(markdown_text(visible_text(message)))
         elif message.blocks():
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
-                render_assistant(message, cards, vertical, key=f"m{index}")
+                render_assistant(message, cards, vertical, key=key, image_origin=image_origin)
 
 
 def _only_tool_results(message: ChatMessage) -> bool:
@@ -71,7 +80,12 @@ def _cards(messages: list[ChatMessage], vertical: Vertical) -> dict[str, ParsedT
 
 
 def render_assistant(
-    message: ChatMessage, cards: dict[str, ParsedToolResult], vertical: Vertical, *, key: str
+    message: ChatMessage,
+    cards: dict[str, ParsedToolResult],
+    vertical: Vertical,
+    *,
+    key: str,
+    image_origin: str | None = None,
 ) -> None:
     """Text as markdown; each tool call as a collapsed details view plus its card."""
     uses = {pair.use.id: pair.use for pair in tool_pairs([message])}
@@ -80,14 +94,14 @@ def render_assistant(
     carts = [b.tool_use_id for b in results if _is_cart(b, cards)]
     for index, block in enumerate(message.blocks()):
         if isinstance(block, TextBlock) and block.text.strip():
-            st.markdown(block.text)
+            st.markdown(markdown_text(block.text))
         elif isinstance(block, McpToolResultBlock):
             use = uses.get(block.tool_use_id)
             _tool_details(use.name if use else "", use.input if use else {}, block)
             card = cards.get(block.tool_use_id)
             if card is None or (card.type == "cart" and block.tool_use_id != carts[-1]):
                 continue
-            render_result(card, CardContext(key=f"{key}-{index}", vertical=vertical))
+            render_result(card, _context(f"{key}-{index}", vertical, image_origin))
     if message.meta.stopped:
         st.caption(":material/stop_circle: Stopped: the rest of this reply was not fetched.")
 
@@ -97,8 +111,17 @@ def _is_cart(block: McpToolResultBlock, cards: dict[str, ParsedToolResult]) -> b
     return card is not None and card.type == "cart"
 
 
+def _context(key: str, vertical: Vertical, image_origin: str | None) -> CardContext:
+    return CardContext(key=key, vertical=vertical, image_origin=image_origin)
+
+
 def _render_outcomes(
-    message: ChatMessage, cards: dict[str, ParsedToolResult], vertical: Vertical, *, key: str
+    message: ChatMessage,
+    cards: dict[str, ParsedToolResult],
+    vertical: Vertical,
+    *,
+    key: str,
+    image_origin: str | None,
 ) -> None:
     """An approval's outcome (the order or booking card), as the app's own reply."""
     answers = [b for b in message.blocks() if isinstance(b, ToolResultBlock)]
@@ -107,12 +130,12 @@ def _render_outcomes(
         return
     with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
         for index, card in enumerate(shown):
-            render_result(card, CardContext(key=f"{key}-{index}", vertical=vertical))
+            render_result(card, _context(f"{key}-{index}", vertical, image_origin))
 
 
 def _tool_details(name: str, tool_input: dict, block: McpToolResultBlock) -> None:
     icon = ":material/error:" if block.is_error else ":material/build:"
-    with st.expander(name or "tool", expanded=False, icon=icon):
+    with st.expander(plain(name) or "tool", expanded=False, icon=icon):
         st.caption("Input")
         st.json(tool_input, expanded=False)
         st.caption("Output")
@@ -136,8 +159,20 @@ def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
         statuses = st.container()
         pulse = st.empty()
         with st.spinner(vertical.default_loading_label):
-            st.write_stream(_text_of(handle, vertical, statuses, pulse, failures))
+            _stream_text(_text_of(handle, vertical, statuses, pulse, failures))
     return failures
+
+
+def _stream_text(chunks: Iterator[str]) -> str:
+    """The reply as it streams, made safe as a whole each time (a directive or link can
+    span chunks, so chunks are never escaped one by one); returns the raw text."""
+    shown = st.empty()
+    text = ""
+    for chunk in chunks:
+        text += chunk
+        if text.strip():
+            shown.markdown(markdown_text(text))
+    return text
 
 
 def _text_of(
@@ -203,4 +238,4 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
 
 def show_user(message: ChatMessage) -> None:
     with st.chat_message("user"):
-        st.markdown(visible_text(message))
+        st.markdown(markdown_text(visible_text(message)))

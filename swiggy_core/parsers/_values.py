@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from swiggy_core.constants import PARSER_MAX_TEXT_CHARS
+from swiggy_core.formatting import MAX_RUPEES
 
 # Linear: one run of digits/commas, an optional fraction; no nested quantifiers.
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
@@ -121,7 +122,11 @@ def to_bool(value: Any) -> bool | None:
 
 
 def money(value: Any, scale: float = 1.0) -> float | None:
-    """A price in rupees from a number, a string or a `{value|amount|...}` dict."""
+    """A price in rupees from a number, a string or a `{value|amount|...}` dict.
+
+    None when there is none or it is absurd (over ₹10,00,000 either way): such a value is
+    a fault in the data and must not show, or be summed, as a price.
+    """
     if isinstance(value, dict):
         value = pick(
             value,
@@ -133,7 +138,9 @@ def money(value: Any, scale: float = 1.0) -> float | None:
     number = to_float(value)
     if number is None:
         return None
-    return round(number / scale, 2) if scale != 1.0 else number
+    rupees = round(number / scale, 2) if scale != 1.0 else number
+    # Negative amounts are real (a bill's discount line); absurd ones are faults.
+    return rupees if abs(rupees) <= MAX_RUPEES else None
 
 
 def compact(value: Any, limit: int = PARSER_MAX_TEXT_CHARS) -> str:

@@ -1,20 +1,35 @@
-"""Image references become absolute https URLs; anything else is dropped.
+"""Image references become absolute https URLs on Swiggy's image hosts; anything else is dropped.
 
-The one exception is plain http on a loopback host, which the offline sandbox uses to
-serve its own small SVG images.
+Allowed: `https` on a host in `IMAGE_HOSTS` (Swiggy's media CDNs; Cloudinary only under
+Swiggy's own account path), and plain http on a loopback host, which the offline sandbox
+uses to serve its own small SVG images. Parsing cannot know which loopback origin is the
+sandbox, so a card shows a loopback image only when `displayable_image_url` is given that
+exact origin (`scheme://host:port`). Images are only ever fetched by the browser.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 from urllib.parse import quote, urlsplit
 
 from swiggy_core.constants import SWIGGY_IMAGE_BASE_URL
 
 _MAX_URL_CHARS = 2_048
 _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+# Host → the path every image URL on it must start with ("/" = any path). The allow-list
+# for card images (DESIGN.md, "What the page may show"); kept here, beside the parser.
+IMAGE_HOSTS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "media-assets.swiggy.com": "/",
+        "instamart-media-assets.swiggy.com": "/",
+        "dineout-media-assets.swiggy.com": "/",
+        "res.cloudinary.com": "/swiggy/",
+    }
+)
 # Characters never valid in a URL we hand to a browser: whitespace, quotes, brackets,
 # control characters. Single character classes: linear, no backtracking.
 _FORBIDDEN_RE = re.compile(r"[\s\"'<>\\`{}|^\x00-\x1f\x7f]")
@@ -37,7 +52,7 @@ IMAGE_KEYS = (
 
 
 def safe_image_url(value: Any) -> str | None:
-    """An absolute https (or loopback http) URL for an image reference, else None."""
+    """An absolute https URL on an allowed host (or a loopback http URL), else None."""
     if isinstance(value, list):
         return next((url for url in map(safe_image_url, value[:5]) if url), None)
     if isinstance(value, dict):
@@ -81,10 +96,50 @@ def _checked_url(ref: str, scheme: str) -> str | None:
     if not host or parts.username is not None or parts.password is not None:
         return None
     if scheme == "https":
-        return ref
+        return ref if _allowed_host(host, parts.path) else None
     if scheme == "http" and host in _LOOPBACK_HOSTS:
         return ref
     return None
+
+
+def _allowed_host(host: str, path: str) -> bool:
+    prefix = IMAGE_HOSTS.get(host.lower().rstrip("."))
+    if prefix is None:
+        return False
+    if prefix == "/":
+        return True
+    # Browsers resolve `..` and `%2e%2e` segments, which could leave the prefix.
+    lowered = path.lower()
+    return path.startswith(prefix) and ".." not in lowered and "%2e" not in lowered
+
+
+def displayable_image_url(url: Any, sandbox_origin: str | None = None) -> str | None:
+    """`url` if a card may show it: an allowed https image, or one from `sandbox_origin`.
+
+    `sandbox_origin` is the sandbox's own `http://127.0.0.1:<port>`, passed by the page
+    that runs it; any other loopback origin (another port, another spelling) is refused.
+    Stored cards are checked again here, so a card saved before a rule changed obeys it.
+    """
+    checked = safe_image_url(url)
+    if checked is None:
+        return None
+    parts = urlsplit(checked)
+    if parts.scheme == "https":
+        return checked
+    origin = _origin(sandbox_origin) if sandbox_origin else None
+    return checked if origin is not None and _origin(checked) == origin else None
+
+
+def _origin(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an http(s) URL, or None when it has none or is malformed."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
 def _expand_id(ref: str) -> str | None:

@@ -9,15 +9,16 @@ from swiggy_core.formatting import rupees
 from swiggy_core.parsers import CartLine, CartResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.rows import bill_rows
+from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
 
 def render_cart(cart: CartResult, ctx: CardContext, *, with_checkout: bool = True) -> None:
     with st.container(border=True):
-        title = "Your cart" + (f" · {cart.restaurant_name}" if cart.restaurant_name else "")
+        title = "Your cart" + (f" · {plain(cart.restaurant_name)}" if cart.restaurant_name else "")
         st.markdown(f"**{title}**")
         if not cart.items:
-            st.caption(cart.message or "Your cart is empty.")
+            st.caption(plain(cart.message) or "Your cart is empty.")
             return
         for index, line in enumerate(cart.items):
             _line_row(line, f"{ctx.key}-l{index}")
@@ -36,8 +37,8 @@ def render_cart(cart: CartResult, ctx: CardContext, *, with_checkout: bool = Tru
 
 def _line_row(line: CartLine, key: str) -> None:
     name, minus, qty, plus, total = st.columns([5, 1, 1, 1, 2], vertical_alignment="center")
-    size = f" · {line.quantity_description}" if line.quantity_description else ""
-    name.markdown(f"{line.name}{size}")
+    size = f" · {plain(line.quantity_description)}" if line.quantity_description else ""
+    name.markdown(f"{plain(line.name)}{size}")
     minus.button("−", key=f"{key}-dec", on_click=queue_action, args=(_qty(line, -1),))
     qty.markdown(f"**{line.quantity}**")
     plus.button("+", key=f"{key}-inc", on_click=queue_action, args=(_qty(line, +1),))

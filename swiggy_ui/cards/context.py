@@ -1,4 +1,4 @@
-"""What a card needs besides its data: a unique key and the vertical it belongs to."""
+"""What a card needs besides its data: a unique key, its vertical, the sandbox's origin."""
 
 from __future__ import annotations
 
@@ -11,3 +11,6 @@ from swiggy_core.verticals import Vertical
 class CardContext:
     key: str
     vertical: Vertical
+    # The running sandbox's own `http://127.0.0.1:<port>`, whose images cards may show;
+    # None when there is no sandbox (then only Swiggy's https image hosts are allowed).
+    image_origin: str | None = None

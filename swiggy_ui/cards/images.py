@@ -1,38 +1,46 @@
-"""Card images: loopback sandbox images are fetched here so any browser can show them."""
+"""Card images, fetched by the browser and never by this server.
+
+The server only writes a tag naming an allowed URL (`displayable_image_url`: Swiggy's image
+hosts over https, or the sandbox's own origin when the page passes it). Nothing is
+downloaded or decoded here, so a slow, broken or hostile image cannot delay or crash the
+page. The image is a CSS background over a neutral tile: while it loads, or if it never
+does, the tile is all that shows (no broken-image icon).
+
+`st.image(url)` is not used: for a string it runs `os.path.isfile` on it and, for one that
+is not an http(s)/data URL, opens it as a local file or hands it to the media manager.
+"""
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
+from html import escape
 
-import httpx2
 import streamlit as st
 
-_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+from swiggy_core.parsers.images import displayable_image_url
+
+PLACEHOLDER_CLASS = "swiggy-card-image"
+_TILE_STYLE = (
+    "width:100%;aspect-ratio:1/1;border-radius:0.5rem;"
+    "background-color:rgba(128,128,128,0.12);background-size:cover;background-position:center;"
+)
 
 
-@st.cache_data(show_spinner=False, max_entries=2000)
-def _fetch_loopback_image(url: str) -> str | bytes | None:
-    # The sandbox listens on the server's loopback, which a remote browser cannot reach.
-    try:
-        response = httpx2.get(url, timeout=2.0)
-    except httpx2.HTTPError:
-        return None
-    if response.status_code != 200:
-        return None
-    if "svg" in response.headers.get("content-type", ""):
-        return response.text
-    return response.content
+def image_tile_html(url: str | None) -> str:
+    """The tile for an already-checked URL (None: the neutral tile alone)."""
+    style = _TILE_STYLE
+    if url is not None:
+        # `url` has no quote, backslash, bracket or whitespace (safe_image_url refuses
+        # them), so it cannot leave the CSS string; the attribute is escaped as a whole.
+        style += f'background-image:url("{url}");'
+    return f'<div class="{PLACEHOLDER_CLASS}" role="presentation" style="{escape(style)}"></div>'
 
 
-def card_image(url: str | None, alt: str) -> None:
-    """Show an image if there is a safe one; nothing (not a broken icon) otherwise."""
+def card_image(url: str | None, sandbox_origin: str | None = None) -> None:
+    """The card's image tile; nothing when the item has no image at all.
+
+    `sandbox_origin` is the running sandbox's `http://127.0.0.1:<port>` (or None): its own
+    images are allowed, no other loopback address is.
+    """
     if not url:
         return
-    parsed = urlparse(url)
-    if parsed.hostname in _LOOPBACK:
-        image = _fetch_loopback_image(url)
-        if image is not None:
-            st.image(image, width="stretch")
-        return
-    if parsed.scheme == "https":
-        st.image(url, width="stretch")
+    st.markdown(image_tile_html(displayable_image_url(url, sandbox_origin)), unsafe_allow_html=True)

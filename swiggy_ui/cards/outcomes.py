@@ -1,10 +1,15 @@
-"""Addresses, order and booking confirmations, status, info and raw results."""
+"""Addresses, order and booking confirmations, status, info and raw results.
+
+Order and booking confirmations are bordered containers headed by the app's badge: model
+and tool text cannot draw either (its directives are escaped by `safe_text`), so a reply
+that *says* "Order placed ✅" never looks like this card.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from swiggy_core.formatting import rupees
+from swiggy_core.formatting import price_known, rupees
 from swiggy_core.parsers import (
     AddressesResult,
     AddressItem,
@@ -16,7 +21,11 @@ from swiggy_core.parsers import (
 )
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.grid import card_grid
+from swiggy_ui.safe_text import inline_code, plain
 from swiggy_ui.state import active_address, set_active_address
+
+APP_BADGE = "Swiggy assistant · verified"
+APP_BADGE_ICON = ":material/verified:"
 
 
 def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
@@ -24,8 +33,8 @@ def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
     current_id = current.address_id if current else None
 
     def card(item: AddressItem, key: str) -> None:
-        st.markdown(f"**{item.label or 'Address'}**")
-        st.caption(item.address)
+        st.markdown(f"**{plain(item.label) or 'Address'}**")
+        st.caption(plain(item.address))
         if item.address_id and item.address_id == current_id:
             st.badge("Delivering here", color="green", icon=":material/check:")
         elif item.address_id:
@@ -38,31 +47,38 @@ def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
 
 def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
     with st.container(border=True):
+        app_badge()
         st.markdown(":green[**Order placed**] ✅")
-        st.markdown(f"Order id `{result.order_id}`")
+        st.markdown(f"Order id {inline_code(result.order_id)}")
         _facts(
-            result.status,
-            rupees(result.amount) if result.amount is not None else None,
-            result.payment_method,
-            f"ETA {result.eta}" if result.eta else None,
+            plain(result.status),
+            rupees(result.amount) if price_known(result.amount) else None,
+            plain(result.payment_method),
+            f"ETA {plain(result.eta)}" if result.eta else None,
         )
         st.caption("Cash on delivery orders cannot be cancelled.")
 
 
 def render_booking_confirmed(result: BookingConfirmedResult, ctx: CardContext) -> None:
     with st.container(border=True):
+        app_badge()
         st.markdown(":green[**Table booked**] ✅")
-        st.markdown(f"Booking id `{result.booking_id}`")
+        st.markdown(f"Booking id {inline_code(result.booking_id)}")
         _facts(
-            result.restaurant_name,
-            result.date_time,
+            plain(result.restaurant_name),
+            plain(result.date_time),
             f"{result.guest_count} guests" if result.guest_count else None,
-            result.status,
+            plain(result.status),
         )
 
 
+def app_badge() -> None:
+    """The mark of the app's own confirmation cards (no model or tool text can draw it)."""
+    st.badge(APP_BADGE, icon=APP_BADGE_ICON, color="green")
+
+
 def _facts(*facts: str | None) -> None:
-    """One caption line of the facts that are present."""
+    """One caption line of the facts that are present (each already safe Markdown)."""
     present = [fact for fact in facts if fact]
     if present:
         st.caption(" · ".join(present))
@@ -70,17 +86,17 @@ def _facts(*facts: str | None) -> None:
 
 def render_status(result: StatusResult, ctx: CardContext) -> None:
     if result.success:
-        st.success(result.message or "Done.", icon=":material/check_circle:")
+        st.success(plain(result.message) or "Done.", icon=":material/check_circle:")
     else:
-        st.warning(result.message or "That did not work.", icon=":material/error:")
+        st.warning(plain(result.message) or "That did not work.", icon=":material/error:")
 
 
 def render_info(result: InfoResult, ctx: CardContext) -> None:
     with st.container(border=True):
         for name, value in list(result.fields.items())[:12]:
-            st.markdown(f"**{name}**: {value}")
+            st.markdown(f"**{plain(name)}**: {plain(value)}")
 
 
 def render_raw(result: RawResult, ctx: CardContext) -> None:
     if result.text.strip():
-        st.caption(result.text[:600] + ("…" if result.truncated else ""))
+        st.caption(plain(result.text[:600]) + ("…" if result.truncated else ""))

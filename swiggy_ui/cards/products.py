@@ -5,11 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import CardAction
-from swiggy_core.formatting import discount_percent, rupees
+from swiggy_core.formatting import PRICE_UNKNOWN, discount_percent, price_known, rupees
 from swiggy_core.parsers import ProductItem, ProductsResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
+from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
 VEG_MARKS: dict[bool | None, str] = {True: ":green[●] ", False: ":red[▲] ", None: ""}
@@ -17,12 +18,21 @@ VEG_MARKS: dict[bool | None, str] = {True: ":green[●] ", False: ":red[▲] ", 
 
 def render_products(result: ProductsResult, ctx: CardContext) -> None:
     if result.kind == "menu" and result.restaurant_name:
-        st.markdown(f"**Menu · {result.restaurant_name}**")
-    card_grid(result.items, lambda item, key: _product_card(item, key, result), key=ctx.key)
+        st.markdown(f"**Menu · {plain(result.restaurant_name)}**")
+    card_grid(
+        result.items,
+        lambda item, key: _product_card(item, key, result, ctx.image_origin),
+        key=ctx.key,
+    )
 
 
 def price_line(price: float | None, mrp: float | None) -> str:
-    """`**₹80** ~~₹100~~ · 20% off` (MRP only when it is really higher)."""
+    """`**₹80** ~~₹100~~ · 20% off` (MRP only when it is really higher).
+
+    A missing, negative, non-finite or absurd price reads "price unknown".
+    """
+    if not price_known(price):
+        return f"_{PRICE_UNKNOWN}_"
     text = f"**{rupees(price)}**"
     off = discount_percent(price, mrp)
     if off:
@@ -30,15 +40,17 @@ def price_line(price: float | None, mrp: float | None) -> str:
     return text
 
 
-def _product_card(item: ProductItem, key: str, result: ProductsResult) -> None:
-    card_image(item.image_url, item.name)
+def _product_card(
+    item: ProductItem, key: str, result: ProductsResult, image_origin: str | None
+) -> None:
+    card_image(item.image_url, image_origin)
     veg = VEG_MARKS[item.is_veg] if result.kind == "menu" else ""
-    st.markdown(f"{veg}**{item.name}**")
-    details = [part for part in (item.brand, item.quantity_description) if part]
+    st.markdown(f"{veg}**{plain(item.name)}**")
+    details = [plain(part) for part in (item.brand, item.quantity_description) if part]
     if details:
         st.caption(" · ".join(details))
     if item.description:
-        st.caption(item.description[:140])
+        st.caption(plain(item.description[:140]))
     st.markdown(price_line(item.price, item.mrp))
     if not item.in_stock:
         st.badge("Out of stock", color="gray")

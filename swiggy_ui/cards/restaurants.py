@@ -6,37 +6,44 @@ import streamlit as st
 
 from swiggy_core.actions import CardAction
 from swiggy_core.constants import VERTICAL_DINING
-from swiggy_core.formatting import rupees
+from swiggy_core.formatting import price_known, rupees
 from swiggy_core.parsers import RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
+from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
 
 def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
     dining = ctx.vertical.id == VERTICAL_DINING
-    card_grid(result.items, lambda item, key: _restaurant_card(item, key, dining), key=ctx.key)
+    card_grid(
+        result.items,
+        lambda item, key: _restaurant_card(item, key, dining, ctx.image_origin),
+        key=ctx.key,
+    )
 
 
-def _restaurant_card(item: RestaurantItem, key: str, dining: bool) -> None:
-    card_image(item.image_url, item.name)
-    st.markdown(f"**{item.name}**")
+def _restaurant_card(
+    item: RestaurantItem, key: str, dining: bool, image_origin: str | None
+) -> None:
+    card_image(item.image_url, image_origin)
+    st.markdown(f"**{plain(item.name)}**")
     if item.cuisines:
-        st.caption(", ".join(item.cuisines[:4]))
+        st.caption(", ".join(plain(cuisine) for cuisine in item.cuisines[:4]))
     facts = []
     if item.rating is not None:
         facts.append(f":orange[:material/star:] {item.rating:.1f}")
-    if item.cost_for_two is not None:
+    if price_known(item.cost_for_two):
         facts.append(f"{rupees(item.cost_for_two)} for two")
     if item.delivery_time_minutes is not None and not dining:
         facts.append(f"{item.delivery_time_minutes} min")
     elif item.locality:
-        facts.append(item.locality)
+        facts.append(plain(item.locality))
     if facts:
         st.markdown(" · ".join(facts))
     if item.offer:
-        st.caption(f":orange[{item.offer}]")
+        st.caption(f":orange[{plain(item.offer)}]")
     if item.is_open is False:
         st.badge("Closed now", color="gray")  # the menu can still be browsed
     if not item.restaurant_id:

@@ -7,6 +7,7 @@ import streamlit as st
 from swiggy_core.actions import CardAction
 from swiggy_core.parsers import SlotDay, TimeSlot, TimeSlotsResult
 from swiggy_ui.cards.context import CardContext
+from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
 CHIPS_PER_ROW = 6
@@ -19,7 +20,9 @@ def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
         st.caption("No slots were returned.")
         return
     if result.requested_available is False and result.requested_time:
-        st.warning(f"{result.requested_time} is not available; the nearest times come first.")
+        st.warning(
+            f"{plain(result.requested_time)} is not available; the nearest times come first."
+        )
     with st.container(border=True):
         for day_index, day in enumerate(result.days[:DAYS_SHOWN]):
             _day_row(day, result, f"{ctx.key}-d{day_index}")
@@ -28,7 +31,7 @@ def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
 
 
 def _day_row(day: SlotDay, result: TimeSlotsResult, key: str) -> None:
-    st.markdown(f"**{day.date}**")
+    st.markdown(f"**{plain(day.date)}**")
     slots = day.slots[:MAX_CHIPS_PER_DAY]
     for start in range(0, len(slots), CHIPS_PER_ROW):
         row = slots[start : start + CHIPS_PER_ROW]
@@ -55,7 +58,7 @@ def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str) -> No
         },
     )
     st.button(
-        slot.time,
+        plain(slot.time) or "—",
         key=key,
         disabled=not slot.available,
         type="primary" if slot.requested else "secondary",
