@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.models import ErrorInfo
+from swiggy_ui.safe_text import plain
 
 CONNECTIONS_PAGE = "pages/connections.py"
 _SWIGGY_CATEGORIES = frozenset({"permission", "tool_auth"})
@@ -15,7 +16,7 @@ _RETRY_CATEGORIES = frozenset(
 
 def error_banner(error: ErrorInfo, *, key: str) -> bool:
     """Show the banner for `error`; True when the person pressed Retry."""
-    text = f"**{error.code}** · {error.message}"
+    text = f"**{plain(error.code)}** · {plain(error.message)}"
     if error.category == "auth":
         st.error(text + " Open **Connections** to fix the key.", icon=":material/key:")
         st.page_link(CONNECTIONS_PAGE, label="Open Connections", icon=":material/settings:")

@@ -18,6 +18,7 @@ from swiggy_ui import state
 from swiggy_ui.cards import CardContext, render_result
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
 from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runtime
+from swiggy_ui.safe_text import plain
 
 KEY_CHECK_TIMEOUT_SECONDS = 15.0
 
@@ -150,7 +151,8 @@ def _address_section(runtime: Runtime) -> None:
         current = state.active_address()
         if current is not None:
             st.markdown(
-                f":material/location_on: **{current.label or 'Address'}** · {current.address}"
+                f":material/location_on: **{plain(current.label or 'Address')}** · "
+                + plain(current.address)
             )
         if st.button("Load my saved addresses", key="load-addresses"):
             st.session_state["loaded_addresses"] = _fetch_addresses(runtime)
@@ -172,12 +174,12 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
     try:
         result = call_tool(url, token, "get_addresses", {})
     except McpCallError as error:
-        st.error(str(error), icon=":material/cloud_off:")
+        st.error(plain(str(error)), icon=":material/cloud_off:")
         return None
     parsed = parse_tool_result("get_addresses", result.text, "food")
     if isinstance(parsed, AddressesResult):
         return parsed
-    st.warning(f"**E-3004** · Swiggy did not return addresses: {result.text[:200]}")
+    st.warning(f"**E-3004** · Swiggy did not return addresses: {plain(result.text[:200])}")
     return None
 
 

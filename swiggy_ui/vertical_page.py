@@ -15,6 +15,7 @@ from swiggy_ui import chat, state
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import error_banner
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
+from swiggy_ui.safe_text import markdown_text, plain
 
 OFFLINE_BADGE = "Offline demo"
 
@@ -27,7 +28,8 @@ def render_vertical(vertical_id: str) -> None:
     _header(runtime, vertical)
     session = _guard(page, lambda: runtime.session(vertical.id))
     messages = _guard(page, session.history) if session else None
-    chat.render_history(messages or [], vertical)
+    origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
+    chat.render_history(messages or [], vertical, image_origin=origin)
     if session is None:
         _show_notice(page, vertical)
         return
@@ -127,7 +129,7 @@ def _send_input(
 def _unsent_retry(page: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
     with st.container(border=True):
         st.caption("Not sent yet (kept for you):")
-        st.markdown(page.unsent or "")
+        st.markdown(markdown_text(page.unsent or ""))
         if st.button("Send again", key=f"resend-{vertical.id}", icon=":material/send:"):
             return typed_message(page.unsent or "")
     return None
@@ -151,7 +153,8 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
             st.badge(runtime.mode_label, icon=":material/bolt:", color="green")
         if address is not None:
             st.caption(
-                f":material/location_on: {address.label or 'Address'} · {address.address[:60]}"
+                f":material/location_on: {plain(address.label or 'Address')} · "
+                + plain(_shortened(address.address))
             )
         else:
             st.caption(
@@ -163,6 +166,10 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
             "Connections.",
             icon=":material/schedule:",
         )
+
+
+def _shortened(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _starter_chips(vertical: Vertical) -> ChatMessage | None:
