@@ -13,6 +13,7 @@ import streamlit as st
 
 from swiggy_core.models import CardAction, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
+from swiggy_core.turn_handle import TurnHandle
 
 PENDING_ACTION = "pending_action"
 BACKEND = "backend"
@@ -34,6 +35,8 @@ class VerticalChat:
     dialogs_opened: set[str] = field(default_factory=set)
     # Turns whose tokens are already in this session's totals.
     counted_turns: set[str] = field(default_factory=set)
+    # The turn this page started and has not yet watched to its end.
+    watching: TurnHandle | None = None
 
 
 def set_backend(backend: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import typed_message
+from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import InputError, SwiggyAssistantError
 from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.session import ChatSession
@@ -34,21 +35,24 @@ def render_vertical(vertical_id: str) -> None:
         _show_notice(page, vertical)
         return
     handle = session.running()
-    if handle is not None:  # a turn from an earlier run of this page: watch it end
+    if handle is not None:  # a turn started by an earlier run (or another tab): watch it
         chat.busy_input(vertical)
         _watch(page, handle, vertical)
+        page.watching = None
         st.rerun()
+    if page.watching is not None:  # it ended before a run could watch it: keep its news
+        _absorb(page, page.watching)
+        page.watching = None
     handle = _decide(page, session)
     _show_notice(page, vertical)
     if handle is None:
         handle = _retry_or_approval(page, session, messages or [], vertical)
-    if handle is not None:
-        chat.busy_input(vertical)
-    else:  # the input is drawn here, so a turn it starts needs no second one
+    if handle is None:
         handle = _send_input(page, session, vertical, bool(messages))
     if handle is not None:
+        # A fresh run shows the stored message, a busy input and the live reply.
         page.conversation_id = session.conversation_id
-        _watch(page, handle, vertical)
+        page.watching = handle
         st.rerun()
 
 
@@ -67,11 +71,19 @@ def _notice(error: SwiggyAssistantError) -> ErrorInfo:
 
 
 def _watch(page: state.VerticalChat, handle: TurnHandle, vertical: Vertical) -> None:
-    failures = chat.watch(handle, vertical)
+    _keep_news(page, handle, chat.watch(handle, vertical))
+
+
+def _absorb(page: state.VerticalChat, handle: TurnHandle) -> None:
+    """A finished turn nobody watched: its coded failures and tokens, without replaying it."""
+    _keep_news(page, handle, [e for e in handle.events() if isinstance(e, StreamFailed)])
+
+
+def _keep_news(page: state.VerticalChat, handle: TurnHandle, failures: list[StreamFailed]) -> None:
+    """Tokens once per turn, and faults the stored reply cannot carry (a refused confirm)."""
     if handle.finished and handle.id not in page.counted_turns:
         page.counted_turns.add(handle.id)
         state.add_usage(handle.usage)
-    # Faults the stored reply cannot carry (a confirmation refused, the store failing).
     kept = [f.error for f in failures if f.error.category in ("approval", "store", "internal")]
     if kept:
         page.notice = kept[-1]
@@ -173,9 +185,13 @@ def _shortened(text: str, limit: int = 60) -> str:
 
 
 def _starter_chips(vertical: Vertical) -> ChatMessage | None:
-    st.markdown("**Try one of these:**")
-    for index, column in enumerate(st.columns(len(vertical.starter_prompts))):
-        prompt = vertical.starter_prompts[index]
-        if column.button(prompt, key=f"starter-{vertical.id}-{index}", width="stretch"):
-            return typed_message(prompt)
-    return None
+    # One container: the next run's first message takes its place at once, so stale
+    # chips never linger under a reply that is streaming.
+    chosen: ChatMessage | None = None
+    with st.container():
+        st.markdown("**Try one of these:**")
+        for index, column in enumerate(st.columns(len(vertical.starter_prompts))):
+            prompt = vertical.starter_prompts[index]
+            if column.button(prompt, key=f"starter-{vertical.id}-{index}", width="stretch"):
+                chosen = typed_message(prompt)
+    return chosen
