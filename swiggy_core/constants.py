@@ -116,7 +116,5 @@ CONFIRM_TOOL_BY_SERVER: Final = {
 APPROVAL_TOOL_NAME: Final = "request_confirmation"
 # A pending approval lives this long; any newer cart change ends it sooner.
 APPROVAL_TTL_SECONDS: Final = 600
-# Turns a session keeps running for a page that stopped watching (a closed tab, a rerun).
-TURN_JOIN_TIMEOUT_SECONDS: Final = 300.0
 # A typed message longer than this is refused with a coded message, not sent.
 MAX_MESSAGE_CHARS: Final = 8_000
