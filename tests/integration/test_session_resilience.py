@@ -160,7 +160,8 @@ def _fresh_shop(shop_server, app_mcp) -> Shop:
     return account
 
 
-def test_two_tabs_on_one_conversation_both_keep_their_messages(emu, db_url, shop) -> None:
+def test_two_tabs_on_one_conversation_both_keep_their_messages(emu, shared_db_url, shop) -> None:
+    db_url = shared_db_url
     first = new_session(ChatStore(db_url), shop, emu.base_url, engine="connector")
     emu.brain.enqueue(text_turn("Hello from tab one."))
     finish(first.send(typed_message("tab one says hi")))

@@ -34,7 +34,8 @@ ENGINES = ["connector", "local"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_an_order_needs_a_stored_approval_and_runs_once(engine, emu, store, shop) -> None:
+def test_an_order_needs_a_stored_approval_and_runs_once(engine, emu, shared_db_url, shop) -> None:
+    store = ChatStore(shared_db_url)
     session = new_session(store, shop, emu.base_url, engine=engine)
     before = shop.orders()
     emu.brain.enqueue(ask_checkout())
@@ -133,15 +134,16 @@ def test_no_address_chosen_means_no_approval(emu, store, shop) -> None:
     assert "not chosen a delivery address" in session.history()[-1].text()
 
 
-def test_confirm_in_two_tabs_orders_once(emu, store, shop, tmp_path) -> None:
-    first = new_session(store, shop, emu.base_url, engine="local")
+def test_confirm_in_two_tabs_orders_once(emu, shop, shared_db_url) -> None:
+    """Two tabs (two stores on one database) press Confirm at once: one order."""
+    first = new_session(ChatStore(shared_db_url), shop, emu.base_url, engine="local")
     before = shop.orders()
     emu.brain.enqueue(ask_checkout())
     finish(first.send(typed_message("place the order")))
     approval = first.pending_approval()
     assert approval is not None
     second = new_session(
-        ChatStore(f"sqlite:///{tmp_path / 'chats.db'}"), shop, emu.base_url, engine="local",
+        ChatStore(shared_db_url), shop, emu.base_url, engine="local",
         conversation_id=first.conversation_id, user_id=first.user_id,
     )  # fmt: skip
     emu.brain.enqueue(echo)
