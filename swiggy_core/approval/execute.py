@@ -23,6 +23,7 @@ from swiggy_core.parsers import (
     StatusResult,
     parse_tool_result,
 )
+from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.verticals import Vertical
 
 # Read tools that list what was placed, by server key, with their arguments.
@@ -147,15 +148,9 @@ def _payload(text: str) -> Any:
         return text
 
 
-def _id_values(node: Any, depth: int = 0) -> Iterator[Any]:
-    if depth > 10:
-        return
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key in _ID_KEYS and isinstance(value, str | int):
+def _id_values(payload: Any) -> Iterator[Any]:
+    for node in iter_nodes(payload):
+        for key in _ID_KEYS:
+            value = node.get(key)
+            if isinstance(value, str | int) and not isinstance(value, bool):
                 yield value
-            else:
-                yield from _id_values(value, depth + 1)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _id_values(value, depth + 1)

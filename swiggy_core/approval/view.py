@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
-from swiggy_core.conversation._context import _DAYS, _MONTHS, LOCAL_TZ, address_view
+from swiggy_core.conversation._context import LOCAL_TZ, address_view, long_date
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.parsers import BillLine, CartLine, CartResult, parse_tool_result
+from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.verticals import Vertical
 
 # Calls a read tool of the vertical's server: (tool name, arguments) → result text.
@@ -172,7 +173,7 @@ def _prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader)
         tool=request.tool,
         title="Book this table?",
         restaurant_name=name,
-        date_text=f"{_DAYS[local.weekday()]}, {local.day} {_MONTHS[local.month - 1]} {local.year}",
+        date_text=long_date(local.date()),
         time_text=_clock(local),
         guests=guests,
         notes=list(_BOOKING_NOTES),
@@ -193,22 +194,10 @@ def _json(text: str) -> Any:
         raise ApprovalInvalid("Swiggy's answer could not be read; try again.") from error
 
 
-def _records(node: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
-    if depth > 12:
-        return
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from _records(value, depth + 1)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _records(value, depth + 1)
-
-
 def _find_slot(payload: Any, slot_id: Any) -> dict[str, Any] | None:
     wanted = str(slot_id)
     return next(
-        (r for r in _records(payload) if "slotId" in r and str(r["slotId"]) == wanted), None
+        (r for r in iter_nodes(payload) if "slotId" in r and str(r["slotId"]) == wanted), None
     )
 
 
@@ -242,7 +231,7 @@ def _slot_facts(slot: dict[str, Any]) -> dict[str, Any]:
 
 
 def _restaurant_name(payload: Any) -> str | None:
-    for record in _records(payload):
+    for record in iter_nodes(payload):
         name = record.get("restaurantName") or record.get("restaurant_name")
         if isinstance(name, str) and name.strip():
             return name.strip()

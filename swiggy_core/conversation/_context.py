@@ -66,7 +66,7 @@ def local_now(now: datetime | None = None) -> datetime:
 
 def long_datetime(now: datetime) -> str:
     """'Saturday, 21 November 2026, 22:40 IST'."""
-    return f"{_long_date(now.date())}, {now:%H:%M} {TZ_LABEL}"
+    return f"{long_date(now.date())}, {now:%H:%M} {TZ_LABEL}"
 
 
 def short_datetime(now: datetime) -> str:
@@ -87,9 +87,9 @@ def datetime_context(now: datetime) -> str:
         f"Current date and time: {long_datetime(now)} (ISO date {today.isoformat()}, "
         f"UTC{now:%z}).\n"
         "Resolve relative dates from this, never from your own knowledge:\n"
-        f"- today = {_long_date(today)} ({today.isoformat()})\n"
+        f"- today = {long_date(today)} ({today.isoformat()})\n"
         f"- tonight = {today.isoformat()}, evening (after 6 pm)\n"
-        f"- tomorrow = {_long_date(tomorrow)} ({tomorrow.isoformat()})\n"
+        f"- tomorrow = {long_date(tomorrow)} ({tomorrow.isoformat()})\n"
         f"- this weekend = {weekend_start.isoformat()} to {weekend_end.isoformat()}\n"
         "If a requested time today has already passed, say so and offer the next option."
     )
@@ -110,7 +110,8 @@ def address_context(address: AddressView) -> str:
     )
 
 
-def _long_date(day: date) -> str:
+def long_date(day: date) -> str:
+    """'Saturday, 21 November 2026' (fixed English names, whatever the locale)."""
     return f"{_DAYS[day.weekday()]}, {day.day} {_MONTHS[day.month - 1]} {day.year}"
 
 
