@@ -39,6 +39,14 @@ class ErrorCode(StrEnum):
     TOOL_ADDRESS = "E-3002"
     TOOL_SERVER = "E-3003"
     TOOL_VALIDATION = "E-3004"
+    # E-31xx: Swiggy's documented error catalogue (HTTP status / JSON-RPC code / message)
+    TOOL_SESSION_REVOKED = "E-3101"  # 419: full sign-in again
+    TOOL_FORBIDDEN = "E-3102"  # 403: scope too narrow
+    TOOL_RATE_LIMITED = "E-3103"  # 429 with Retry-After
+    TOOL_UPSTREAM = "E-3104"  # 502/503/504, upstream timeout
+    TOOL_INTERNAL = "E-3105"  # 500 / -32603: retry once, then report_error
+    TOOL_NOT_FOUND = "E-3106"  # 404 / -32601 unknown tool
+    TOOL_DOMAIN = "E-3107"  # 200 with success:false (out of stock, slot gone, closed)
     # E-4xxx: internal
     INTERNAL = "E-4001"
     STORE_FAILED = "E-4101"
@@ -48,6 +56,18 @@ class ErrorCode(StrEnum):
     # E-5xxx: authentication
     API_AUTH = "E-5001"
     SWIGGY_SESSION_EXPIRED = "E-5002"
+    # E-51xx: "Sign in with Swiggy" (OAuth 2.1)
+    OAUTH_DISCOVERY = "E-5101"  # metadata unreachable, not JSON (HTML), incomplete
+    OAUTH_ISSUER_MISMATCH = "E-5102"  # issuer differs from the one pinned for the host
+    OAUTH_REGISTRATION = "E-5103"  # dynamic client registration failed
+    OAUTH_STATE_MISMATCH = "E-5104"  # callback state unknown or for another user
+    OAUTH_PENDING_EXPIRED = "E-5105"  # pending authorisation older than 10 minutes
+    OAUTH_PENDING_USED = "E-5106"  # callback replayed: the authorisation was already used
+    OAUTH_DENIED = "E-5107"  # the person (or Swiggy) refused consent
+    OAUTH_NOT_ALLOWLISTED = "E-5108"  # Swiggy's sign-in page refused this app
+    OAUTH_TOKEN_ENDPOINT = "E-5109"  # the token endpoint answered an error
+    OAUTH_REDIRECT_NOT_ALLOWED = "E-5110"  # the app is not on a loopback address Swiggy allows
+    OAUTH_TOKEN_VAULT = "E-5111"  # remembered token: no key configured or cannot decrypt
 
 
 class SwiggyAssistantError(Exception):
