@@ -33,6 +33,7 @@ ENV_NAMES: dict[str, str] = {
     "database_url": "SWIGGY_DATABASE_URL",
     "share_owner_credentials": "SWIGGY_SHARE_OWNER_CREDENTIALS",
     "allowed_emails": "SWIGGY_ALLOWED_EMAILS",
+    "token_key": "SWIGGY_TOKEN_KEY",
 }
 _EMAIL_RE = re.compile(r"[^@\s,]+@[^@\s,]+\.[^@\s,]+")
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -55,6 +56,8 @@ class Settings(BaseModel):
     # owner says so; otherwise they serve nobody but the owner at this machine.
     share_owner_credentials: bool = False
     allowed_emails: frozenset[str] = frozenset()
+    # Encrypts a remembered Swiggy sign-in at rest; without it sign-ins stay in memory only.
+    token_key: SecretStr | None = None
 
     @property
     def has_api_key(self) -> bool:
@@ -105,6 +108,8 @@ def load_settings(
         )
     if raw["allowed_emails"]:
         values["allowed_emails"] = _parse_emails(raw["allowed_emails"])
+    if raw["token_key"]:
+        values["token_key"] = SecretStr(_clean_secret("SWIGGY_TOKEN_KEY", raw))
     return Settings(**values)
 
 
