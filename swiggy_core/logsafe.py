@@ -30,7 +30,12 @@ MASK = "***"
 # Registered values shorter than this are ignored: redacting every "demo" would wreck logs.
 MIN_SECRET_LENGTH = 6
 # Environment variables (and Streamlit secrets) whose values are secrets.
-SECRET_SETTING_NAMES = ("ANTHROPIC_API_KEY", "SWIGGY_TOKEN", "SWIGGY_SANDBOX_TOKEN")
+SECRET_SETTING_NAMES = (
+    "ANTHROPIC_API_KEY",
+    "SWIGGY_TOKEN",
+    "SWIGGY_SANDBOX_TOKEN",
+    "SWIGGY_TOKEN_KEY",
+)
 URL_SETTING_NAMES = ("SWIGGY_DATABASE_URL", "ANTHROPIC_BASE_URL")
 _MARK = "_swiggy_redacted"
 _FACTORY_MARK = "_swiggy_redacting"
