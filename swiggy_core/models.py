@@ -136,6 +136,9 @@ class ErrorInfo(BaseModel):
     status: int | None = None
     retry_after_seconds: float | None = None
     retryable: bool = False
+    # A Swiggy tool kept failing: the person may send Swiggy a report_error about it.
+    report_tool: str | None = None
+    report_detail: str | None = None
 
 
 ActionKind = Literal[

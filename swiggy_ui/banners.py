@@ -8,9 +8,20 @@ from swiggy_core.models import ErrorInfo
 from swiggy_ui.safe_text import plain
 
 CONNECTIONS_PAGE = "pages/connections.py"
-_SWIGGY_CATEGORIES = frozenset({"permission", "tool_auth"})
+KEY_RECONNECT = "swiggy_reconnect"  # Connections then says Swiggy refused the sign-in
+_SWIGGY_CATEGORIES = frozenset({"permission", "tool_auth", "tool_revoked", "tool_forbidden"})
+_RATE_LIMIT_CATEGORIES = frozenset({"rate_limit", "tool_rate_limit"})
 _RETRY_CATEGORIES = frozenset(
-    {"overloaded", "server", "network", "timeout", "stream", "tool_server", "unknown"}
+    {
+        "overloaded",
+        "server",
+        "network",
+        "timeout",
+        "stream",
+        "tool_server",
+        "tool_internal",
+        "unknown",
+    }
 )
 
 
@@ -23,9 +34,10 @@ def error_banner(error: ErrorInfo, *, key: str) -> bool:
         return False
     if error.category in _SWIGGY_CATEGORIES:
         st.error(text, icon=":material/lock:")
+        st.session_state[KEY_RECONNECT] = True
         st.page_link(CONNECTIONS_PAGE, label="Reconnect Swiggy", icon=":material/link:")
         return False
-    if error.category == "rate_limit":
+    if error.category in _RATE_LIMIT_CATEGORIES:
         wait = error.retry_after_seconds
         hint = f" Try again in {wait:.0f} s." if wait else " Try again in a few seconds."
         st.warning(text + hint, icon=":material/hourglass_top:")
@@ -46,3 +58,14 @@ def error_banner(error: ErrorInfo, *, key: str) -> bool:
     if error.category in _RETRY_CATEGORIES:
         return st.button("Retry", key=f"{key}-retry", icon=":material/refresh:")
     return False
+
+
+def report_offer(error: ErrorInfo, *, key: str) -> bool:
+    """A "Report to Swiggy" button under a tool that kept failing; True when pressed."""
+    if not error.report_tool:
+        return False
+    st.caption(
+        f"`{plain(error.report_tool)}` kept failing. You can send Swiggy an error report "
+        "(the tool name and its error message only)."
+    )
+    return st.button("Report to Swiggy", key=f"{key}-report", icon=":material/bug_report:")

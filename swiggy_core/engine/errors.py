@@ -1,17 +1,23 @@
-"""Classify model-API exceptions and MCP tool errors into codes people can act on."""
+"""Classify model-API exceptions into codes people can act on (tool errors: tool_errors)."""
 
 from __future__ import annotations
-
-import re
-from dataclasses import dataclass
-from enum import StrEnum
 
 import anthropic
 import httpx2
 
 from swiggy_core.engine.retry import parse_retry_after
+from swiggy_core.engine.tool_errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ErrorInfo
+
+# The tool-side catalogue lives in tool_errors; these names stay importable from here.
+__all__ = [
+    "ToolError",
+    "ToolErrorCategory",
+    "classify_api_error",
+    "classify_mcp_tool_error",
+    "error_info",
+]
 
 # Error categories (stable: the UI picks the banner's fix from them).
 AUTH = "auth"
@@ -112,68 +118,3 @@ def _classify_status_error(exc: anthropic.APIStatusError) -> ErrorInfo:
     if retry_after is not None:
         info = info.model_copy(update={"retry_after_seconds": retry_after})
     return info
-
-
-class ToolErrorCategory(StrEnum):
-    AUTH = "auth"
-    ADDRESS = "address"
-    SERVER = "server"
-    VALIDATION = "validation"
-
-
-@dataclass(frozen=True, slots=True)
-class ToolError:
-    """A classified MCP tool error, with the message shown when the turn is aborted."""
-
-    category: ToolErrorCategory
-    code: ErrorCode
-    message: str
-    detail: str
-
-
-_ADDRESS_RE = re.compile(
-    r"address with id|address not found|invalid address|delivery address|addressid", re.I
-)
-_AUTH_RE = re.compile(
-    r"\b(401|403|419)\b|forbidden|unauthori[sz]ed|expired|access denied|invalid token"
-    r"|not authenticated|session revoked",
-    re.I,
-)
-_SERVER_RE = re.compile(
-    r"\b(500|502|503|504|529)\b|overload|internal server error|timed? ?out|gateway"
-    r"|unavailable|try again later",
-    re.I,
-)
-_TOOL_ERRORS: dict[ToolErrorCategory, tuple[ErrorCode, str]] = {
-    ToolErrorCategory.AUTH: (
-        ErrorCode.TOOL_AUTH,
-        "Your Swiggy session has expired. Please click Reconnect to sign in again.",
-    ),
-    ToolErrorCategory.ADDRESS: (
-        ErrorCode.TOOL_ADDRESS,
-        "Your saved location seems invalid for Swiggy right now. Pick another address.",
-    ),
-    ToolErrorCategory.SERVER: (
-        ErrorCode.TOOL_SERVER,
-        "The Swiggy service is temporarily unavailable. Please try again in a minute.",
-    ),
-    ToolErrorCategory.VALIDATION: (
-        ErrorCode.TOOL_VALIDATION,
-        "I hit repeated errors from the Swiggy service and stopped retrying.",
-    ),
-}
-
-
-def classify_mcp_tool_error(text: str) -> ToolError:
-    """Categorise a failed tool result's text (address, auth, server, else validation)."""
-    sample = text[:2000]
-    if _ADDRESS_RE.search(sample):
-        category = ToolErrorCategory.ADDRESS
-    elif _AUTH_RE.search(sample):
-        category = ToolErrorCategory.AUTH
-    elif _SERVER_RE.search(sample):
-        category = ToolErrorCategory.SERVER
-    else:
-        category = ToolErrorCategory.VALIDATION
-    code, message = _TOOL_ERRORS[category]
-    return ToolError(category=category, code=code, message=message, detail=sample[:300])

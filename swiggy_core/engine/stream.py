@@ -47,6 +47,7 @@ from swiggy_core.engine.events import (
     TurnDone,
 )
 from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers
+from swiggy_core.engine.tool_errors import RECONNECT_CATEGORIES, tool_error_info
 from swiggy_core.models import ContentBlock, ErrorInfo, TurnResult, Usage, block_from_dict
 
 Clock = Callable[[], float]
@@ -56,6 +57,10 @@ StopCheck = Callable[[], bool]
 AbortHook = Callable[[Callable[[], None] | None], None]
 # In-stream errors arrive with HTTP 200; retry decisions need the status they stand for.
 _CATEGORY_STATUS = {RATE_LIMIT: 429, SERVER: 500, OVERLOADED: 529}
+
+
+# Nothing the model can do about these within the turn: stop and tell the person.
+_STOP_AT_ONCE = frozenset({ToolErrorCategory.ADDRESS, ToolErrorCategory.RATE_LIMIT})
 
 
 class _DeadlineExceeded(Exception):
@@ -91,10 +96,10 @@ class _ToolErrorBudget:
     def record(self, error: ToolError) -> bool:
         """Record one error; True means abort the turn now."""
         self.total += 1
-        if error.category is ToolErrorCategory.AUTH:
+        if error.category in RECONNECT_CATEGORIES:
             self.auth += 1
             return self.auth >= MCP_AUTH_ERROR_LIMIT
-        if error.category is ToolErrorCategory.ADDRESS:
+        if error.category in _STOP_AT_ONCE:
             return True
         return self.total >= MCP_TOOL_ERROR_LIMIT
 
@@ -287,11 +292,7 @@ def _tool_result(
         error=tool_error,
     )
     if tool_error is not None and budget.record(tool_error):
-        return ErrorInfo(
-            code=tool_error.code,
-            category=f"tool_{tool_error.category}",
-            message=tool_error.message,
-        )
+        return tool_error_info(tool_error, name)
     return None
 
 

@@ -60,7 +60,7 @@ def test_network_and_timeout_errors():
         ("invalid address for delivery", ToolErrorCategory.ADDRESS),
         ("HTTP 401 Unauthorized", ToolErrorCategory.AUTH),
         ("token expired, please login", ToolErrorCategory.AUTH),
-        ("Forbidden", ToolErrorCategory.AUTH),
+        ("Forbidden", ToolErrorCategory.FORBIDDEN),
         ("upstream returned 503", ToolErrorCategory.SERVER),
         ("Request timed out", ToolErrorCategory.SERVER),
         ("service overloaded", ToolErrorCategory.SERVER),

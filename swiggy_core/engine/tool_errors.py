@@ -1,0 +1,275 @@
+"""Swiggy's documented error catalogue → our codes, messages and what to do next.
+
+Swiggy signals failure four ways (SWIGGY_REFERENCE.md, "Errors"): the HTTP status of the
+MCP request (400, 401, 403, 419, 429 with Retry-After, 5xx), a JSON-RPC error code
+(-32001 unauthenticated, -32601 unknown tool, -32603 internal), a planned symbolic
+`error.code` in the failure envelope, and today mostly just `error.message`. Each maps to
+one category; the category decides whether the turn stops, whether a retry makes sense,
+whether the person must sign in again, and whether `report_error` is worth offering.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from swiggy_core.errors import ErrorCode
+from swiggy_core.models import ErrorInfo
+
+
+class ToolErrorCategory(StrEnum):
+    AUTH = "auth"  # 401 / -32001: sign in again (silent within the 30-day session)
+    REVOKED = "revoked"  # 419: session revoked, full sign-in with OTP
+    FORBIDDEN = "forbidden"  # 403: scope too narrow
+    RATE_LIMIT = "rate_limit"  # 429: wait for Retry-After
+    ADDRESS = "address"  # the address id is not usable
+    SERVER = "server"  # 502/503/504 or a timeout: back off and retry later
+    INTERNAL = "internal"  # 500 / -32603: retry once, then report_error
+    NOT_FOUND = "not_found"  # 404 / -32601: the tool or record does not exist
+    DOMAIN = "domain"  # success:false (out of stock, slot gone, closed): tell the person
+    VALIDATION = "validation"  # 400, "Invalid…"/"Missing…": don't retry the same call
+
+
+# Categories after which the person has to sign in again.
+RECONNECT_CATEGORIES = frozenset(
+    {ToolErrorCategory.AUTH, ToolErrorCategory.REVOKED, ToolErrorCategory.FORBIDDEN}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolError:
+    """A classified MCP tool error, with the message shown when the turn is aborted."""
+
+    category: ToolErrorCategory
+    code: ErrorCode
+    message: str
+    detail: str
+    retry_after_seconds: float | None = None
+
+    @property
+    def offer_report(self) -> bool:
+        """Swiggy asks integrators to report internal errors (after one retry)."""
+        return self.category is ToolErrorCategory.INTERNAL
+
+
+# After the turn gave up on these (repeated failures), a report to Swiggy can help.
+REPORTABLE_CATEGORIES = frozenset(
+    {
+        ToolErrorCategory.INTERNAL,
+        ToolErrorCategory.SERVER,
+        ToolErrorCategory.VALIDATION,
+        ToolErrorCategory.NOT_FOUND,
+    }
+)
+
+
+def tool_error_info(error: ToolError, tool_name: str) -> ErrorInfo:
+    """The banner for a turn stopped by `error` from `tool_name`."""
+    reportable = error.category in REPORTABLE_CATEGORIES and bool(tool_name)
+    return ErrorInfo(
+        code=error.code,
+        category=f"tool_{error.category}",
+        message=error.message,
+        retry_after_seconds=error.retry_after_seconds,
+        report_tool=tool_name if reportable else None,
+        report_detail=error.detail if reportable else None,
+    )
+
+
+_MESSAGES: dict[ToolErrorCategory, tuple[ErrorCode, str]] = {
+    ToolErrorCategory.AUTH: (
+        ErrorCode.TOOL_AUTH,
+        "Your Swiggy session has expired. Please click Reconnect to sign in again.",
+    ),
+    ToolErrorCategory.REVOKED: (
+        ErrorCode.TOOL_SESSION_REVOKED,
+        "Swiggy revoked your session (419). Reconnect and sign in again with your phone and OTP.",
+    ),
+    ToolErrorCategory.FORBIDDEN: (
+        ErrorCode.TOOL_FORBIDDEN,
+        "Swiggy says your sign-in does not allow this (403). Reconnect to grant access again.",
+    ),
+    ToolErrorCategory.RATE_LIMIT: (
+        ErrorCode.TOOL_RATE_LIMITED,
+        "Swiggy is limiting requests right now (429).",
+    ),
+    ToolErrorCategory.ADDRESS: (
+        ErrorCode.TOOL_ADDRESS,
+        "Your saved location seems invalid for Swiggy right now. Pick another address.",
+    ),
+    ToolErrorCategory.SERVER: (
+        ErrorCode.TOOL_UPSTREAM,
+        "The Swiggy service is temporarily unavailable. Please try again in a minute.",
+    ),
+    ToolErrorCategory.INTERNAL: (
+        ErrorCode.TOOL_INTERNAL,
+        "Swiggy had an internal error. You can report it to Swiggy if it happens again.",
+    ),
+    ToolErrorCategory.NOT_FOUND: (
+        ErrorCode.TOOL_NOT_FOUND,
+        "Swiggy does not offer that here (not found).",
+    ),
+    ToolErrorCategory.DOMAIN: (ErrorCode.TOOL_DOMAIN, "Swiggy could not do that."),
+    ToolErrorCategory.VALIDATION: (
+        ErrorCode.TOOL_VALIDATION,
+        "I hit repeated errors from the Swiggy service and stopped retrying.",
+    ),
+}
+
+_BY_STATUS: dict[int, ToolErrorCategory] = {
+    400: ToolErrorCategory.VALIDATION,
+    401: ToolErrorCategory.AUTH,
+    403: ToolErrorCategory.FORBIDDEN,
+    404: ToolErrorCategory.NOT_FOUND,
+    419: ToolErrorCategory.REVOKED,
+    429: ToolErrorCategory.RATE_LIMIT,
+    500: ToolErrorCategory.INTERNAL,
+    502: ToolErrorCategory.SERVER,
+    503: ToolErrorCategory.SERVER,
+    504: ToolErrorCategory.SERVER,
+}
+_BY_RPC_CODE: dict[int, ToolErrorCategory] = {
+    -32001: ToolErrorCategory.AUTH,
+    -32601: ToolErrorCategory.NOT_FOUND,
+    -32603: ToolErrorCategory.INTERNAL,
+}
+# Swiggy's planned symbolic `error.code` values (none emitted in v1.0, ready when they are).
+_BY_SYMBOL: dict[str, ToolErrorCategory] = {
+    "UNAUTHENTICATED": ToolErrorCategory.AUTH,
+    "TOKEN_EXPIRED": ToolErrorCategory.AUTH,
+    "SESSION_REVOKED": ToolErrorCategory.REVOKED,
+    "INSUFFICIENT_SCOPE": ToolErrorCategory.FORBIDDEN,
+    "RATE_LIMITED": ToolErrorCategory.RATE_LIMIT,
+    "VALIDATION_ERROR": ToolErrorCategory.VALIDATION,
+    "NOT_FOUND": ToolErrorCategory.NOT_FOUND,
+    "UPSTREAM_TIMEOUT": ToolErrorCategory.SERVER,
+    "UPSTREAM_ERROR": ToolErrorCategory.SERVER,
+    "INTERNAL_ERROR": ToolErrorCategory.INTERNAL,
+    "ADDRESS_NOT_SERVICEABLE": ToolErrorCategory.ADDRESS,
+}
+# Domain codes with the sentence a person needs (the model explains the rest).
+DOMAIN_MESSAGES: dict[str, str] = {
+    "ITEM_OUT_OF_STOCK": "That item is out of stock now.",
+    "CART_EXPIRED": "The cart expired; it needs to be built again.",
+    "MIN_ORDER_NOT_MET": "The cart is below Instamart's minimum order (₹99).",
+    "RESTAURANT_CLOSED": "The restaurant is closed and not taking orders now.",
+    "ITEM_UNAVAILABLE": "That dish is not available right now.",
+    "COUPON_INVALID": "That coupon is not valid.",
+    "COUPON_NOT_APPLICABLE": "That coupon does not apply to this cart.",
+    "COUPON_REQUIRES_ONLINE_PAYMENT": "That coupon needs online payment; orders here are cash.",
+    "SLOT_UNAVAILABLE": "That time slot is no longer available.",
+    "RESTAURANT_NOT_BOOKABLE": "This restaurant does not take table bookings.",
+    "BOOKING_WINDOW_CLOSED": "Bookings for that time have closed.",
+}
+
+_STATUS_RE = re.compile(r"\b(400|401|403|404|419|429|500|502|503|504)\b")
+_RPC_RE = re.compile(r"(-32001|-32601|-32603)\b")
+_SYMBOL_RE = re.compile(r"\b(" + "|".join(sorted({*_BY_SYMBOL, *DOMAIN_MESSAGES})) + r")\b")
+_RETRY_AFTER_RE = re.compile(r"retry[- ]after[^0-9]{0,12}(\d+(?:\.\d+)?)", re.I)
+_ADDRESS_RE = re.compile(
+    r"address with id|address not found|invalid address|delivery address|addressid"
+    r"|not serviceable",
+    re.I,
+)
+_AUTH_RE = re.compile(
+    r"unauthori[sz]ed|expired token|token (?:has )?expired|invalid token|not authenticated"
+    r"|cannot resolve session|access denied",
+    re.I,
+)
+_REVOKED_RE = re.compile(r"session revoked|revoked", re.I)
+_FORBIDDEN_RE = re.compile(r"forbidden|insufficient scope|scope too narrow", re.I)
+_SERVER_RE = re.compile(
+    r"overload|timed? ?out|timeout|gateway|temporarily unavailable|try again later"
+    r"|upstream",
+    re.I,
+)
+_INTERNAL_RE = re.compile(r"internal (?:server )?error|some error while", re.I)
+_VALIDATION_RE = re.compile(r"^\s*(?:invalid|missing)\b|\b(?:invalid|missing) \w+", re.I)
+_MAX_SAMPLE = 2000
+
+
+def classify_tool_failure(
+    *,
+    status: int | None = None,
+    rpc_code: int | None = None,
+    symbol: str | None = None,
+    message: str = "",
+    retry_after: float | None = None,
+) -> ToolError:
+    """The most specific signal wins: symbol, then HTTP status, then JSON-RPC code, then text."""
+    sample = message[:_MAX_SAMPLE]
+    category = (
+        _BY_SYMBOL.get(symbol or "")
+        or (ToolErrorCategory.DOMAIN if symbol in DOMAIN_MESSAGES else None)
+        or _BY_STATUS.get(status or 0)
+        or _BY_RPC_CODE.get(rpc_code or 0)
+        or _by_text(sample)
+    )
+    code, text = _MESSAGES[category]
+    if category is ToolErrorCategory.DOMAIN and symbol in DOMAIN_MESSAGES:
+        text = DOMAIN_MESSAGES[symbol]
+    if category is ToolErrorCategory.RATE_LIMIT:
+        text += f" Try again in {retry_after:.0f} s." if retry_after else " Try again shortly."
+    return ToolError(category, code, text, sample[:300], retry_after)
+
+
+def classify_mcp_tool_error(text: str) -> ToolError:
+    """Categorise a failed tool result's text (an envelope, a JSON-RPC error or prose)."""
+    sample = text[:_MAX_SAMPLE]
+    symbol, message = _envelope_signals(sample)
+    status = _first_int(_STATUS_RE, sample)
+    retry = _RETRY_AFTER_RE.search(sample)
+    return classify_tool_failure(
+        status=status,
+        rpc_code=_first_int(_RPC_RE, sample),
+        symbol=symbol or _first_str(_SYMBOL_RE, sample),
+        message=message or sample,
+        retry_after=float(retry.group(1)) if retry else None,
+    )
+
+
+def _by_text(sample: str) -> ToolErrorCategory:
+    # Address first: "Invalid addressId" is an address problem the person can fix.
+    if _ADDRESS_RE.search(sample):
+        return ToolErrorCategory.ADDRESS
+    if _REVOKED_RE.search(sample):
+        return ToolErrorCategory.REVOKED
+    if _AUTH_RE.search(sample):
+        return ToolErrorCategory.AUTH
+    if _FORBIDDEN_RE.search(sample):
+        return ToolErrorCategory.FORBIDDEN
+    if _INTERNAL_RE.search(sample):
+        return ToolErrorCategory.INTERNAL
+    if _SERVER_RE.search(sample):
+        return ToolErrorCategory.SERVER
+    return ToolErrorCategory.VALIDATION
+
+
+def _envelope_signals(sample: str) -> tuple[str | None, str]:
+    """`error.code` and `error.message` of a `{success:false, error:{…}}` envelope."""
+    try:
+        value: Any = json.loads(sample)
+    except ValueError:
+        return None, ""
+    error = value.get("error") if isinstance(value, dict) else None
+    if not isinstance(error, dict):
+        return None, ""
+    symbol = error.get("code")
+    message = error.get("message")
+    return (
+        symbol if isinstance(symbol, str) else None,
+        message if isinstance(message, str) else "",
+    )
+
+
+def _first_int(pattern: re.Pattern[str], sample: str) -> int | None:
+    match = pattern.search(sample)
+    return int(match.group(1)) if match else None
+
+
+def _first_str(pattern: re.Pattern[str], sample: str) -> str | None:
+    match = pattern.search(sample)
+    return match.group(1) if match else None
