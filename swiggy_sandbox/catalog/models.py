@@ -221,8 +221,13 @@ class SavedAddress:
     """A saved delivery address (seeded into every user's address book)."""
 
     id: str
-    label: str
+    label: str  # Swiggy's addressTag: "Home", "Work", "Gym"
     address_line: str
     locality: str
     lat: float
     lng: float
+    category: str = "OTHER"  # addressCategory: HOME, WORK, OFFICE, FRIENDS_AND_FAMILY, OTHER
+    phone: str = "9845012345"
+    name: str = "Sandbox User"
+    city: str = "Bengaluru"
+    postal_code: str = ""
