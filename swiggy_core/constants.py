@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Final
 
 
@@ -118,3 +119,27 @@ APPROVAL_TOOL_NAME: Final = "request_confirmation"
 APPROVAL_TTL_SECONDS: Final = 600
 # A typed message longer than this is refused with a coded message, not sent.
 MAX_MESSAGE_CHARS: Final = 8_000
+
+# Sign in with Swiggy (OAuth 2.1 + PKCE).
+# Swiggy serves its authorization-server metadata at the host root while naming the issuer
+# `…/auth`; the expected issuer is pinned per host instead of dropping the issuer check.
+OAUTH_PINNED_ISSUERS: Final = {SWIGGY_MCP_BASE_URL: f"{SWIGGY_MCP_BASE_URL}/auth"}
+# Loopback (sandbox) hosts follow the same layout: their pinned issuer is `{origin}` + this.
+OAUTH_LOOPBACK_ISSUER_PATH: Final = "/auth"
+OAUTH_LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1")
+OAUTH_SCOPE: Final = "mcp:tools"
+OAUTH_SCOPES_SUPPORTED: Final = ("mcp:tools", "mcp:resources", "mcp:prompts")
+OAUTH_PENDING_TTL_SECONDS: Final = 600
+# Used or expired pending authorisations are remembered this long, so a replay is told apart.
+OAUTH_PENDING_MEMORY_SECONDS: Final = 86_400
+# A sign-in that expires within this is shown with a warning (tokens last five days).
+OAUTH_EXPIRY_WARNING: Final = timedelta(days=1)
+OAUTH_CALLBACK_PATH: Final = "/callback"
+OAUTH_CLIENT_NAME: Final = "Swiggy MCP Assistant"
+# Swiggy's dynamic registration hands every app this one public client id.
+OAUTH_SHARED_CLIENT_ID: Final = "swiggy-mcp"
+OAUTH_HTTP_TIMEOUT_SECONDS: Final = 10.0
+# Metadata and registration answers larger than this are not read.
+OAUTH_MAX_DOCUMENT_BYTES: Final = 256_000
+# Authorization codes are single use and live this long (Swiggy: 120 s).
+OAUTH_CODE_TTL_SECONDS: Final = 120

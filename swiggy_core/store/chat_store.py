@@ -9,7 +9,7 @@ from typing import Any, Final
 from sqlalchemy.engine import Engine
 
 from swiggy_core.models import ChatMessage
-from swiggy_core.store import approvals, audit, chats
+from swiggy_core.store import approvals, audit, chats, tokens
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.migrations import migrate
@@ -141,6 +141,16 @@ class ChatStore:
 
     def get_preference(self, user_id: str, name: str) -> dict[str, Any] | None:
         return audit.get_preference(self._db, user_id, name)
+
+    # -- remembered sign-ins (ciphertext only: `swiggy_core.oauth.TokenVault` encrypts) ----
+    def save_remembered_token(self, user_id: str, backend: str, ciphertext: str) -> None:
+        tokens.save_token(self._db, user_id, backend, ciphertext)
+
+    def load_remembered_token(self, user_id: str, backend: str) -> str | None:
+        return tokens.load_token(self._db, user_id, backend)
+
+    def forget_remembered_token(self, user_id: str, backend: str) -> None:
+        tokens.forget_token(self._db, user_id, backend)
 
     def close(self) -> None:
         """Close every pooled connection."""

@@ -140,9 +140,26 @@ def _add_approvals(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
+# -- version 3: remembered (encrypted) Swiggy tokens -------------------------------------
+_v3 = MetaData()
+_v3_remembered_tokens = Table(
+    "remembered_tokens",
+    _v3,
+    Column("user_id", String(128), primary_key=True),
+    Column("backend", String(64), primary_key=True),
+    Column("ciphertext", Text, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def _add_remembered_tokens(conn: Connection) -> None:
+    _v3_remembered_tokens.create(conn, checkfirst=True)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "conversations, messages, preferences, audit", _create_first_tables),
     Migration(2, "approvals; audit.conversation_id; indexes", _add_approvals),
+    Migration(3, "remembered_tokens (encrypted Swiggy tokens)", _add_remembered_tokens),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -122,3 +122,12 @@ approvals = Table(
     Column("result", Text, nullable=True),
     Column("note", Text, nullable=False),
 )
+# Sign in with Swiggy, remembered on request: Fernet ciphertext only, never the token itself.
+remembered_tokens = Table(
+    "remembered_tokens",
+    metadata,
+    Column("user_id", String(USER_ID_LENGTH), primary_key=True),
+    Column("backend", String(NAME_LENGTH), primary_key=True),
+    Column("ciphertext", Text, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
