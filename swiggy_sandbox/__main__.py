@@ -10,6 +10,7 @@ from types import FrameType
 
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.logsafe import install_redaction
+from swiggy_sandbox.servers.summary import RESULT_FORMS, ResultForm, resolve_result_form
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,17 +22,29 @@ def main(argv: list[str] | None = None) -> int:
     mcp = commands.add_parser("mcp", help="run one MCP server")
     mcp.add_argument("server", choices=sorted(MCP_SERVERS))
     mcp.add_argument("--stdio", action="store_true", required=True)
+    for command in (serve, mcp):
+        command.add_argument(
+            "--result-form",
+            choices=RESULT_FORMS,
+            default=None,
+            help="envelope: JSON text; summary: prose + structuredContent "
+            "(default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope)",
+        )
     args = parser.parse_args(argv)
+    try:  # $SWIGGY_SANDBOX_RESULT_FORM is checked before anything starts
+        resolve_result_form(args.result_form)
+    except ValueError as error:
+        parser.error(str(error))
     install_redaction()  # no key or token in any log line, whoever logs it
     if args.command == "mcp":
         from swiggy_sandbox.servers import run_stdio
 
-        run_stdio(args.server)
+        run_stdio(args.server, result_form=args.result_form)
         return 0
-    return _serve(args.mcp_port, args.emulator_port)
+    return _serve(args.mcp_port, args.emulator_port, args.result_form)
 
 
-def _serve(mcp_port: int, emulator_port: int) -> int:
+def _serve(mcp_port: int, emulator_port: int, result_form: ResultForm | None = None) -> int:
     from swiggy_sandbox.runtime import SandboxServices
 
     stop = threading.Event()
@@ -41,7 +54,9 @@ def _serve(mcp_port: int, emulator_port: int) -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    services = SandboxServices.start(mcp_port=mcp_port, emulator_port=emulator_port)
+    services = SandboxServices.start(
+        mcp_port=mcp_port, emulator_port=emulator_port, result_form=result_form
+    )
     try:
         print(f"Messages API emulator: {services.emulator_url}", flush=True)
         for key, url in services.server_urls.items():

@@ -14,6 +14,7 @@ from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
 from swiggy_sandbox.servers.stdio import clock_from_env
+from swiggy_sandbox.servers.summary import ResultForm, resolve_result_form
 
 
 class SandboxServices:
@@ -31,22 +32,40 @@ class SandboxServices:
 
     @classmethod
     def start(
-        cls, *, mcp_port: int = 0, emulator_port: int = 0, brain: Any = None, **shop: Any
+        cls,
+        *,
+        mcp_port: int = 0,
+        emulator_port: int = 0,
+        brain: Any = None,
+        result_form: ResultForm | None = None,
+        **shop: Any,
     ) -> SandboxServices:
-        """Start both servers (free ports unless given); `brain` defaults to the planner."""
+        """Start both servers (free ports unless given); `brain` defaults to the planner.
+
+        `result_form`: "envelope" or "summary" (default: $SWIGGY_SANDBOX_RESULT_FORM, else
+        envelope).
+        """
         if brain is None:
             from swiggy_sandbox.planner import PlannerBrain  # heavy: catalog, parsers
 
             brain = PlannerBrain()
         # $SWIGGY_SANDBOX_NOW freezes the shop's clock (demos and tests at any hour).
         shop.setdefault("clock", clock_from_env())
-        mcp = SandboxHttpServer(port=mcp_port, store=TokenStore(), **shop).start()
+        form = resolve_result_form(result_form)
+        mcp = SandboxHttpServer(port=mcp_port, store=TokenStore(), result_form=form, **shop)
+        mcp.start()
         try:
             emulator = EmulatorServer(brain, port=emulator_port).start()
         except Exception:
             mcp.stop()
             raise
         return cls(mcp, emulator)
+
+    @property
+    def result_form(self) -> ResultForm:
+        """How the MCP servers answer: the envelope as text, or a summary + structuredContent."""
+        form: ResultForm = self.mcp.app.state.result_form
+        return form
 
     @property
     def emulator_url(self) -> str:

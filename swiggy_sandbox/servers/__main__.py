@@ -9,6 +9,7 @@ from swiggy_core.logsafe import install_redaction
 from swiggy_sandbox.servers.registry import SERVER_KEYS
 from swiggy_sandbox.servers.runner import SandboxHttpServer
 from swiggy_sandbox.servers.stdio import run_stdio
+from swiggy_sandbox.servers.summary import RESULT_FORMS, resolve_result_form
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -18,10 +19,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--stdio", action="store_true", help="serve one server over stdio")
     parser.add_argument("--port", type=int, default=8765, help="port for http (0: any free)")
     parser.add_argument("--db", default="sqlite://", help="SQLAlchemy URL for http state")
+    parser.add_argument(
+        "--result-form",
+        choices=RESULT_FORMS,
+        default=None,
+        help="envelope: JSON text; summary: prose + structuredContent "
+        "(default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope)",
+    )
     args = parser.parse_args(argv)
+    try:  # $SWIGGY_SANDBOX_RESULT_FORM is checked before anything starts
+        resolve_result_form(args.result_form)
+    except ValueError as error:
+        parser.error(str(error))
     install_redaction()  # no token in any log line, whoever logs it
     if args.server == "http":
-        with SandboxHttpServer(port=args.port, db_url=args.db, log_level="info") as sandbox:
+        options = {"db_url": args.db, "result_form": args.result_form}
+        with SandboxHttpServer(port=args.port, log_level="info", **options) as sandbox:
             for key in SERVER_KEYS:
                 print(f"{key}: {sandbox.url_for(key)}", flush=True)
             try:
@@ -32,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not args.stdio:
         parser.error("a single server runs over stdio only: add --stdio (or use 'http')")
-    run_stdio(args.server)
+    run_stdio(args.server, result_form=args.result_form)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@ Domain failures (ShopError) come back as a normal result whose payload says
 `success: false`, exactly as the real servers do. Protocol misuse (unknown tool,
 arguments of the wrong type or missing) and internal errors also carry the
 envelope, but are flagged `is_error` as MCP expects for failed executions.
+
+Tools return the envelope as text; in the "summary" result form `call_tool` turns a
+successful one into prose plus `structuredContent` (see `summary`). Failures stay the
+envelope text in both forms, so every reader sees `success: false`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import ValidationError
 
+from swiggy_sandbox.servers.summary import ResultForm, render_summary
 from swiggy_sandbox.shop import ShopError
 
 logger = logging.getLogger(__name__)
@@ -41,6 +46,27 @@ def fail(message: str) -> str:
 
 def _result(text: str, is_error: bool) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
+
+
+def summarised(name: str, result: CallToolResult) -> CallToolResult:
+    """A successful envelope as summary text plus `structuredContent` (its `data` object).
+
+    Anything else (an error, a failure envelope, text that is no envelope) is kept as it is.
+    """
+    text = "".join(part.text for part in result.content if isinstance(part, TextContent))
+    try:
+        envelope = json.loads(text)
+    except ValueError:
+        return result
+    if result.is_error or not isinstance(envelope, dict) or envelope.get("success") is not True:
+        return result
+    data = envelope.get("data")
+    # structuredContent must be an object: the data when it is one, else the whole envelope.
+    structured = data if isinstance(data, dict) else envelope
+    summary = render_summary(name, data, str(envelope.get("message") or ""))
+    return CallToolResult(
+        content=[TextContent(type="text", text=summary)], structured_content=structured
+    )
 
 
 def _field(loc: tuple[Any, ...]) -> str:
@@ -71,11 +97,19 @@ def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | Non
 class SandboxServer(MCPServer):
     """An MCPServer whose every tool call ends in a Swiggy envelope, never a protocol crash."""
 
-    def __init__(self, name: str, default_user: str | None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        name: str,
+        default_user: str | None,
+        *,
+        result_form: ResultForm = "envelope",
+        **kwargs: Any,
+    ) -> None:
         # MCPServer configures root logging on first use; INFO would log every HTTP request.
         kwargs.setdefault("log_level", "WARNING")
         super().__init__(name, **kwargs)
         self.default_user = default_user
+        self.result_form: ResultForm = result_form
 
     def user_of(self, ctx: Context) -> str:
         """The caller: set by the HTTP gate, else the server's default (stdio) user."""
@@ -97,9 +131,12 @@ class SandboxServer(MCPServer):
             known = ", ".join(sorted(t.name for t in self._tool_manager.list_tools()))
             return _result(fail(f"Invalid tool '{name}'. Available tools: {known}."), True)
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             return self._failure(name, exc)
+        if self.result_form == "summary" and isinstance(result, CallToolResult):
+            return summarised(name, result)
+        return result
 
     def _failure(self, name: str, exc: ToolError) -> CallToolResult:
         shop_error = _cause(exc, ShopError)

@@ -19,6 +19,7 @@ from swiggy_sandbox.servers.envelope import SandboxServer
 from swiggy_sandbox.servers.gate import McpGate
 from swiggy_sandbox.servers.ratelimit import RateLimiter, RateLimits
 from swiggy_sandbox.servers.registry import SERVER_KEYS, WRITE_TOOLS, build_server
+from swiggy_sandbox.servers.summary import ResultForm, resolve_result_form
 from swiggy_sandbox.shop import Clock, Shop, system_clock
 
 SCOPES = ["mcp:tools", "mcp:resources", "mcp:prompts"]
@@ -76,16 +77,19 @@ def build_http_app(
     db_url: str = "sqlite://",
     authorization_server: str | None = None,
     limiter_clock: Callable[[], float] = time.time,
+    result_form: ResultForm | None = None,
 ) -> Starlette:
     """The sandbox HTTP app; endpoint URLs are exactly `{base_url}/im`, `/food`, `/dineout`.
 
     `base_url` must be the address clients use (image URLs in payloads are built from it).
+    `result_form`: "envelope" or "summary" (default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope).
     """
     base_url = base_url.rstrip("/")
     store = store or TokenStore()
+    form = resolve_result_form(result_form)
     shop = shop or Shop(db_url=db_url, clock=clock, base_url=base_url)
     servers: dict[str, SandboxServer] = {
-        key: build_server(key, shop, default_user=None) for key in SERVER_KEYS
+        key: build_server(key, shop, default_user=None, result_form=form) for key in SERVER_KEYS
     }
     routes: list[BaseRoute] = []
     for key, server in servers.items():
@@ -116,4 +120,5 @@ def build_http_app(
     )
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.shop, app.state.store = shop, store
+    app.state.result_form = form
     return app

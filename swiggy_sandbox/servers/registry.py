@@ -8,6 +8,7 @@ from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.servers import dineout, food, instamart
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer
+from swiggy_sandbox.servers.summary import ResultForm, resolve_result_form
 from swiggy_sandbox.shop import Shop
 
 Factory = Callable[..., SandboxServer]
@@ -27,12 +28,23 @@ SERVER_KEYS = tuple(FACTORIES)
 assert set(SERVER_KEYS) == set(MCP_SERVERS), "sandbox servers must mirror MCP_SERVERS"
 
 
-def build_server(key: str, shop: Shop, *, default_user: str | None = DEMO_USER) -> SandboxServer:
-    """The MCP server for `key` ('instamart', 'food' or 'dineout') over `shop`."""
+def build_server(
+    key: str,
+    shop: Shop,
+    *,
+    default_user: str | None = DEMO_USER,
+    result_form: ResultForm | None = None,
+) -> SandboxServer:
+    """The MCP server for `key` ('instamart', 'food' or 'dineout') over `shop`.
+
+    `result_form` "envelope" or "summary" (default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope).
+    """
     try:
         factory = FACTORIES[key]
     except KeyError:
         raise ValueError(
             f"unknown server {key!r}; expected one of {', '.join(SERVER_KEYS)}"
         ) from None
-    return factory(shop, default_user=default_user)
+    server = factory(shop, default_user=default_user)
+    server.result_form = resolve_result_form(result_form)
+    return server
