@@ -1,8 +1,9 @@
 """ASGI gate in front of the MCP endpoints: bearer auth (401/419) and rate limits (429).
 
 Wire behaviour (mirrors the Swiggy docs: docs/reference/errors, docs/operate/rate-limits):
-- No token or an unknown token: HTTP 401 with `WWW-Authenticate: Bearer ..., resource_metadata=`
-  pointing at this path's RFC 9728 metadata; a revoked token: HTTP 419. Both bodies are
+- No token, an unknown or an expired token: HTTP 401 with `WWW-Authenticate: Bearer ...,
+  resource_metadata=` pointing where the app says (Swiggy, and so the sandbox, point at the
+  root protected-resource URL, which is not JSON); a revoked token: HTTP 419. Both bodies are
   JSON-RPC errors with code -32001 (Swiggy's "unauthenticated/expired session" code), so MCP
   clients surface a readable message.
 - Too many calls: HTTP 429 with `Retry-After` (seconds). Swiggy's planned contract puts the

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from swiggy_core.constants import MCP_SERVERS
+from swiggy_sandbox.auth_server import AuthorizationServer, AuthSettings, auth_routes
 from swiggy_sandbox.catalog import IMAGE_KINDS, render_svg
 from swiggy_sandbox.servers.auth import TokenStore
 from swiggy_sandbox.servers.envelope import SandboxServer
@@ -26,9 +27,9 @@ SCOPES = ["mcp:tools", "mcp:resources", "mcp:prompts"]
 _IMAGE_CACHE_SECONDS = 86_400
 
 
-def _metadata_url(base_url: str, path: str) -> str:
-    """RFC 9728 path-suffixed metadata URL of a protected resource."""
-    return f"{base_url}/.well-known/oauth-protected-resource{path}"
+def _metadata_url(base_url: str) -> str:
+    """Where the 401 challenge points: the root form, which (as on Swiggy) is not JSON."""
+    return f"{base_url}/.well-known/oauth-protected-resource"
 
 
 def _metadata_routes(base_url: str, authorization_server: str) -> list[BaseRoute]:
@@ -77,6 +78,7 @@ def build_http_app(
     db_url: str = "sqlite://",
     authorization_server: str | None = None,
     limiter_clock: Callable[[], float] = time.time,
+    auth: AuthSettings | None = None,
     result_form: ResultForm | None = None,
 ) -> Starlette:
     """The sandbox HTTP app; endpoint URLs are exactly `{base_url}/im`, `/food`, `/dineout`.
@@ -98,6 +100,10 @@ def build_http_app(
         sub_app = server.streamable_http_app(streamable_http_path=MCP_SERVERS[key].path)
         routes.extend(r for r in sub_app.routes if getattr(r, "path", "") == MCP_SERVERS[key].path)
     routes += _metadata_routes(base_url, authorization_server or f"{base_url}/auth")
+    # The authorization server issues into the same store the gate checks.
+    resources = [f"{base_url}{spec.path}" for spec in MCP_SERVERS.values()]
+    auth_server = AuthorizationServer(base_url, store, resources, auth)
+    routes += auth_routes(auth_server)
     routes += [_image_route(shop), Route("/health", _health)]
 
     @asynccontextmanager
@@ -114,11 +120,10 @@ def build_http_app(
         limiter=RateLimiter(limits or RateLimits(), limiter_clock),
         endpoints={spec.path: key for key, spec in MCP_SERVERS.items()},
         write_tools=WRITE_TOOLS,
-        metadata_url={
-            spec.path: _metadata_url(base_url, spec.path) for spec in MCP_SERVERS.values()
-        },
+        metadata_url={spec.path: _metadata_url(base_url) for spec in MCP_SERVERS.values()},
     )
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.shop, app.state.store = shop, store
+    app.state.auth = auth_server
     app.state.result_form = form
     return app

@@ -87,7 +87,8 @@ def test_missing_and_unknown_tokens_get_401_with_metadata(sandbox: SandboxHttpSe
         response = post(sandbox.url_for("food"), INIT, token)
         assert response.status_code == 401
         challenge = response.headers["www-authenticate"]
-        metadata_url = f"{sandbox.base_url}/.well-known/oauth-protected-resource/food"
+        # As on Swiggy: the challenge names the root form (not JSON); per-server forms are JSON.
+        metadata_url = f"{sandbox.base_url}/.well-known/oauth-protected-resource"
         assert (
             challenge.startswith("Bearer ") and f'resource_metadata="{metadata_url}"' in challenge
         )
