@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from swiggy_core.constants import MCP_SERVERS
+from swiggy_sandbox.auth_server import AuthSettings
 from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
 from swiggy_sandbox.servers.stdio import clock_from_env
@@ -38,12 +39,15 @@ class SandboxServices:
         emulator_port: int = 0,
         brain: Any = None,
         result_form: ResultForm | None = None,
+        auth_auto_approve: bool | None = None,
         **shop: Any,
     ) -> SandboxServices:
         """Start both servers (free ports unless given); `brain` defaults to the planner.
 
         `result_form`: "envelope" or "summary" (default: $SWIGGY_SANDBOX_RESULT_FORM, else
         envelope).
+        `auth_auto_approve`: the sign-in page approves at once (default:
+        $SWIGGY_SANDBOX_AUTH_AUTO_APPROVE, else off).
         """
         if brain is None:
             from swiggy_sandbox.planner import PlannerBrain  # heavy: catalog, parsers
@@ -52,6 +56,7 @@ class SandboxServices:
         # $SWIGGY_SANDBOX_NOW freezes the shop's clock (demos and tests at any hour).
         shop.setdefault("clock", clock_from_env())
         form = resolve_result_form(result_form)
+        shop.setdefault("auth", AuthSettings.from_env(auth_auto_approve))
         mcp = SandboxHttpServer(port=mcp_port, store=TokenStore(), result_form=form, **shop)
         mcp.start()
         try:
@@ -66,6 +71,11 @@ class SandboxServices:
         """How the MCP servers answer: the envelope as text, or a summary + structuredContent."""
         form: ResultForm = self.mcp.app.state.result_form
         return form
+
+    @property
+    def auth_base_url(self) -> str:
+        """The sandbox authorization server's issuer (`{base}/auth`, Swiggy's layout)."""
+        return str(self.mcp.app.state.auth.issuer)
 
     @property
     def emulator_url(self) -> str:
