@@ -18,7 +18,7 @@ from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetu
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager
-from swiggy_core.models import ContentBlock, ErrorInfo, ToolUseBlock, block_pairs, result_text
+from swiggy_core.models import ContentBlock, ErrorInfo, ToolUseBlock, block_pairs
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
 from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
 from swiggy_core.turn_handle import TurnHandle
@@ -141,7 +141,7 @@ class SessionSteps:
         return {
             pair.use.id: parse_tool_result(
                 pair.use.name,
-                result_text(pair.result),
+                pair.result.content,  # block by block: a JSON block wins over a summary
                 vertical_id,
                 pair.use.input,
                 is_error=pair.result.is_error,
@@ -179,9 +179,10 @@ class SessionSteps:
         server = self.vertical.server
         url = self.setup.server_url(server.key, server.url)
         output = self.manager.call_tool(url, self.setup.swiggy_token, tool, arguments)
-        if output.is_error and not _is_envelope(output.text):
+        text = output.envelope_text()  # the JSON envelope, also when the text was a summary
+        if output.is_error and not _is_envelope(text):
             return json.dumps({"success": False, "error": {"message": output.text}})
-        return output.text
+        return text
 
     def _audit(
         self, action: str, detail: dict[str, Any], conversation_id: str | None = None

@@ -6,7 +6,8 @@ tools (never the spending ones) plus the approval tool; every `tool_use` is exec
 through the `McpManager`. A spending call is never executed here: only the app runs one,
 after the person confirmed a stored approval. A `request_confirmation` call ends the turn
 unanswered, as in the connector engine. The stored result looks exactly like a connector
-turn, so everything downstream is shared.
+turn, so everything downstream is shared. A result with structuredContent is kept whole:
+its summary text and then its JSON object, as two text blocks (the model gets both).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from swiggy_core.engine.stream import (
 )
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError
-from swiggy_core.mcp.manager import McpManager, ToolOutput, shrink_for_model
+from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.models import ChatMessage, ContentBlock, ErrorInfo, ToolUseBlock, TurnResult, Usage
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_core.verticals.policy import ToolPolicy
@@ -153,7 +154,7 @@ def run_local_turn(
             turn.stopped = turn.stopped or should_stop()
             break
         answers = [
-            tool_result_block(use.id, shrink_for_model(out.text, use.input), out.is_error)
+            tool_result_block(use.id, out.texts(), out.is_error, use.input)
             for use in calls
             if (out := outputs.get(use.id)) is not None
         ]

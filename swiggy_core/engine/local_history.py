@@ -3,6 +3,8 @@
 Both engines store one assistant message per turn in the connector's format:
 `mcp_tool_use` / `mcp_tool_result` pairs inline. With client tools the API wants each
 tool round split instead: assistant[text, tool_use…] → user[tool_result…] → assistant[…].
+A result that came with structuredContent is kept as two text blocks (the summary text,
+then the JSON object), stored and sent back block by block, never joined.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from swiggy_core.mcp.manager import shrink_for_model
+from swiggy_core.mcp.manager import ToolOutput, shrink_for_model
 from swiggy_core.models import (
     ContentBlock,
     McpToolResultBlock,
@@ -43,16 +45,17 @@ def to_client_tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[Messa
 
 def to_stored_blocks(
     blocks: Sequence[ContentBlock],
-    outputs: Mapping[str, tuple[str, bool]],
+    outputs: Mapping[str, ToolOutput | tuple[str, bool]],
     server_name: str,
     *,
     keep: Sequence[ToolUseBlock] = (),
 ) -> list[ContentBlock]:
     """One response in the connector's format: answered tool_use → mcp_tool_use + result.
 
-    `outputs` maps a tool_use id to (full text, is_error); `keep` are client tool uses that
-    stay as they are (the approval request, answered later by the person). Other
-    unanswered tool_use blocks are dropped: a use without its result cannot be sent back.
+    `outputs` maps a tool_use id to its ToolOutput (or (full text, is_error)); `keep` are
+    client tool uses that stay as they are (the approval request, answered later by the
+    person). Other unanswered tool_use blocks are dropped: a use without its result cannot
+    be sent back.
     """
     kept_ids = {use.id for use in keep}
     stored: list[ContentBlock] = []
@@ -62,27 +65,28 @@ def to_stored_blocks(
             continue
         if block.id not in outputs:
             continue
-        text, is_error = outputs[block.id]
+        output = ToolOutput(*outputs[block.id])
         stored.append(
             McpToolUseBlock(
                 id=block.id, name=block.name, server_name=server_name, input=dict(block.input)
             )
         )
+        content = [TextContent(text=text) for text in output.texts()]
         stored.append(
-            McpToolResultBlock(
-                tool_use_id=block.id, is_error=is_error, content=[TextContent(text=text)]
-            )
+            McpToolResultBlock(tool_use_id=block.id, is_error=output.is_error, content=content)
         )
     return stored
 
 
-def tool_result_block(tool_use_id: str, text: str, is_error: bool) -> Block:
-    """A client `tool_result` block as the model gets it (text already shrunk)."""
+def tool_result_block(
+    tool_use_id: str, texts: Sequence[str], is_error: bool, tool_input: Mapping[str, Any]
+) -> Block:
+    """A client `tool_result` block as the model gets it: each text block shrunk on its own."""
     return {
         "type": "tool_result",
         "tool_use_id": tool_use_id,
         "is_error": is_error,
-        "content": [{"type": "text", "text": text}],
+        "content": [{"type": "text", "text": shrink_for_model(t, tool_input)} for t in texts],
     }
 
 
@@ -122,12 +126,10 @@ def _split_rounds(content: Sequence[Any]) -> list[Message]:
 def _client_result(block: Mapping[str, Any], tool_input: Mapping[str, Any]) -> Block:
     content = block.get("content")
     if isinstance(content, list):
-        text = "".join(str(part.get("text", "")) for part in content)
+        texts = [str(part.get("text", "")) for part in content] or [""]
     else:
-        text = str(content or "")
-    return tool_result_block(
-        block["tool_use_id"], shrink_for_model(text, tool_input), bool(block.get("is_error"))
-    )
+        texts = [str(content or "")]
+    return tool_result_block(block["tool_use_id"], texts, bool(block.get("is_error")), tool_input)
 
 
 def _message(role: str, blocks: list[Block]) -> Message:

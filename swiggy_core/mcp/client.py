@@ -26,8 +26,27 @@ class McpCallError(SwiggyAssistantError):
 
 @dataclass(frozen=True, slots=True)
 class ToolCallResult:
+    """The result's text, its error flag and its structuredContent (None when it had none)."""
+
     text: str
     is_error: bool
+    structured: dict[str, Any] | None = None
+
+    @property
+    def content(self) -> list[dict[str, str]]:
+        """Text blocks as a stored result holds them: the text, then structuredContent's JSON."""
+        return [{"type": "text", "text": text} for text in stored_texts(self.text, self.structured)]
+
+
+def stored_texts(text: str, structured: dict[str, Any] | None) -> list[str]:
+    """A result's text blocks: the (summary) text, then structuredContent as a JSON object.
+
+    The JSON object is always the last block; readers prefer it over prose.
+    """
+    if structured is None:
+        return [text]
+    document = json.dumps(structured, ensure_ascii=False)
+    return [document] if text.strip() in ("", document) else [text, document]
 
 
 def call_tool(url: str, token: str, name: str, arguments: dict[str, Any]) -> ToolCallResult:
@@ -54,9 +73,11 @@ async def _call(url: str, token: str, name: str, arguments: dict[str, Any]) -> T
         await session.initialize()
         result = await session.call_tool(name, arguments)
     text = "".join(getattr(part, "text", "") for part in result.content)
-    if not text and result.structured_content is not None:
-        text = json.dumps(result.structured_content)
-    return ToolCallResult(text=text, is_error=bool(result.is_error))
+    structured = result.structured_content
+    if not text and structured is not None:
+        text = json.dumps(structured)
+    kept = dict(structured) if isinstance(structured, dict) else None
+    return ToolCallResult(text=text, is_error=bool(result.is_error), structured=kept)
 
 
 def _describe(error: BaseException, name: str) -> str:

@@ -29,7 +29,7 @@ from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MCP_SERVERS
 from swiggy_core.conversation import truncate_tool_result
 from swiggy_core.errors import ErrorCode
 from swiggy_core.logsafe import mask_url_password, register_secret
-from swiggy_core.mcp.client import McpCallError
+from swiggy_core.mcp.client import McpCallError, stored_texts
 from swiggy_core.mcp.loop import run_sync
 
 T = TypeVar("T")
@@ -45,10 +45,32 @@ _TRANSPORT_CODES = frozenset({CONNECTION_CLOSED, INVALID_REQUEST, INTERNAL_ERROR
 
 
 class ToolOutput(NamedTuple):
-    """One tool call's full text and whether the server flagged it as an error."""
+    """One tool call's full text, its error flag, and its structuredContent (if it had one)."""
 
     text: str
     is_error: bool
+    structured: dict[str, Any] | None = None
+
+    def texts(self) -> list[str]:
+        """The stored result's text blocks: the text, then structuredContent as a JSON object."""
+        return stored_texts(self.text, self.structured)
+
+    def envelope_text(self) -> str:
+        """The result as the `{success, data, message}` JSON text, whichever form it came in.
+
+        Without structuredContent that is the text itself. structuredContent may be the whole
+        envelope or only its `data` (both are seen); the latter is wrapped, the text becoming
+        the message.
+        """
+        if self.structured is None:
+            return self.text
+        if "success" in self.structured:
+            return json.dumps(self.structured, ensure_ascii=False)
+        if self.is_error:
+            envelope: dict[str, Any] = {"success": False, "error": {"message": self.text}}
+        else:
+            envelope = {"success": True, "data": self.structured, "message": self.text}
+        return json.dumps(envelope, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +280,7 @@ class McpManager:
                 return ToolOutput(error.error.message, True)
             except RuntimeError as error:  # a result that breaks its declared output schema
                 return ToolOutput(str(error), True)
-            return ToolOutput(_result_text(result), bool(result.is_error))
+            return ToolOutput(_result_text(result), bool(result.is_error), _structured(result))
 
         return await self._with_session(url, token, call, f"calling {name}")
 
@@ -350,6 +372,11 @@ def _result_text(result: Any) -> str:
     if not text and result.structured_content is not None:
         text = json.dumps(result.structured_content)
     return text
+
+
+def _structured(result: Any) -> dict[str, Any] | None:
+    structured = result.structured_content
+    return dict(structured) if isinstance(structured, dict) else None
 
 
 _shared: McpManager | None = None

@@ -75,12 +75,13 @@ def test_calls_reuse_one_session_and_return_text_and_error_flag(
 ) -> None:
     url = sandbox.url_for("instamart")
     first = manager.call_tool(url, DEMO_TOKEN, "get_addresses", {})
-    text, is_error = manager.call_tool(url, DEMO_TOKEN, "get_cart", {})
+    text, is_error, structured = manager.call_tool(url, DEMO_TOKEN, "get_cart", {})
     bad = manager.call_tool(url, DEMO_TOKEN, "search_products", {"query": "milk"})
 
     assert isinstance(first, ToolOutput) and not first.is_error
     assert json.loads(first.text)["data"]["addresses"]
     assert not is_error and "items" in json.loads(text)["data"]
+    assert structured is None, "the envelope form has no structuredContent"
     assert bad.is_error and "addressId" in bad.text
     assert repr(manager).startswith("McpManager(sessions=1,")
 
