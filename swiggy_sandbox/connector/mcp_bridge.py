@@ -37,10 +37,17 @@ class McpConnectionError(Exception):
 
 @dataclass(frozen=True)
 class ToolCallResult:
-    """What `tools/call` returned, as `mcp_tool_result` content."""
+    """What `tools/call` returned, as `mcp_tool_result` content.
+
+    `content` holds the text only, as Anthropic's connector may pass it on: a result in the
+    summary form reaches the model as its prose. `structured` (the result's
+    structuredContent) never goes into `mcp_tool_result`; it is there for callers that play
+    the app, which runs tools itself and does get it.
+    """
 
     is_error: bool
     content: list[Block]
+    structured: dict[str, Any] | None = None
 
     @property
     def text(self) -> str:
@@ -78,8 +85,11 @@ class McpBridge:
                 result = await session.send_request(request, types.CallToolResult)
             except MCPError as exc:
                 return ToolCallResult(True, [_text(exc.error.message)])
+            structured = result.structured_content
             return ToolCallResult(
-                bool(result.is_error), [_content(item) for item in result.content]
+                bool(result.is_error),
+                [_content(item) for item in result.content],
+                dict(structured) if isinstance(structured, dict) else None,
             )
 
         return self._run(self._with_session(server, call))
