@@ -21,6 +21,11 @@ from swiggy_core.logsafe import mask_url_password
 
 EngineName = Literal["auto", "connector", "local"]
 ENGINE_NAMES: tuple[EngineName, ...] = ("auto", "connector", "local")
+# How the Swiggy servers answer: `auto` (unknown; real Swiggy is assumed to send a summary
+# with structuredContent), the JSON `envelope` as text, or a prose `summary`.
+ResultFormName = Literal["auto", "envelope", "summary"]
+RESULT_FORM_NAMES: tuple[ResultFormName, ...] = ("auto", "envelope", "summary")
+SandboxResultForm = Literal["envelope", "summary"]
 
 # Setting name -> environment variable (secrets use the same keys).
 ENV_NAMES: dict[str, str] = {
@@ -28,6 +33,8 @@ ENV_NAMES: dict[str, str] = {
     "anthropic_base_url": "ANTHROPIC_BASE_URL",
     "model": "ANTHROPIC_MODEL",
     "engine": "SWIGGY_ENGINE",
+    "result_form": "SWIGGY_RESULT_FORM",
+    "sandbox_result_form": "SWIGGY_SANDBOX_RESULT_FORM",
     "swiggy_token": "SWIGGY_TOKEN",
     "sandbox": "SWIGGY_SANDBOX",
     "database_url": "SWIGGY_DATABASE_URL",
@@ -49,6 +56,8 @@ class Settings(BaseModel):
     anthropic_base_url: str | None = None
     model: str = DEFAULT_MODEL
     engine: EngineName = "auto"
+    result_form: ResultFormName = "auto"
+    sandbox_result_form: SandboxResultForm = "envelope"
     swiggy_token: SecretStr | None = None
     sandbox: bool = True
     database_url: str = DEFAULT_DATABASE_URL
@@ -93,6 +102,14 @@ def load_settings(
         values["model"] = _parse_model(raw["model"])
     if raw["engine"]:
         values["engine"] = _parse_engine(raw["engine"])
+    if raw["result_form"]:
+        values["result_form"] = _parse_choice(
+            "SWIGGY_RESULT_FORM", raw["result_form"], RESULT_FORM_NAMES
+        )
+    if raw["sandbox_result_form"]:
+        values["sandbox_result_form"] = _parse_choice(
+            "SWIGGY_SANDBOX_RESULT_FORM", raw["sandbox_result_form"], ("envelope", "summary")
+        )
     if raw["swiggy_token"]:
         values["swiggy_token"] = SecretStr(_clean_secret("SWIGGY_TOKEN", raw))
     if raw["sandbox"]:
@@ -150,6 +167,13 @@ def _parse_engine(value: str) -> EngineName:
         if engine == lowered:
             return engine
     raise SettingsError(f"SWIGGY_ENGINE must be one of {', '.join(ENGINE_NAMES)}; got {value!r}.")
+
+
+def _parse_choice(env_name: str, value: str, choices: tuple[str, ...]) -> str:
+    lowered = value.lower()
+    if lowered in choices:
+        return lowered
+    raise SettingsError(f"{env_name} must be one of {', '.join(choices)}; got {value!r}.")
 
 
 def _parse_bool(env_name: str, value: str) -> bool:

@@ -21,7 +21,7 @@ from swiggy_core.errors import SettingsError
 from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.parsers import AddressItem
 from swiggy_core.session import ChatSession
-from swiggy_core.settings import Settings, load_settings
+from swiggy_core.settings import SandboxResultForm, Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
 from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
@@ -43,8 +43,8 @@ OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secr
 
 
 @st.cache_resource(show_spinner="Starting the sandbox…")
-def _sandbox() -> SandboxServices:
-    return SandboxServices.start()
+def _sandbox(result_form: SandboxResultForm) -> SandboxServices:
+    return SandboxServices.start(result_form=result_form)
 
 
 @st.cache_resource(show_spinner=False)
@@ -102,7 +102,10 @@ class Runtime:
         model_url = (
             self.sandbox.emulator_url if self.sandbox and not self.api_key else self.base_url
         )
-        engine = choose_engine(self.settings.engine, base_url=model_url, server_urls=server_urls)
+        form = self.sandbox.result_form if self.sandbox else self.settings.result_form
+        engine = choose_engine(
+            self.settings.engine, base_url=model_url, server_urls=server_urls, result_form=form
+        )
         return TurnSetup(
             vertical_id=vertical_id,
             model=self.model,
@@ -177,12 +180,14 @@ def get_runtime() -> Runtime:
     render_account(identity)
     credentials = resolve_credentials(settings, identity, st.session_state.to_dict())
     state.set_backend(credentials.backend)
+    in_sandbox = credentials.backend == "sandbox"
+    sandbox = _sandbox(settings.sandbox_result_form) if in_sandbox else None
     runtime = Runtime(
         settings=settings,
         identity=identity,
         user_id=f"{identity.user_id}@{credentials.backend}",
         store=open_store(settings.database_url),
-        sandbox=_sandbox() if credentials.backend == "sandbox" else None,
+        sandbox=sandbox,
         credentials=credentials,
         model=st.session_state.get(KEY_MODEL) or settings.model,
     )

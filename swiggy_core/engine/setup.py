@@ -38,19 +38,37 @@ class TurnSetup:
 
 
 def choose_engine(
-    settings_engine: str, *, base_url: str | None, server_urls: Mapping[str, str] | None
+    settings_engine: str,
+    *,
+    base_url: str | None,
+    server_urls: Mapping[str, str] | None,
+    result_form: str = "auto",
 ) -> Engine:
-    """`connector`/`local` as set; `auto` → local when Anthropic can't reach the servers.
+    """`connector` or `local` as set; `auto` picks the engine that can use the servers.
 
-    The connector runs on Anthropic's side, so it can't reach MCP servers on this machine;
-    a model endpoint on this machine (the emulator) can, so it keeps the connector.
+    The rule for `auto`, first match wins:
+    1. MCP servers on this machine and a model endpoint that is not → `local`: the
+       connector runs on Anthropic's side and cannot reach this machine. (A model endpoint
+       on this machine, the emulator, can reach them.)
+    2. Results known to be summary-only through the connector → `local`: the connector may
+       pass on only a result's text, while the app, calling the tools itself, also gets the
+       data in `structuredContent`. `result_form` says how the servers answer:
+       "summary" (prose + structuredContent; SWIGGY_RESULT_FORM=summary, or the sandbox
+       started with SWIGGY_SANDBOX_RESULT_FORM=summary), "envelope" (the JSON as text,
+       readable through either engine), or "auto" (not known: assumed "summary" for real
+       Swiggy, as integrators report from live use, and "envelope" for servers on this
+       machine, the sandbox's default).
+    3. Otherwise → `connector`.
     """
     if settings_engine == "local":
         return "local"
     if settings_engine == "connector":
         return "connector"
     servers_local = any(_is_loopback(url) for url in (server_urls or {}).values())
-    return "local" if servers_local and not _is_loopback(base_url) else "connector"
+    if servers_local and not _is_loopback(base_url):
+        return "local"
+    summary_only = result_form == "summary" or (result_form == "auto" and not servers_local)
+    return "local" if summary_only else "connector"
 
 
 def _is_loopback(url: str | None) -> bool:

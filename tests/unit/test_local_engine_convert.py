@@ -241,7 +241,30 @@ def test_choose_engine() -> None:
         "local"
     )
     assert choose_engine("auto", base_url=emulator, server_urls=sandbox) == "connector"
-    assert choose_engine("auto", base_url=None, server_urls=swiggy) == "connector"
-    assert choose_engine("auto", base_url=None, server_urls=None) == "connector"
     localhost = {"food": "http://localhost:8000/food"}
     assert choose_engine("auto", base_url=None, server_urls=localhost) == "local"
+
+
+def test_auto_prefers_the_local_engine_when_results_are_summary_only() -> None:
+    sandbox = {"instamart": "http://127.0.0.1:8765/im"}
+    swiggy = {"instamart": "https://mcp.swiggy.com/im"}
+    emulator = "http://127.0.0.1:9000"
+    # Real Swiggy is assumed to answer with a summary (+ structuredContent) unless told.
+    assert choose_engine("auto", base_url=None, server_urls=swiggy) == "local"
+    assert choose_engine("auto", base_url=None, server_urls=None) == "local"
+    assert choose_engine("auto", base_url=None, server_urls=None, result_form="summary") == "local"
+    told = choose_engine("auto", base_url=None, server_urls=swiggy, result_form="envelope")
+    assert told == "connector"
+    # The sandbox says how it answers: its envelope keeps the connector, a summary does not.
+    assert choose_engine("auto", base_url=emulator, server_urls=sandbox) == "connector"
+    assert choose_engine(
+        "auto", base_url=emulator, server_urls=sandbox, result_form="envelope"
+    ) == ("connector")
+    assert choose_engine("auto", base_url=emulator, server_urls=sandbox, result_form="summary") == (
+        "local"
+    )
+    # An explicit engine always wins.
+    assert choose_engine("connector", base_url=None, server_urls=swiggy) == "connector"
+    assert choose_engine(
+        "connector", base_url=emulator, server_urls=sandbox, result_form="summary"
+    ) == ("connector")
