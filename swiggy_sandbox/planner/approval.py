@@ -95,8 +95,10 @@ def _outcome(answer: ApprovalAnswer, not_done: str) -> Finish:
             return Finish(reply(answer.data))
     except (KeyError, TypeError, ValueError):
         pass  # an unexpected result shape: fall back to the ids it carries
-    ids = [str(answer.data[key]) for key in ("orderId", "bookingId") if answer.data.get(key)]
-    reference = f" Reference: {', '.join(ids)}." if ids else ""
+    # Swiggy's spending tools all answer with an orderId (book_table too: no bookingId).
+    # A bookingId is read only as a last resort, for older shapes that carried one.
+    reference_id = answer.data.get("orderId") or answer.data.get("bookingId")
+    reference = f" Reference: {reference_id}." if reference_id else ""
     return Finish(f"Done — Swiggy accepted it.{reference}")
 
 

@@ -22,49 +22,71 @@ def plan_dineout(view: ConversationView, intent: Intent) -> Step:
     """The next step for TableScout."""
     if failed := view.failure():
         return failure_reply(failed)
-    coords = view.coordinates()
-    if coords is None:
-        if view.called("get_saved_locations") is None:
-            return call(view, "get_saved_locations", {}, say="Let me check your saved locations.")
-        return Finish(
-            "I need a location to search near. Save an address in Swiggy, then ask again."
-        )
     handler = _HANDLERS.get(intent.kind)
-    return handler(view, intent, coords) if handler else help_reply(view)
+    return handler(view, intent) if handler else help_reply(view)
 
 
-def _search(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+def _search(view: ConversationView, intent: Intent) -> Step:
     query = say.venue_query(view.text)
+    if not query:
+        return Finish(
+            "What should I look for: a cuisine, a vibe (rooftop, romantic, family) or an area?"
+        )
     done = view.called("search_restaurants_dineout")
     if done is None:
         earlier = view.latest("search_restaurants_dineout")
         if earlier is not None and earlier.input.get("query") == query:
             done = earlier
-    if done is None:
-        latitude, longitude = coords
-        arguments = {"query": query, "latitude": latitude, "longitude": longitude}
-        return call(view, "search_restaurants_dineout", arguments)
-    return Finish(say.venues_reply(done.data, _wish(view), _missing(view)))
+    if done is not None:
+        return Finish(say.venues_reply(done.data, _wish(view), _missing(view)))
+    where = _search_place(view)
+    if not isinstance(where, dict):
+        return where
+    return call(view, "search_restaurants_dineout", {"query": query, **where})
 
 
-def _show_slots(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+def _search_place(view: ConversationView) -> dict[str, Any] | Step:
+    """Where to search: the active address's point, else a location id (Swiggy's own way)."""
+    if coords := view.coordinates():
+        return {"latitude": coords[0], "longitude": coords[1]}
+    if address_id := view.address_id():
+        return {"addressId": address_id}
+    if view.called("get_saved_locations") is None:
+        return call(view, "get_saved_locations", {}, say="Let me check your saved locations.")
+    return Finish("I need a location to search near. Save an address in Swiggy, then ask again.")
+
+
+def _venue_coords(view: ConversationView) -> Coords | None:
+    """The search's latitude/longitude (reused for slots and booking), else the address's."""
+    search = view.latest("search_restaurants_dineout")
+    if search is not None:
+        latitude, longitude = search.data.get("latitude"), search.data.get("longitude")
+        if isinstance(latitude, int | float) and isinstance(longitude, int | float):
+            return float(latitude), float(longitude)
+    return view.coordinates()
+
+
+def _show_slots(view: ConversationView, intent: Intent) -> Step:
     day = _day(view)
     if slots := view.called("get_available_slots"):
         return Finish(say.slots_reply(slots.data, day, _time(view), _guests(view)))
     venue_id = intent.ids.get("restaurantId") or _chosen_venue(view, intent)
-    if not venue_id:
+    coords = _venue_coords(view)
+    if not venue_id or coords is None:
         return Finish("Which restaurant? Ask me to find a table first, then pick one.")
     return _fetch_slots(view, str(venue_id), day, coords)
 
 
-def _pick_slot(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+def _pick_slot(view: ConversationView, intent: Intent) -> Step:
     slot, venue_id, venue = _wanted_slot(view, intent)
-    if venue_id is None:
+    coords = _venue_coords(view)
+    if venue_id is None or coords is None:
         return Finish("Which restaurant and time? Ask me to find a table first.")
     if slot is None and view.called("get_available_slots") is None:
         # Never assume a slot exists: check availability before anything else.
         return _fetch_slots(view, venue_id, _day(view), coords)
-    if slot is None or not slot.get("available"):
+    deal = say.free_deal(slot) if slot is not None else None
+    if slot is None or deal is None or not say.bookable(slot):
         latest = view.latest("get_available_slots")
         data = latest.data if latest else {}
         return Finish(say.slots_reply(data, _day(view), _time(view, intent), _guests(view)))
@@ -73,7 +95,7 @@ def _pick_slot(view: ConversationView, intent: Intent, coords: Coords) -> Step:
     arguments = {
         "restaurantId": venue_id,
         "slotId": slot["slotId"],
-        "itemId": _free_item(slot, intent),
+        "itemId": deal["itemId"],
         "reservationTime": slot["reservationTime"],
         "guestCount": guests or DEFAULT_GUESTS,
         "latitude": latitude,
@@ -83,7 +105,7 @@ def _pick_slot(view: ConversationView, intent: Intent, coords: Coords) -> Step:
     return ask_approval(view, "book_table", arguments, review)
 
 
-def _confirm(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+def _confirm(view: ConversationView, intent: Intent) -> Step:
     """Typed words never book: only the app's Confirm dialog can."""
     if _pending_pick(view) is None:
         return Finish("There's no booking waiting for a yes. Pick a slot first.")
@@ -93,7 +115,7 @@ def _confirm(view: ConversationView, intent: Intent, coords: Coords) -> Step:
     )
 
 
-def _cancel(view: ConversationView, intent: Intent, coords: Coords) -> Step:
+def _cancel(view: ConversationView, intent: Intent) -> Step:
     return Finish("Okay, I won't book it. Want me to look at another time or place?")
 
 
@@ -152,11 +174,6 @@ def _chosen_venue(view: ConversationView, intent: Intent) -> str | None:
     return str(venue["id"]) if venue else None
 
 
-def _free_item(slot: dict[str, Any], intent: Intent) -> str:
-    free = [d for d in slot.get("deals") or [] if d.get("isFree")]
-    return str(free[0]["itemId"] if free else intent.ids.get("itemId", ""))
-
-
 def _day(view: ConversationView) -> date:
     return en.resolve_day(view.remembered(en.day_word), view.today())
 
@@ -187,7 +204,7 @@ def _missing(view: ConversationView) -> list[str]:
     return missing + ([] if _time(view) else ["what time"])
 
 
-_HANDLERS: dict[str, Callable[[ConversationView, Intent, Coords], Step]] = {
+_HANDLERS: dict[str, Callable[[ConversationView, Intent], Step]] = {
     "search": _search,
     "choose": _show_slots,
     "pick_slot": _pick_slot,

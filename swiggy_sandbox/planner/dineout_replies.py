@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.view import IST
 
 SHOWN_VENUES = 5
 NEAREST_SLOTS = 3
@@ -52,39 +53,64 @@ def venues_reply(data: dict[str, Any], wish: str, missing: list[str]) -> str:
 
 
 def _venue_line(venue: dict[str, Any]) -> str:
-    facts = [", ".join(venue.get("cuisines") or [])]
-    if venue.get("avgRating"):
-        facts.append(f"★{venue['avgRating']}")
+    facts = [", ".join(venue.get("cuisine") or venue.get("cuisines") or [])]
+    rating = venue.get("rating")
+    value = rating.get("value") if isinstance(rating, dict) else venue.get("avgRating")
+    if value:
+        facts.append(f"★{value}")
     if venue.get("costForTwo"):
         facts.append(str(venue["costForTwo"]))
     if venue.get("distance"):
         facts.append(str(venue["distance"]))
-    offer = f" — {venue['offers'][0]}" if venue.get("offers") else ""
+    offers = venue.get("offers") or []
+    first = offers[0] if offers else None
+    title = first.get("offerTitle") if isinstance(first, dict) else first
+    offer = f" — {title}" if title else ""
     details = " · ".join(fact for fact in facts if fact)
     return f"{venue.get('name')} ({venue.get('locality', '')}) · {details}{offer}"
 
 
+def slot_when(slot: dict[str, Any]) -> tuple[date, str]:
+    """The local day and 'HH:MM' of a slot, from its reservationTime (unix seconds)."""
+    local = datetime.fromtimestamp(int(slot["reservationTime"]), IST)
+    return local.date(), f"{local:%H:%M}"
+
+
 def slots_on(data: dict[str, Any], day: date | None) -> list[dict[str, Any]]:
-    """Every slot of `day` (or of every day when None), in time order."""
-    slots: list[dict[str, Any]] = []
-    for entry in data.get("days") or []:
-        if day is None or entry.get("dateStr") == day.isoformat():
-            slots.extend(entry.get("slots") or [])
-    return slots
+    """The flat slots of `day` (of every day when None), in time order."""
+    slots = [s for s in data.get("slots") or [] if isinstance(s, dict) and "reservationTime" in s]
+    if day is not None:
+        slots = [s for s in slots if slot_when(s)[0] == day]
+    return sorted(slots, key=lambda s: int(s["reservationTime"]))
+
+
+def free_deal(slot: dict[str, Any]) -> dict[str, Any] | None:
+    """The slot's FREE deal with a table left; a paid prebook deal never counts as free."""
+    for deal in slot.get("deals") or []:
+        price = deal.get("bookingPrice") or 0
+        left = deal.get("availableInventory", slot.get("availableInventory", 0))
+        if deal.get("isFree") is True and price == 0 and left > 0:
+            return dict(deal)
+    return None
+
+
+def bookable(slot: dict[str, Any]) -> bool:
+    """A table is left and the slot has a free deal."""
+    return (slot.get("availableInventory") or 0) > 0 and free_deal(slot) is not None
 
 
 def find_slot(data: dict[str, Any], day: date | None, hhmm: str) -> dict[str, Any] | None:
     """The slot at that time (on that day when given)."""
-    return next((s for s in slots_on(data, day) if s.get("time") == hhmm), None)
+    return next((s for s in slots_on(data, day) if slot_when(s)[1] == hhmm), None)
 
 
 def nearest(data: dict[str, Any], day: date, hhmm: str | None) -> list[dict[str, Any]]:
-    """Free slots of the day, closest to the wanted time first."""
-    free = [s for s in slots_on(data, day) if s.get("available")]
+    """Bookable slots of the day, closest to the wanted time first."""
+    free = [s for s in slots_on(data, day) if bookable(s)]
     if hhmm is None:
         return free[:NEAREST_SLOTS]
     wanted = _minutes(hhmm)
-    return sorted(free, key=lambda s: abs(_minutes(str(s["time"])) - wanted))[:NEAREST_SLOTS]
+    return sorted(free, key=lambda s: abs(_minutes(slot_when(s)[1]) - wanted))[:NEAREST_SLOTS]
 
 
 def slots_reply(data: dict[str, Any], day: date, hhmm: str | None, guests: int | None) -> str:
@@ -92,11 +118,11 @@ def slots_reply(data: dict[str, Any], day: date, hhmm: str | None, guests: int |
     name = data.get("restaurantName", "The restaurant")
     when = day_label(day)
     others = nearest(data, day, hhmm)
-    options = ", ".join(display_time(str(s["time"])) for s in others)
+    options = ", ".join(display_time(slot_when(s)[1]) for s in others)
     party = f" for {guests}" if guests else ""
     if hhmm is not None:
         wanted = find_slot(data, day, hhmm)
-        if wanted is not None and wanted.get("available"):
+        if wanted is not None and bookable(wanted):
             spoken = display_time(hhmm).lower().replace(":00", "")
             return (
                 f"{display_time(hhmm)} on {when} is free at {name}. Shall I book it{party}? "
@@ -114,23 +140,27 @@ def slots_reply(data: dict[str, Any], day: date, hhmm: str | None, guests: int |
 
 def booking_review(venue: str, slot: dict[str, Any], guests: int, assumed: bool) -> str:
     """What the person approves before book_table: venue, day, time and party size."""
-    day = date.fromisoformat(str(slot["dateStr"]))
+    day, hhmm = slot_when(slot)
     note = " (I assumed 2 people; tell me if you're more)" if assumed else ""
     return (
-        f"A free table for {guests}{note} at {venue} on {day_label(day)} at "
-        f"{display_time(str(slot['time']))}."
+        f"A free table for {guests}{note} at {venue} on {day_label(day)} at {display_time(hhmm)}."
     )
 
 
 def booked_reply(booking: dict[str, Any]) -> str:
-    """The booking exactly as the confirmation says."""
-    venue = (booking.get("restaurant") or {}).get("name", "the restaurant")
-    day = date.fromisoformat(str(booking["dateStr"]))
-    offer = f" Your deal: {booking['offer']}." if booking.get("offer") else ""
-    return (
-        f"Booked — table for {booking.get('guestCount')} at {venue} on {day_label(day)} at "
-        f"{display_time(str(booking['time']))}. Booking id {booking.get('bookingId')}.{offer}"
-    )
+    """The booking exactly as book_table's confirmation says (its orderId is the reference)."""
+    order_id = booking["orderId"]
+    venue = booking.get("restaurantName") or "the restaurant"
+    when = ""
+    if booking.get("reservationDate"):
+        day = date.fromisoformat(str(booking["reservationDate"]))
+        when = f" on {day_label(day)}"
+    if booking.get("reservationTime"):
+        when += f" at {booking['reservationTime']}"
+    party = f" for {booking['guestCount']}" if booking.get("guestCount") else ""
+    status = str(booking.get("status") or "").upper()
+    state = "Booked" if status in ("", "CONFIRMED") else f"Booking {status.lower()}"
+    return f"{state} — table{party} at {venue}{when}. Booking id {order_id}."
 
 
 def _minutes(hhmm: str) -> int:

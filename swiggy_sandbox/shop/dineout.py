@@ -8,32 +8,43 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from swiggy_sandbox.catalog import (
-    BOOKING_WINDOW_DAYS,
-    IST,
-    Catalog,
-    Venue,
-    find_slot,
-    slots_for_day,
-)
-from swiggy_sandbox.catalog.slots import MEAL_WINDOWS
-from swiggy_sandbox.catalog.wire import venue_wire
+from swiggy_sandbox.catalog import BOOKING_WINDOW_DAYS, IST, Catalog, Slot, Venue, find_slot
+from swiggy_sandbox.catalog.search import tokens
+from swiggy_sandbox.catalog.slots import slots_for_day
 from swiggy_sandbox.shop import db
+from swiggy_sandbox.shop.dineout_cart import (
+    DEAL_TICKET_PURCHASE,
+    bill_cart,
+    check_payment,
+    deal_cart,
+)
 from swiggy_sandbox.shop.dineout_wire import (
     CANCELLED,
     COMPLETED,
     CONFIRMED,
-    booking_wire,
-    check_item,
-    deals,
+    booked_wire,
+    booking_record,
+    check_free_item,
+    clock_label,
     parse_day,
     slot_wire,
+    status_wire,
+    venue_card,
+    venue_details,
 )
 from swiggy_sandbox.shop.errors import ShopError
+from swiggy_sandbox.shop.tracking import iso
 
 MAX_GUESTS = 20
 MAX_LIMIT = 30
 _VISIT_HOURS = 2
+# entityType narrows the search to one field of the venue.
+_ENTITY_FIELDS: dict[str, Callable[[Venue], str]] = {
+    "locality": lambda v: v.locality,
+    "CUISINE": lambda v: " ".join(v.cuisines),
+    "RESTAURANT_CATEGORY": lambda v: " ".join([v.name, *v.tags]),
+    "ambience_tags": lambda v: " ".join(v.tags),
+}
 
 
 class DineoutShop:
@@ -44,37 +55,48 @@ class DineoutShop:
     ) -> None:
         self._db, self._catalog, self._clock, self._base_url = database, catalog, clock, base_url
 
-    def _venue(self, venue_id: str) -> Venue:
+    def venue(self, venue_id: str) -> Venue:
+        """A venue by id (ShopError when unknown)."""
         venue = self._catalog.venue(str(venue_id))
         if venue is None:
             raise ShopError(f"Invalid restaurantId '{venue_id}': use an id from search.")
         return venue
 
     def search(
-        self, query: str, origin: tuple[float, float], limit: int, offset: int
+        self,
+        query: str,
+        entity_type: str | None,
+        origin: tuple[float, float],
+        limit: int,
+        offset: int,
     ) -> dict[str, Any]:
-        """Venues matching the query (all, nearest first, for an empty query)."""
+        """Venues matching one search term, ranked; the coordinates used come back too."""
+        if not query.strip():
+            raise ShopError("Missing query: give one term (a cuisine, locality or name).")
         if not 1 <= limit <= MAX_LIMIT:
             raise ShopError(f"Invalid limit {limit}: use 1 to {MAX_LIMIT}.")
         if offset < 0:
             raise ShopError(f"Invalid offset {offset}: use 0 or a previous nextOffset.")
-        cards = [venue_wire(v, self._base_url, origin) for v in self._catalog.search_venues(query)]
-        if not query.strip():
-            cards.sort(key=lambda card: card["distanceKm"])
-        shown = cards[offset : offset + limit]
-        next_offset = offset + limit if offset + limit < len(cards) else None
-        return {"restaurants": shown, "nextOffset": next_offset, "totalResults": len(cards)}
+        venues = self._catalog.search_venues(query)
+        if entity_type is not None:
+            wanted = set(tokens(query))
+            field = _ENTITY_FIELDS[entity_type]
+            venues = [v for v in venues if wanted & set(tokens(field(v)))]
+        shown = venues[offset : offset + limit]
+        data: dict[str, Any] = {
+            "restaurants": [venue_card(v, self._base_url, origin) for v in shown],
+            "latitude": origin[0],
+            "longitude": origin[1],
+            "total": len(venues),
+            "offset": offset,
+        }
+        if offset + limit < len(venues):
+            data["nextOffset"] = offset + limit
+        return data
 
     def details(self, venue_id: str, origin: tuple[float, float]) -> dict[str, Any]:
-        """A venue card plus timings and its deals."""
-        venue = self._venue(venue_id)
-        timings = {MEAL_WINDOWS[m][2]: "-".join(MEAL_WINDOWS[m][:2]) for m in venue.meals}
-        return {
-            **venue_wire(venue, self._base_url, origin),
-            "timings": timings,
-            "deals": deals(venue, None),
-            "bookingWindowDays": BOOKING_WINDOW_DAYS,
-        }
+        """Details, timings and the venue's deals (free and paid)."""
+        return venue_details(self.venue(venue_id), self._base_url, origin, BOOKING_WINDOW_DAYS)
 
     def _today(self) -> date:
         return self._clock().astimezone(IST).date()
@@ -91,30 +113,88 @@ class DineoutShop:
         )
         return {slot_id: count for slot_id, count in rows}
 
-    def slots(self, venue_id: str, day_text: str) -> dict[str, Any]:
-        """Slots from `day_text` to the end of the seven-day booking window."""
-        venue = self._venue(venue_id)
+    def slots(self, venue_id: str, day_text: str, origin: tuple[float, float]) -> dict[str, Any]:
+        """Flat slots for up to seven days from `day_text` (inside the booking window).
+
+        Past slots are left out; full ones stay listed with `availableInventory: 0`.
+        """
+        venue = self.venue(venue_id)
         first, today = parse_day(day_text), self._today()
         last = today + timedelta(days=BOOKING_WINDOW_DAYS - 1)
         if not today <= first <= last:
             raise ShopError(f"Invalid date '{day_text}': slots exist from {today} to {last}.")
         now = self._clock().timestamp()
         days = [first + timedelta(days=i) for i in range((last - first).days + 1)]
-        per_day = {d: slots_for_day(venue, d) for d in days}
+        offered = [s for d in days for s in slots_for_day(venue, d) if s.reservation_time > now]
         with self._db.tx() as conn:
-            booked = self._booked(
-                conn, venue.id, [s.slot_id for ss in per_day.values() for s in ss]
-            )
-        out = [
-            {
-                "dateStr": d.isoformat(),
-                "slots": [
-                    slot_wire(venue, s, s.tables - booked.get(s.slot_id, 0), now) for s in ss
-                ],
-            }
-            for d, ss in per_day.items()
-        ]
-        return {"restaurantId": venue.id, "restaurantName": venue.name, "days": out}
+            booked = self._booked(conn, venue.id, [s.slot_id for s in offered])
+        return {
+            "slots": [slot_wire(venue, s, s.tables - booked.get(s.slot_id, 0)) for s in offered],
+            "restaurantId": venue.id,
+            "date": first.isoformat(),
+            "restaurantName": venue.name,
+            "latitude": origin[0],
+            "longitude": origin[1],
+        }
+
+    def bookable_slot(self, venue: Venue, slot_id: int, reservation_time: int) -> Slot:
+        """The slot to book; refuses unknown, mismatched, past or too-far slots."""
+        slot = find_slot(venue, slot_id)
+        if slot is None:
+            raise ShopError(f"Invalid slotId {slot_id}: not a slot of {venue.name}.")
+        if reservation_time != slot.reservation_time:
+            raise ShopError(f"Invalid reservationTime {reservation_time} for slot {slot_id}.")
+        if slot.reservation_time <= self._clock().timestamp():
+            raise ShopError(f"That slot ({slot.day} {clock_label(slot.time)}) is in the past.")
+        if slot.day > self._today() + timedelta(days=BOOKING_WINDOW_DAYS - 1):
+            raise ShopError(f"Bookings open {BOOKING_WINDOW_DAYS} days ahead only.")
+        return slot
+
+    def tables_left(self, venue: Venue, slot: Slot) -> int:
+        """Tables still free in a slot."""
+        with self._db.tx() as conn:
+            return slot.tables - self._booked(conn, venue.id, [slot.slot_id]).get(slot.slot_id, 0)
+
+    def cart(
+        self,
+        venue_id: str,
+        cart_type: str,
+        deal: tuple[int, str, int, int] | None,
+        bill_amount: float | None,
+    ) -> tuple[dict[str, Any], str]:
+        """create_cart: `deal` is (slotId, itemId, reservationTime, guestCount)."""
+        venue = self.venue(venue_id)
+        if cart_type == DEAL_TICKET_PURCHASE:
+            if deal is None:
+                raise ShopError(
+                    "Missing slotId, itemId, reservationTime or guestCount: all four are "
+                    "needed for DEAL_TICKET_PURCHASE."
+                )
+            slot_id, item_id, reservation_time, guests = deal
+            self._check_guests(guests)
+            slot = self.bookable_slot(venue, slot_id, reservation_time)
+            if self.tables_left(venue, slot) <= 0:
+                raise ShopError(self._full(venue, slot))
+            with self._db.tx() as conn:
+                number = self._db.next_id(conn, "dineout_cart", 7001)
+            return deal_cart(venue, number, item_id, guests)
+        if bill_amount is None:
+            raise ShopError("Missing billAmount: the bill in rupees is needed for DINEOUT.")
+        with self._db.tx() as conn:
+            number = self._db.next_id(conn, "dineout_cart", 7001)
+        return bill_cart(venue, number, bill_amount)
+
+    @staticmethod
+    def _check_guests(guests: int) -> None:
+        if not 1 <= guests <= MAX_GUESTS:
+            raise ShopError(f"Invalid guestCount {guests}: book for 1 to {MAX_GUESTS} guests.")
+
+    @staticmethod
+    def _full(venue: Venue, slot: Slot) -> str:
+        return (
+            f"Slot unavailable: {venue.name} has no table left at "
+            f"{clock_label(slot.time)} on {slot.day}; pick another slot."
+        )
 
     def book(
         self,
@@ -124,21 +204,15 @@ class DineoutShop:
         item_id: str,
         reservation_time: int,
         guest_count: int,
+        payment_method: str | None = None,
+        upi_requested: bool = False,
     ) -> dict[str, Any]:
-        """Book a free table; refuses taken, past, unknown or paid slots."""
-        venue = self._venue(venue_id)
-        if not 1 <= guest_count <= MAX_GUESTS:
-            raise ShopError(f"Invalid guestCount {guest_count}: book for 1 to {MAX_GUESTS} guests.")
-        slot = find_slot(venue, slot_id)
-        if slot is None:
-            raise ShopError(f"Invalid slotId {slot_id}: not a slot of {venue.name}.")
-        if reservation_time != slot.reservation_time:
-            raise ShopError(f"Invalid reservationTime {reservation_time} for slot {slot_id}.")
-        if slot.reservation_time <= self._clock().timestamp():
-            raise ShopError(f"That slot ({slot.day} {slot.time}) is in the past.")
-        if slot.day > self._today() + timedelta(days=BOOKING_WINDOW_DAYS - 1):
-            raise ShopError(f"Bookings open {BOOKING_WINDOW_DAYS} days ahead only.")
-        check_item(venue, item_id)
+        """Book a free deal; refuses paid deals, full, taken, past or unknown slots."""
+        venue = self.venue(venue_id)
+        self._check_guests(guest_count)
+        slot = self.bookable_slot(venue, slot_id, reservation_time)
+        deal_title = check_free_item(venue, item_id)
+        check_payment(payment_method, upi_requested)
         with self._db.tx() as conn:
             mine = conn.execute(
                 select(db.bookings.c.booking_id).where(
@@ -151,12 +225,12 @@ class DineoutShop:
             if mine:
                 raise ShopError(f"You already have booking {mine} at {venue.name} for this slot.")
             if slot.tables - self._booked(conn, venue.id, [slot_id]).get(slot_id, 0) <= 0:
-                raise ShopError(f"{venue.name} is fully booked at {slot.time}; pick another slot.")
+                raise ShopError(self._full(venue, slot))
             number = self._db.next_id(conn, "booking", 5_520_001)
-            booking = booking_wire(f"DO{number}", venue, slot, guest_count, item_id)
+            record = booking_record(f"DO{number}", venue, slot, guest_count, deal_title)
             conn.execute(
                 db.bookings.insert().values(
-                    booking_id=booking["bookingId"],
+                    booking_id=record["orderId"],
                     user_id=user_id,
                     venue_id=venue.id,
                     slot_id=slot_id,
@@ -164,10 +238,10 @@ class DineoutShop:
                     guest_count=guest_count,
                     status=CONFIRMED,
                     created_at=self._clock().timestamp(),
-                    payload=booking,
+                    payload=record,
                 )
             )
-        return booking
+        return booked_wire(record)
 
     def _rows(self, conn: Connection, user_id: str) -> list[Any]:
         return list(
@@ -178,41 +252,43 @@ class DineoutShop:
             )
         )
 
-    def _status(self, row: Any) -> dict[str, Any]:
-        status = row.status
-        if (
-            status == CONFIRMED
-            and row.reservation_time + _VISIT_HOURS * 3600 < self._clock().timestamp()
-        ):
-            status = COMPLETED
-        return {**row.payload, "status": status}
-
-    def status(self, user_id: str, booking_id: str | None) -> dict[str, Any]:
-        """One booking, or all of the user's bookings when no id is given."""
-        with self._db.tx() as conn:
-            rows = self._rows(conn, user_id)
-        if not booking_id:
-            return {"bookings": [self._status(r) for r in rows]}
-        row = next((r for r in rows if r.booking_id == booking_id), None)
+    def _row(self, conn: Connection, user_id: str, order_id: str) -> Any:
+        row = next((r for r in self._rows(conn, user_id) if r.booking_id == order_id), None)
         if row is None:
-            raise ShopError(f"Invalid bookingId '{booking_id}': no such booking for you.")
-        return self._status(row)
+            raise ShopError(f"Invalid orderId '{order_id}': no such booking for you.")
+        return row
 
-    def cancel(self, user_id: str, booking_id: str) -> dict[str, Any]:
-        """Cancel an upcoming booking (frees the table)."""
+    def _status(self, row: Any) -> dict[str, Any]:
+        status, now = row.status, self._clock().timestamp()
+        if status == CONFIRMED and row.reservation_time + _VISIT_HOURS * 3600 < now:
+            status = COMPLETED
+        can_cancel = status == CONFIRMED and row.reservation_time > now
+        return status_wire(row.payload, status, can_cancel)
+
+    def status(self, user_id: str, order_id: str) -> dict[str, Any]:
+        """One booking's status (get_booking_status)."""
         with self._db.tx() as conn:
-            row = next((r for r in self._rows(conn, user_id) if r.booking_id == booking_id), None)
-            if row is None:
-                raise ShopError(f"Invalid bookingId '{booking_id}': no such booking for you.")
+            return self._status(self._row(conn, user_id, order_id))
+
+    def bookings(self, user_id: str) -> list[dict[str, Any]]:
+        """Every booking of the user, soonest first (for tests and the shop's own use)."""
+        with self._db.tx() as conn:
+            return [self._status(row) for row in self._rows(conn, user_id)]
+
+    def cancel(self, user_id: str, order_id: str, reason: str | None) -> dict[str, Any]:
+        """Cancel an upcoming booking (frees the table)."""
+        now = self._clock().timestamp()
+        with self._db.tx() as conn:
+            row = self._row(conn, user_id, order_id)
             if row.status != CONFIRMED:
-                raise ShopError(f"Booking {booking_id} is already {row.status.lower()}.")
-            if row.reservation_time <= self._clock().timestamp():
-                raise ShopError(
-                    f"Booking {booking_id} has already started; it cannot be cancelled."
-                )
+                raise ShopError(f"Booking {order_id} is already {row.status.lower()}.")
+            if row.reservation_time <= now:
+                raise ShopError(f"Booking {order_id} has already started; it cannot be cancelled.")
+            cancelled_at = iso(now)
+            payload = {**row.payload, "cancelledAt": cancelled_at, "cancellationReason": reason}
             conn.execute(
                 db.bookings.update()
-                .where(db.bookings.c.booking_id == booking_id)
-                .values(status=CANCELLED)
+                .where(db.bookings.c.booking_id == order_id)
+                .values(status=CANCELLED, payload=payload)
             )
-        return {**row.payload, "status": CANCELLED}
+        return {"orderId": order_id, "status": CANCELLED, "cancelledAt": cancelled_at}

@@ -1,13 +1,21 @@
-"""Dineout payload shapes and small parsers: deals, slots, bookings, dates."""
+"""Dineout payloads in the shapes Swiggy documents (SWIGGY_REFERENCE.md), small parsers.
+
+Every venue offers two prebooking deals per slot: a FREE table reservation (`isFree: true`,
+`bookingPrice: 0`) and a PAID prime deal (`isFree: false`, `bookingPrice > 0`). Only the free
+one can be booked here: a paid deal needs an online payment, which the sandbox never takes.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date, datetime
 from typing import Any
 
-from swiggy_sandbox.catalog import IST, Slot, Venue
+from swiggy_sandbox.catalog import IST, SavedAddress, Slot, Venue, haversine_km
+from swiggy_sandbox.catalog.geo import rupees_label
+from swiggy_sandbox.catalog.slots import MEAL_WINDOWS
+from swiggy_sandbox.catalog.wire import image_url
 from swiggy_sandbox.shop.errors import ShopError
-from swiggy_sandbox.shop.tracking import iso
 
 CONFIRMED, CANCELLED, COMPLETED = "CONFIRMED", "CANCELLED", "COMPLETED"
 
@@ -23,82 +31,255 @@ def parse_day(text: str) -> date:
         raise ShopError(f"Invalid date '{text}': use YYYY-MM-DD.") from exc
 
 
-def deals(venue: Venue, slot_id: int | None) -> list[dict[str, Any]]:
-    """The free reservation deal and the paid prime deal (which book_table refuses)."""
-    free_percent = venue.free_offer_percent
-    prime_percent = free_percent + 15
+def clock_label(hhmm: str) -> str:
+    """'20:00' → '8:00 PM'."""
+    return datetime.strptime(hhmm, "%H:%M").strftime("%I:%M %p").lstrip("0")
+
+
+def location_wire(index: int, address: SavedAddress) -> dict[str, Any]:
+    """A saved location as get_saved_locations documents it.
+
+    No coordinates, as documented: a search by `addressId` answers with the latitude and
+    longitude that details, slots and booking reuse.
+    """
+    return {
+        "index": index,
+        "id": address.id,
+        "addressLine": address.address_line,
+        "phoneNumber": address.phone,
+        "addressCategory": address.category,
+        "addressTag": address.label,
+    }
+
+
+def _ticket(item_id: str) -> str:
+    """The ticket part of an itemId ('<restaurantId>-<ticketId>')."""
+    return item_id.rsplit("-", 1)[-1]
+
+
+def _rating_count(venue: Venue) -> int:
+    return 150 + int(hashlib.sha1(venue.id.encode()).hexdigest()[:6], 16) % 4850
+
+
+def free_title(venue: Venue) -> str:
+    """What the free deal says."""
+    extra = f" + {venue.free_offer_percent}% off the bill" if venue.free_offer_percent else ""
+    return f"Free table reservation{extra}"
+
+
+def _prime_percent(venue: Venue) -> int:
+    return venue.free_offer_percent + 15
+
+
+def prime_title(venue: Venue) -> str:
+    """What the paid prime deal says (a discount title, yet it costs money to book)."""
+    return f"Prime deal: {_prime_percent(venue)}% off the bill"
+
+
+def _distance(venue: Venue, origin: tuple[float, float]) -> str:
+    return f"{haversine_km(origin[0], origin[1], venue.lat, venue.lng):.1f} km"
+
+
+def venue_card(venue: Venue, base_url: str, origin: tuple[float, float]) -> dict[str, Any]:
+    """One restaurant of search_restaurants_dineout."""
+    offers = []
+    if venue.free_offer_percent:
+        offers.append(
+            {
+                "offerTitle": f"Flat {venue.free_offer_percent}% off on total bill",
+                "offerDescription": "With a free table reservation",
+            }
+        )
+    return {
+        "id": venue.id,
+        "name": venue.name,
+        "cuisine": list(venue.cuisines),
+        "locality": venue.locality,
+        "area": venue.locality,
+        "rating": {"value": f"{venue.avg_rating:.1f}", "count": _rating_count(venue)},
+        "costForTwo": f"{rupees_label(venue.cost_for_two)} for two",
+        "imageUrl": image_url(base_url, "dineout", venue.id),
+        "distance": _distance(venue, origin),
+        "highlights": [tag.capitalize() for tag in venue.tags],
+        "offers": offers,
+        "availableDeals": [
+            {"dealTitle": free_title(venue), "ticketId": int(_ticket(venue.free_ticket_id))},
+            {"dealTitle": prime_title(venue), "ticketId": int(_ticket(venue.prime_ticket_id))},
+        ],
+    }
+
+
+def _timings(venue: Venue) -> str:
+    windows = (MEAL_WINDOWS[meal] for meal in venue.meals)
+    return ", ".join(f"{clock_label(start)} - {clock_label(end)}" for start, end, _ in windows)
+
+
+def _meal_groups(venue: Venue) -> str:
+    return ", ".join(MEAL_WINDOWS[meal][2] for meal in venue.meals)
+
+
+def _detail_deals(venue: Venue) -> list[dict[str, Any]]:
+    groups = _meal_groups(venue)
     return [
         {
-            "slotId": slot_id,
-            "itemId": venue.free_ticket_id,
-            "isFree": True,
-            "bookingPrice": 0,
-            "displayFee": "₹0",
-            "discountPercentage": free_percent,
-            "title": "Free table reservation"
-            + (f" + {free_percent}% off the bill" if free_percent else ""),
+            "id": _ticket(venue.free_ticket_id),
+            "title": free_title(venue),
+            "description": "Reserve a table for free; pay your bill at the restaurant.",
+            "discountPercentage": venue.free_offer_percent,
+            "coverCharge": 0,
+            "slotGroupName": groups,
+            "offerCategory": "prebooking",
         },
         {
-            "slotId": slot_id,
-            "itemId": venue.prime_ticket_id,
-            "isFree": False,
-            "bookingPrice": venue.prime_price,
-            "displayFee": f"₹{venue.prime_price}",
-            "discountPercentage": prime_percent,
-            "title": f"Prime deal: {prime_percent}% off the bill",
+            "id": _ticket(venue.prime_ticket_id),
+            "title": prime_title(venue),
+            "description": f"Pay ₹{venue.prime_price} online now to book this deal.",
+            "discountPercentage": _prime_percent(venue),
+            "coverCharge": venue.prime_price,
+            "slotGroupName": groups,
+            "offerCategory": "prebooking",
         },
     ]
 
 
-def slot_wire(venue: Venue, slot: Slot, tables_left: int, now: float) -> dict[str, Any]:
-    """A slot as get_available_slots returns it; past or full slots are unavailable."""
-    available = tables_left > 0 and slot.reservation_time > now
-    clock = datetime.strptime(slot.time, "%H:%M")
+def venue_details(
+    venue: Venue, base_url: str, origin: tuple[float, float], booking_days: int
+) -> dict[str, Any]:
+    """get_restaurant_details: `{statusCode, statusMessage, data}` plus the coordinates used."""
+    image = image_url(base_url, "dineout", venue.id)
+    restaurant = {
+        "id": venue.id,
+        "restaurantId": venue.id,
+        "name": venue.name,
+        "cuisines": list(venue.cuisines),
+        "locality": venue.locality,
+        "area": venue.locality,
+        "address": venue.address,
+        "avgRating": venue.avg_rating,
+        "totalRatings": _rating_count(venue),
+        "costForTwo": f"{rupees_label(venue.cost_for_two)} for two",
+        "distance": _distance(venue, origin),
+        "imageUrl": image,
+        "description": f"{', '.join(venue.cuisines)} in {venue.locality}. "
+        f"Tables can be reserved up to {booking_days} days ahead.",
+        "timings": _timings(venue),
+        "deals": _detail_deals(venue),
+        "partnerType": "PR",
+    }
     return {
-        "slotId": slot.slot_id,
-        "dateStr": slot.day.isoformat(),
-        "time": slot.time,
-        "displayTime": clock.strftime("%I:%M %p").lstrip("0"),
-        "slotGroupName": slot.group,
-        "reservationTime": slot.reservation_time,
-        "available": available,
-        "availableTables": max(0, tables_left) if available else 0,
-        "deals": deals(venue, slot.slot_id),
+        "statusCode": 0,
+        "statusMessage": "done successfully",
+        "data": {
+            "restaurantId": venue.id,
+            "restaurant": restaurant,
+            "menuImages": [{"imageUrl": image, "label": "Menu"}],
+            "menuImageGroups": [{"title": "Menu", "images": [{"imageUrl": image}]}],
+            "amenities": ["Table reservation", *(tag.capitalize() for tag in venue.tags)],
+        },
+        "latitude": origin[0],
+        "longitude": origin[1],
     }
 
 
-def check_item(venue: Venue, item_id: str) -> None:
-    """Only the venue's free deal can be booked."""
+def _slot_deals(venue: Venue, slot_id: int, inventory: int) -> list[dict[str, Any]]:
+    free, paid = venue.free_ticket_id, venue.prime_ticket_id
+    return [
+        {
+            "itemId": free,
+            "ticketId": _ticket(free),
+            "slotId": slot_id,
+            "title": free_title(venue),
+            "discountPercentage": venue.free_offer_percent,
+            "coverCharge": 0,
+            "displayFee": "Free",
+            "bookingPrice": 0,
+            "isFree": True,
+            "availableInventory": inventory,
+        },
+        {
+            "itemId": paid,
+            "ticketId": _ticket(paid),
+            "slotId": slot_id,
+            "title": prime_title(venue),
+            "discountPercentage": _prime_percent(venue),
+            "coverCharge": venue.prime_price,
+            "displayFee": f"₹{venue.prime_price}",
+            "bookingPrice": venue.prime_price,
+            "isFree": False,
+            "availableInventory": inventory,
+        },
+    ]
+
+
+def slot_wire(venue: Venue, slot: Slot, inventory: int) -> dict[str, Any]:
+    """A flat slot of get_available_slots; `inventory` 0 means full."""
+    inventory = max(0, inventory)
+    return {
+        "slotId": slot.slot_id,
+        "displayTime": clock_label(slot.time),
+        "reservationTime": slot.reservation_time,
+        "slotGroupName": slot.group,
+        "availableInventory": inventory,
+        "dateStr": slot.day.isoformat(),
+        "isFree": True,
+        "deals": _slot_deals(venue, slot.slot_id, inventory),
+    }
+
+
+def check_free_item(venue: Venue, item_id: str) -> str:
+    """The free deal's title when `item_id` is the venue's free deal; refuses paid or unknown."""
     if item_id == venue.prime_ticket_id:
         raise ShopError(
-            "Paid deals need create_cart and payment, which the sandbox does not offer; "
-            f"book the free deal (itemId {venue.free_ticket_id})."
+            f"Paid deal: '{prime_title(venue)}' costs ₹{venue.prime_price} and needs online "
+            "payment (create_cart, then UPI), which the sandbox does not take. Book the free "
+            f"deal instead (itemId {venue.free_ticket_id})."
         )
     if item_id != venue.free_ticket_id:
         raise ShopError(f"Invalid itemId '{item_id}': use a deal itemId from get_available_slots.")
+    return free_title(venue)
 
 
-def booking_wire(
-    booking_id: str, venue: Venue, slot: Slot, guests: int, item_id: str
+def booking_record(
+    order_id: str, venue: Venue, slot: Slot, guests: int, deal_title: str
 ) -> dict[str, Any]:
-    """A booking confirmation."""
+    """What the shop keeps about a booking (get_booking_status reads it)."""
     return {
-        "bookingId": booking_id,
-        "orderId": booking_id,
-        "status": CONFIRMED,
-        "restaurant": {
-            "id": venue.id,
-            "name": venue.name,
-            "address": venue.address,
-            "locality": venue.locality,
-        },
-        "dateStr": slot.day.isoformat(),
-        "time": slot.time,
-        "slotId": slot.slot_id,
-        "reservationTime": slot.reservation_time,
-        "reservationAt": iso(slot.reservation_time),
+        "orderId": order_id,
+        "restaurantId": venue.id,
+        "restaurantName": venue.name,
+        "restaurantLocation": venue.address,
+        "reservationDate": slot.day.isoformat(),
+        "reservationTime": clock_label(slot.time),
         "guestCount": guests,
-        "itemId": item_id,
-        "bookingPrice": 0,
-        "offer": f"{venue.free_offer_percent}% off the bill" if venue.free_offer_percent else None,
+        "dealTitle": deal_title,
+    }
+
+
+def booked_wire(record: dict[str, Any]) -> dict[str, Any]:
+    """book_table's answer for a free deal: orderId and status, no bookingId."""
+    return {
+        "orderId": record["orderId"],
+        "isDineout": True,
+        "restaurantId": record["restaurantId"],
+        "restaurantName": record["restaurantName"],
+        "restaurantLocation": record["restaurantLocation"],
+        "reservationDate": record["reservationDate"],
+        "reservationTime": record["reservationTime"],
+        "guestCount": record["guestCount"],
+        "status": CONFIRMED,
+    }
+
+
+def status_wire(record: dict[str, Any], status: str, can_cancel: bool) -> dict[str, Any]:
+    """get_booking_status's answer."""
+    return {
+        "orderId": record["orderId"],
+        "restaurantId": record["restaurantId"],
+        "restaurantName": record["restaurantName"],
+        "reservationDate": record["reservationDate"],
+        "reservationTime": record["reservationTime"],
+        "guestCount": record["guestCount"],
+        "dealTitle": record["dealTitle"],
+        "status": status,
+        "canCancel": can_cancel,
     }

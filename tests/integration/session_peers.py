@@ -34,6 +34,7 @@ class Shop:
     sandbox: SandboxHttpServer
     manager: McpManager
     token: str
+    user: str = ""
 
     def call(self, server_key: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         output = self.manager.call_tool(
@@ -47,9 +48,10 @@ class Shop:
     def food_orders(self) -> int:
         return len(self.call("food", "get_food_orders", {})["data"]["orders"])
 
-    def bookings(self) -> int:
-        data = self.call("dineout", "get_booking_status", {})["data"]
-        return len(data.get("bookings", []))
+    def bookings(self) -> list[dict[str, Any]]:
+        """The account's table bookings, read in the shop: Dineout documents no list of
+        bookings (get_booking_status needs an orderId)."""
+        return self.sandbox.app.state.shop.dineout.bookings(self.user)
 
     def milk_line(self, quantity: int = 1, query: str = "milk") -> dict[str, Any]:
         found = self.call("instamart", "search_products", {"addressId": ADDRESS, "query": query})
@@ -62,7 +64,8 @@ class Shop:
 
 
 def new_shop(sandbox: SandboxHttpServer, manager: McpManager) -> Shop:
-    return Shop(sandbox, manager, sandbox.store.issue(f"user-{uuid.uuid4().hex[:8]}"))
+    user = f"user-{uuid.uuid4().hex[:8]}"
+    return Shop(sandbox, manager, sandbox.store.issue(user), user)
 
 
 def new_session(

@@ -319,21 +319,21 @@ def test_tablescout_checks_availability_then_books_only_after_confirm(
 
     assert names(chat.say("book the 8 pm slot")) == []
     assert "Confirm" in chat.text() and "for 4" in chat.text()
-    assert chat.shop.dineout.status("scout", None)["bookings"] == []
+    assert chat.shop.dineout.bookings("scout") == []
 
     booked = chat.asked().input["arguments"]
     assert (booked["guestCount"], booked["restaurantId"]) == (4, first["id"])
     assert names(chat.confirm(bridge)) == []
-    (booking,) = chat.shop.dineout.status("scout", None)["bookings"]
-    assert (booking["dateStr"], booking["time"]) == (TOMORROW, "20:00")
+    (booking,) = chat.shop.dineout.bookings("scout")
+    assert (booking["reservationDate"], booking["reservationTime"]) == (TOMORROW, "8:00 PM")
     assert booking["status"] == "CONFIRMED"
-    assert booking["bookingId"] in chat.text()
+    assert booking["orderId"] in chat.text() and "Booked" in chat.text()
 
     # The same slot again: the server refuses and the planner says so, claiming nothing.
     assert names(chat.say("book the 8 pm slot")) == []
     assert names(chat.confirm(bridge)) == []
     assert "No table was booked" in chat.text() and "Booked" not in chat.text()
-    assert len(chat.shop.dineout.status("scout", None)["bookings"]) == 1
+    assert len(chat.shop.dineout.bookings("scout")) == 1
 
 
 def test_tablescout_slot_button_asks_before_booking(
@@ -344,19 +344,22 @@ def test_tablescout_slot_button_asks_before_booking(
     venue = chat.results("search_restaurants_dineout")[0]["data"]["restaurants"][0]
     ids = {"restaurantId": venue["id"], "restaurantName": venue["name"]}
     assert names(chat.press("show_slots", "Show free slots", ids=ids)) == ["get_available_slots"]
-    day = chat.results("get_available_slots")[0]["data"]["days"][0]
-    slot = next(s for s in day["slots"] if s["available"])
+    slots = chat.results("get_available_slots")[0]["data"]["slots"]
+    slot = next(s for s in slots if s["availableInventory"])
+    free, paid = (next(d for d in slot["deals"] if d["isFree"] is flag) for flag in (True, False))
     pick = {
         "restaurantId": venue["id"],
         "slotId": slot["slotId"],
-        "itemId": slot["deals"][0]["itemId"],
+        "itemId": paid["itemId"],  # the paid deal's id: the planner books the free one only
         "reservationTime": slot["reservationTime"],
     }
-    assert names(chat.press("pick_slot", f"Book the {slot['time']} slot", ids=pick)) == []
-    assert "for 2" in chat.text()
-    assert chat.asked().input["arguments"]["slotId"] == slot["slotId"]
+    assert names(chat.press("pick_slot", f"Book the {slot['displayTime']} slot", ids=pick)) == []
+    assert "for 2" in chat.text() and "free table" in chat.text()
+    asked = chat.asked().input["arguments"]
+    assert (asked["slotId"], asked["itemId"]) == (slot["slotId"], free["itemId"])
     assert names(chat.confirm(bridge)) == []
-    assert chat.shop.dineout.status("slot-button", None)["bookings"][0]["time"] == slot["time"]
+    (booking,) = chat.shop.dineout.bookings("slot-button")
+    assert booking["reservationTime"] == slot["displayTime"]
 
 
 def test_an_unclear_request_gets_examples(

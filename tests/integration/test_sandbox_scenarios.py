@@ -31,7 +31,8 @@ EXPECTED_TOOLS = {
     },
     "dineout": {
         "get_saved_locations", "search_restaurants_dineout", "get_restaurant_details",
-        "get_available_slots", "book_table", "get_booking_status", "cancel_booking",
+        "get_available_slots", "create_cart", "book_table", "get_booking_status",
+        "cancel_booking",
     },
 }  # fmt: skip
 
@@ -226,7 +227,6 @@ async def exercise_food(call: Call) -> None:
 def _yesterday(slot: dict[str, Any]) -> dict[str, Any]:
     """The same time a day earlier (slot ids are date ordinal * 10000 + HHMM)."""
     return {
-        **slot,
         "slotId": slot["slotId"] - 10_000,
         "reservationTime": slot["reservationTime"] - 86_400,
     }
@@ -235,25 +235,28 @@ def _yesterday(slot: dict[str, Any]) -> dict[str, Any]:
 async def exercise_dineout(call: Call) -> None:
     """Every Dineout tool: search → details → slots → book → status → cancel, plus refusals."""
     home = (await ok(call, "get_saved_locations"))["locations"][0]
-    where = {"latitude": home["lat"], "longitude": home["lng"]}
-    near = await ok(call, "search_restaurants_dineout", query="", addressId=home["id"], limit=5)
-    distances = [r["distanceKm"] for r in near["restaurants"]]
-    assert len(distances) == 5 and distances == sorted(distances) and near["nextOffset"] == 5
-    found = await ok(call, "search_restaurants_dineout", query="rooftop", **where)
-    venue = found["restaurants"][0]
+    documented = {"index", "id", "addressLine", "phoneNumber", "addressCategory", "addressTag"}
+    assert set(home) == documented and (home["index"], home["addressTag"]) == (0, "Home")
+    near = await ok(
+        call, "search_restaurants_dineout", query="indiranagar", addressId=home["id"], limit=2
+    )
+    where = {"latitude": near["latitude"], "longitude": near["longitude"]}
+    assert near["total"] > len(near["restaurants"]) == 2 and near["nextOffset"] == 2
+    rooftop = await ok(call, "search_restaurants_dineout", query="rooftop", **where)
+    venue = rooftop["restaurants"][0]
     assert "limit" in await refused(
         call, "search_restaurants_dineout", query="x", limit=31, **where
     )
     assert "Missing location" in await refused(call, "search_restaurants_dineout", query="x")
     details = await ok(call, "get_restaurant_details", restaurantId=venue["id"], **where)
-    free = next(d for d in details["deals"] if d["isFree"])
-    paid = next(d for d in details["deals"] if not d["isFree"])
+    deals = details["data"]["restaurant"]["deals"]
+    assert sorted(d["coverCharge"] > 0 for d in deals) == [False, True]
     today = FIXED_NOW.astimezone(IST).date().isoformat()
     slots = await ok(call, "get_available_slots", restaurantId=venue["id"], date=today, **where)
-    days = slots["days"]
-    assert len(days) == 7 and all(day["slots"] for day in days)
-    assert all({"slotId", "time", "available"} <= s.keys() for d in days for s in d["slots"])
-    slot = next(s for d in days[1:] for s in d["slots"] if s["available"])
+    assert len({s["dateStr"] for s in slots["slots"]}) == 7
+    slot = next(s for s in slots["slots"] if s["dateStr"] > today and s["availableInventory"])
+    free = next(d for d in slot["deals"] if d["isFree"])
+    paid = next(d for d in slot["deals"] if not d["isFree"])
     booking_args = {
         "restaurantId": venue["id"],
         "slotId": slot["slotId"],
@@ -262,24 +265,22 @@ async def exercise_dineout(call: Call) -> None:
         "guestCount": 4,
         **where,
     }
+    paid_args = {**booking_args, "itemId": paid["itemId"]}
+    cart = await ok(call, "create_cart", cartType="DEAL_TICKET_PURCHASE", **paid_args)
+    assert cart["cart"]["bill"]["billToPay"] == paid["bookingPrice"] > 0
     booking = await ok(call, "book_table", **booking_args)
     assert booking["status"] == "CONFIRMED" and booking["guestCount"] == 4
+    assert "bookingId" not in booking
     assert "already" in await refused(call, "book_table", **booking_args)
     past = _yesterday(slot)
     assert "past" in await refused(call, "book_table", **{**booking_args, **past})
     assert "guestCount" in await refused(call, "book_table", **{**booking_args, "guestCount": 25})
-    assert "Paid deals" in await refused(
-        call, "book_table", **{**booking_args, "itemId": paid["itemId"]}
-    )
-    status = await ok(call, "get_booking_status", bookingId=booking["bookingId"])
-    assert status["status"] == "CONFIRMED"
-    assert len((await ok(call, "get_booking_status"))["bookings"]) == 1
-    assert (await ok(call, "cancel_booking", bookingId=booking["bookingId"]))[
-        "status"
-    ] == "CANCELLED"
-    assert "already cancelled" in await refused(
-        call, "cancel_booking", bookingId=booking["bookingId"]
-    )
+    assert "Paid deal" in await refused(call, "book_table", **paid_args)
+    status = await ok(call, "get_booking_status", orderId=booking["orderId"])
+    assert (status["status"], status["canCancel"]) == ("CONFIRMED", True)
+    cancelled = await ok(call, "cancel_booking", orderId=booking["orderId"])
+    assert cancelled["status"] == "CANCELLED" and cancelled["cancelledAt"]
+    assert "already cancelled" in await refused(call, "cancel_booking", orderId=booking["orderId"])
 
 
 EXERCISES: dict[str, Callable[[Call], Awaitable[None]]] = {

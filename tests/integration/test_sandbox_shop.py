@@ -170,19 +170,19 @@ def test_food_tracking_follows_the_clock(shop: Shop, clock: MovableClock) -> Non
 
 def test_dineout_capacity_window_and_times(shop: Shop) -> None:
     tomorrow = (FIXED_NOW + timedelta(days=1)).date().isoformat()
+    where = (12.97, 77.64)
     venue, slot = next(
         (v, s)
         for v in shop.catalog.venues
-        for day in shop.dineout.slots(v.id, tomorrow)["days"][:1]
-        for s in day["slots"]
-        if s["availableTables"] == 1
+        for s in shop.dineout.slots(v.id, tomorrow, where)["slots"]
+        if s["availableInventory"] == 1 and s["dateStr"] == tomorrow
     )
     free = next(d["itemId"] for d in slot["deals"] if d["isFree"])
     args = (venue.id, slot["slotId"], free, slot["reservationTime"], 2)
     first = shop.dineout.book("alice", *args)
-    with pytest.raises(ShopError, match="fully booked"):
+    with pytest.raises(ShopError, match="Slot unavailable"):
         shop.dineout.book("bob", *args)
-    shop.dineout.cancel("alice", first["bookingId"])
+    shop.dineout.cancel("alice", first["orderId"], "plans changed")
     assert shop.dineout.book("bob", *args)["status"] == "CONFIRMED"
     with pytest.raises(ShopError, match="Invalid reservationTime"):
         shop.dineout.book("carol", venue.id, slot["slotId"], free, slot["reservationTime"] + 60, 2)
@@ -190,11 +190,15 @@ def test_dineout_capacity_window_and_times(shop: Shop) -> None:
     with pytest.raises(ShopError, match="7 days ahead"):
         shop.dineout.book("carol", venue.id, later, free, slot["reservationTime"] + 7 * 86_400, 2)
     with pytest.raises(ShopError, match="Invalid date"):
-        shop.dineout.slots(venue.id, (FIXED_NOW + timedelta(days=9)).date().isoformat())
+        shop.dineout.slots(venue.id, (FIXED_NOW + timedelta(days=9)).date().isoformat(), where)
     with pytest.raises(ShopError, match="Invalid date"):
-        shop.dineout.slots(venue.id, "next friday")
+        shop.dineout.slots(venue.id, "next friday", where)
     epoch = str(int(FIXED_NOW.timestamp()))
-    assert len(shop.dineout.slots(venue.id, epoch)["days"]) == 7
+    days = {s["dateStr"] for s in shop.dineout.slots(venue.id, epoch, where)["slots"]}
+    assert len(days) == 7
+    # The window ends seven days after today, whichever day the list starts on.
+    last = (FIXED_NOW + timedelta(days=6)).date().isoformat()
+    assert {s["dateStr"] for s in shop.dineout.slots(venue.id, last, where)["slots"]} == {last}
 
 
 def test_concurrent_users_on_threads(shop: Shop) -> None:
