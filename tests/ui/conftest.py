@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import sqlite3
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -12,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from uihelpers import new_app
 
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
+from swiggy_sandbox.servers.summary import RESULT_FORMS
 
 ROOT = Path(__file__).resolve().parents[2]
 # The app's sandbox lives for the whole test process: freeze its clock at 1 pm IST today so
@@ -33,6 +37,8 @@ def _isolated_settings(tmp_path, monkeypatch):
         "SWIGGY_ENGINE",
         "SWIGGY_TOKEN",
         "SWIGGY_SANDBOX",
+        "SWIGGY_RESULT_FORM",
+        "SWIGGY_SANDBOX_RESULT_FORM",
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{tmp_path / 'chats.db'}")
@@ -44,6 +50,40 @@ def app() -> AppTest:
     return new_app()
 
 
+@pytest.fixture(params=RESULT_FORMS)
+def result_form(request: pytest.FixtureRequest, monkeypatch, tmp_path) -> Iterator[str]:
+    """A main flow runs against the sandbox in each result form; summary picks the local
+    engine under `auto` (the app calls the tools and keeps structuredContent).
+
+    Afterwards the stored tool results show which form the flow really went through.
+    """
+    monkeypatch.setenv("SWIGGY_SANDBOX_RESULT_FORM", request.param)
+    yield str(request.param)
+    results = _stored_tool_results(tmp_path / "chats.db")
+    assert results, "the flow stored no tool result"
+    two_blocks = [texts for texts in results if len(texts) == 2]
+    if request.param == "envelope":
+        assert not two_blocks, "the envelope form has no structuredContent to keep"
+        return
+    assert two_blocks, "no result kept its structuredContent"
+    for summary, document in two_blocks:
+        assert isinstance(json.loads(document), dict)
+        assert not summary.lstrip().startswith("{"), "the first block is the summary prose"
+
+
+def _stored_tool_results(path: Path) -> list[list[str]]:
+    """The text blocks of every stored MCP tool result."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        bodies = [json.loads(row[0]) for row in db.execute("SELECT body FROM messages")]
+    return [
+        [part["text"] for part in block["content"]]
+        for body in bodies
+        if isinstance(body.get("content"), list)
+        for block in body["content"]
+        if block.get("type") == "mcp_tool_result" and isinstance(block.get("content"), list)
+    ]
+
+
 @pytest.fixture(scope="session")
 def scripted_emulator() -> Iterator[EmulatorServer[ScriptedBrain]]:
     with EmulatorServer() as server:
@@ -51,7 +91,10 @@ def scripted_emulator() -> Iterator[EmulatorServer[ScriptedBrain]]:
 
 
 @pytest.fixture
-def scripted(scripted_emulator) -> Iterator[EmulatorServer[ScriptedBrain]]:
+def scripted(scripted_emulator, monkeypatch) -> Iterator[EmulatorServer[ScriptedBrain]]:
+    # The scripted model plays Anthropic's connector, also for real Swiggy, whose results it
+    # makes up as envelopes: say so, or `auto` would run the tools here (on mcp.swiggy.com).
+    monkeypatch.setenv("SWIGGY_RESULT_FORM", "envelope")
     scripted_emulator.brain.clear()
     scripted_emulator.requests.clear()
     yield scripted_emulator

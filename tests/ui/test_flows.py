@@ -1,4 +1,8 @@
-"""Whole flows per vertical through the offline planner and the in-process sandbox."""
+"""Whole flows per vertical through the offline planner and the in-process sandbox.
+
+The main flow of each vertical runs in both result forms (`result_form`): the envelope as
+text, and a summary with structuredContent, which `auto` serves through the local engine.
+"""
 
 from __future__ import annotations
 
@@ -51,7 +55,7 @@ def test_every_page_opens_and_switching_keeps_each_chat(app):
     assert "show my saved addresses" in texts(at.chat_message[0].markdown)
 
 
-def test_nutricart_search_add_cart_and_confirmed_checkout(app):
+def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
     at = open_page(app, "pages/nutricart.py")
     _click(at, "Find high-protein snacks under ₹200")  # a starter chip
     assert "Offline demo" in _assistant_text(at)
@@ -71,7 +75,7 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app):
     assert not buttons(at, "Confirm") and not buttons(at, "Review and confirm")
 
 
-def test_stylekit_routine_then_products_into_the_cart(app):
+def test_stylekit_routine_then_products_into_the_cart(app, result_form):
     at = open_page(app, "pages/stylekit.py")
     _say(at, "Suggest a skincare routine for oily skin and find the products")
     assert "oily" in _assistant_text(at).lower()
@@ -79,7 +83,7 @@ def test_stylekit_routine_then_products_into_the_cart(app):
     assert "Your cart" in texts(at.markdown)
 
 
-def test_feedme_restaurants_menu_dish_and_cart(app):
+def test_feedme_restaurants_menu_dish_and_cart(app, result_form):
     at = open_page(app, "pages/feedme.py")
     _say(at, "I want a paneer biryani")
     _click(at, "Menu")
@@ -89,7 +93,7 @@ def test_feedme_restaurants_menu_dish_and_cart(app):
     assert "Your cart ·" in cart_text and "To pay" in cart_text  # one restaurant per cart
 
 
-def test_tablescout_search_slots_and_confirmed_booking(app):
+def test_tablescout_search_slots_and_confirmed_booking(app, result_form):
     at = open_page(app, "pages/tablescout.py")
     _say(at, "Book a table for 4 tomorrow at 8 pm near Indiranagar")
     _click(at, "Slots")
