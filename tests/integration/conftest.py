@@ -19,10 +19,17 @@ from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
 
 @pytest.fixture(scope="module")
-def shop_server() -> Iterator[SandboxHttpServer]:
+def result_form(request: pytest.FixtureRequest) -> str:
+    """How the module's sandbox answers: the envelope, unless a test runs in each form with
+    `@pytest.mark.parametrize("result_form", RESULT_FORMS, indirect=True)`."""
+    return str(getattr(request, "param", "envelope"))
+
+
+@pytest.fixture(scope="module")
+def shop_server(result_form: str) -> Iterator[SandboxHttpServer]:
     """The sandbox Swiggy over HTTP, with its clock frozen and no rate limit in the way."""
     limits = RateLimits(requests=100_000, writes=100_000)
-    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits, result_form=result_form) as server:
         yield server
 
 

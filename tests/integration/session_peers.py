@@ -40,7 +40,7 @@ class Shop:
         output = self.manager.call_tool(
             self.sandbox.url_for(server_key), self.token, tool, arguments
         )
-        return dict(json.loads(output.text))
+        return dict(json.loads(output.envelope_text()))  # also in the summary form
 
     def orders(self) -> int:
         return len(self.call("instamart", "get_orders", {})["data"]["orders"])

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from session_peers import (
     ADDRESS,
+    NOW,
+    Shop,
     ask_checkout,
     echo,
     finish,
@@ -31,10 +35,17 @@ from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import Finish
 
 ENGINES = ["connector", "local"]
+# Each engine with the envelope form; the summary form with the local engine, which keeps
+# structuredContent (the connector may pass only the summary text on).
+ENGINES_AND_FORMS = [("connector", "envelope"), ("local", "envelope"), ("local", "summary")]
+ENGINE_PER_FORM = [("connector", "envelope"), ("local", "summary")]
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_an_order_needs_a_stored_approval_and_runs_once(engine, emu, shared_db_url, shop) -> None:
+@pytest.mark.parametrize(("engine", "result_form"), ENGINES_AND_FORMS, indirect=["result_form"])
+def test_an_order_needs_a_stored_approval_and_runs_once(
+    engine, result_form, emu, shared_db_url, shop
+) -> None:
+    assert shop.sandbox.app.state.result_form == result_form
     store = ChatStore(shared_db_url)
     session = new_session(store, shop, emu.base_url, engine=engine)
     before = shop.orders()
@@ -74,6 +85,71 @@ def test_an_order_needs_a_stored_approval_and_runs_once(engine, emu, shared_db_u
     assert shop.orders() == before + 1
     actions = [action for action, _ in store.audit_entries(session.user_id)]
     assert actions.count("confirm") == 1 and actions.count("spend_call") == 1
+
+
+def _spend(vertical: str, shop: Shop) -> tuple[str, dict[str, Any], Callable[[], int]]:
+    """The vertical's spending tool, arguments that can succeed, and a counter of its effect."""
+    if vertical in ("food", "style"):  # the fixture's cart holds a pack of milk
+        return "checkout", {"addressId": ADDRESS}, shop.orders
+    if vertical == "foodorder":
+        found = shop.call("food", "search_menu", {"addressId": ADDRESS, "query": "biryani"})
+        dish = next(
+            item
+            for item in found["data"]["items"]
+            if item.get("inStock") and not item.get("variantsV2") and not item.get("variations")
+        )
+        lines = [{"menu_item_id": dish["menu_item_id"], "quantity": 1}]
+        cart = {"restaurantId": dish["restaurant_id"], "addressId": ADDRESS, "cartItems": lines}
+        assert shop.call("food", "update_food_cart", cart)["success"]
+        return "place_food_order", {"addressId": ADDRESS}, shop.food_orders
+    return "book_table", _free_table(shop), lambda: len(shop.bookings())
+
+
+def _free_table(shop: Shop) -> dict[str, Any]:
+    """book_table arguments for tomorrow's first slot with a free deal and tables left."""
+    location = shop.call("dineout", "get_saved_locations", {})["data"]["locations"][0]
+    search = {"query": "indiranagar", "addressId": location["id"]}
+    found = shop.call("dineout", "search_restaurants_dineout", search)["data"]
+    where = {"latitude": found["latitude"], "longitude": found["longitude"]}
+    tomorrow = (NOW + timedelta(days=1)).date().isoformat()
+    for venue in found["restaurants"]:
+        ask = {"restaurantId": venue["id"], "date": tomorrow, **where}
+        for slot in shop.call("dineout", "get_available_slots", ask)["data"]["slots"]:
+            free = [d for d in slot["deals"] if d["isFree"] and slot["availableInventory"] > 0]
+            if free and slot.get("dateStr", tomorrow) == tomorrow:
+                return {
+                    "restaurantId": venue["id"],
+                    "slotId": slot["slotId"],
+                    "itemId": free[0]["itemId"],
+                    "reservationTime": slot["reservationTime"],
+                    "guestCount": 2,
+                    **where,
+                }
+    raise AssertionError("no free table tomorrow")
+
+
+@pytest.mark.parametrize(("engine", "result_form"), ENGINE_PER_FORM, indirect=["result_form"])
+@pytest.mark.parametrize("vertical", ["food", "style", "foodorder", "dining"])
+def test_each_vertical_spends_once_after_confirm(
+    vertical, engine, result_form, emu, store, shop
+) -> None:
+    """The main spend of every vertical, in both result forms: asked, confirmed, done once."""
+    assert shop.sandbox.app.state.result_form == result_form
+    tool, arguments, placed = _spend(vertical, shop)
+    session = new_session(store, shop, emu.base_url, engine=engine, vertical_id=vertical)
+    before = placed()
+    emu.brain.enqueue(ask_checkout(arguments, tool=tool))
+    finish(session.send(typed_message("go ahead")))
+    approval = session.pending_approval()
+    assert approval is not None and approval.tool == tool, session.history()[-1].text()
+    assert placed() == before, "asking is not spending"
+    emu.brain.enqueue(echo)
+    finish(session.confirm(approval.id))
+    assert placed() == before + 1
+    record = store.get_approval(approval.id)
+    assert record is not None and record.status == "done"
+    card = session.history()[-2].meta.cards[approval.tool_use_id]
+    assert card.type in ("order_placed", "booking_confirmed")
 
 
 @pytest.mark.parametrize("engine", ENGINES)
