@@ -18,7 +18,14 @@ navigation = st.navigation(
         "": [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
         "Shops": shops,
         "Settings": [
-            st.Page("pages/connections.py", title="Connections", icon=":material/settings:")
+            st.Page("pages/connections.py", title="Connections", icon=":material/settings:"),
+            # Where "Sign in with Swiggy" comes back (http://localhost:PORT/callback).
+            st.Page(
+                "pages/callback.py",
+                title="Swiggy sign-in",
+                url_path="callback",
+                visibility="hidden",
+            ),
         ],
     }
 )

@@ -19,6 +19,8 @@ from swiggy_ui.cards import CardContext, render_result
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
 from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runtime
 from swiggy_ui.safe_text import plain
+from swiggy_ui.signin import render_signin
+from swiggy_ui.signin_state import REAL_SERVER_URLS
 
 KEY_CHECK_TIMEOUT_SECONDS = 15.0
 
@@ -110,39 +112,67 @@ def _use_key(key: str, base_url: str | None, model: str) -> None:
 def _swiggy_section(runtime: Runtime) -> None:
     with st.container(border=True):
         st.subheader("Swiggy")
+        wants_sandbox = not runtime.credentials.wants_swiggy
         use_sandbox = st.toggle(
             "Use the sandbox (no real orders)",
-            value=runtime.sandbox is not None,
+            value=wants_sandbox,
             key="toggle_sandbox",
             disabled=not runtime.api_key,
             help="Without an Anthropic key the offline demo always uses the sandbox.",
         )
-        if runtime.api_key and use_sandbox != (runtime.sandbox is not None):
+        if runtime.api_key and use_sandbox != wants_sandbox:
             st.session_state[KEY_USE_SANDBOX] = use_sandbox
             st.rerun()
         st.caption(
             ":material/swap_horiz: The sandbox and real Swiggy are separate worlds: chats, "
             "carts, addresses and confirmations of one are never shown to or sent to the other."
         )
-        if runtime.sandbox is not None:
-            st.caption(
-                "Sandbox shops run on this machine: "
-                + ", ".join(runtime.sandbox.server_urls.values())
-            )
-            return
+        if wants_sandbox:
+            _sandbox_world(runtime)
+        else:
+            _real_world(runtime)
+
+
+def _sandbox_world(runtime: Runtime) -> None:
+    assert runtime.sandbox is not None
+    st.caption(
+        "Sandbox shops run on this machine: " + ", ".join(runtime.sandbox.server_urls.values())
+    )
+    st.caption(
+        "The sandbox works without signing in. Its sign-in is the same flow as Swiggy's "
+        "(phone, OTP shown on the page, approve), on a sandbox account."
+    )
+    render_signin(
+        runtime.identity.user_id, "sandbox", runtime.sandbox.server_urls, runtime.settings
+    )
+
+
+def _real_world(runtime: Runtime) -> None:
+    if runtime.credentials.token_source == "owner":
+        st.info("This copy's owner connects Swiggy for you.", icon=":material/link:")
+        return
+    paste_first = render_signin(
+        runtime.identity.user_id, "swiggy", REAL_SERVER_URLS, runtime.settings
+    )
+    if runtime.sandbox is not None:
+        st.caption("Until you connect Swiggy, the shops keep using the sandbox.")
+    with st.expander("Paste a token instead", expanded=paste_first):
+        st.caption(
+            "A Swiggy MCP token comes from any MCP client you have already signed in with "
+            "(it sends it as `Authorization: Bearer …` to mcp.swiggy.com). It lasts five "
+            "days and stays only in this browser session."
+        )
         token = st.text_input("Swiggy MCP token", type="password", key="form_swiggy_token")
         if st.button("Use this token", key="use-token") and token.strip():
             register_secret(token.strip())
             st.session_state[KEY_SWIGGY_TOKEN] = token.strip()
             st.session_state[KEY_SWIGGY_TOKEN_AT] = datetime.now(UTC)
             st.rerun()
-        if runtime.credentials.token_source == "visitor":
-            st.success("Your Swiggy token is set for this session.", icon=":material/link:")
+        if st.session_state.get(KEY_SWIGGY_TOKEN):
+            st.success("Your pasted Swiggy token is set for this session.", icon=":material/key:")
             st.button(
                 "Forget the token", key="forget-token", on_click=_forget, args=(_TOKEN_STATE,)
             )
-        elif runtime.credentials.token_source == "owner":
-            st.info("This copy's owner connects Swiggy for you.", icon=":material/link:")
 
 
 def _address_section(runtime: Runtime) -> None:
@@ -164,12 +194,11 @@ def _address_section(runtime: Runtime) -> None:
 
 def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
     url: str = MCP_SERVERS["instamart"].url
-    token: str | None = runtime.swiggy_token
     if runtime.sandbox is not None:
         url = runtime.sandbox.server_urls["instamart"]
-        token = runtime.sandbox.token_for(runtime.user_id)
+    token = runtime.mcp_token()
     if not token:
-        st.warning("**E-5002** · Connect Swiggy first: paste a token above.")
+        st.warning("**E-5002** · Connect Swiggy first: sign in above.")
         return None
     try:
         result = call_tool(url, token, "get_addresses", {})

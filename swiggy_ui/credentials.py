@@ -22,7 +22,8 @@ KEY_BASE_URL = "conn_base_url"
 KEY_SWIGGY_TOKEN = "conn_swiggy_token"
 KEY_USE_SANDBOX = "conn_use_sandbox"
 
-Source = Literal["visitor", "owner"]
+# "signin": the person's own "Sign in with Swiggy" token (theirs like a pasted one).
+Source = Literal["visitor", "owner", "signin"]
 Backend = Literal["sandbox", "swiggy"]
 
 
@@ -36,16 +37,28 @@ class Credentials:
     swiggy_token: str | None = field(default=None, repr=False)
     token_source: Source | None = None
     backend: Backend = "sandbox"
+    # The person asked for real Swiggy (it takes a key and a Swiggy token to get there).
+    wants_swiggy: bool = False
 
 
 def resolve_credentials(
-    settings: Settings, identity: Identity, session: Mapping[str, Any]
+    settings: Settings,
+    identity: Identity,
+    session: Mapping[str, Any],
+    signed_in_token: str | None = None,
 ) -> Credentials:
-    """Pick the key, endpoint, token and backend for this session (pure: easy to test)."""
+    """Pick the key, endpoint, token and backend for this session (pure: easy to test).
+
+    `signed_in_token` is this person's own "Sign in with Swiggy" token for real Swiggy.
+    """
     owner_ok = may_use_owner_credentials(identity, settings)
     api_key, base_url, key_source = _model_access(settings, session, owner_ok)
-    token, token_source = _swiggy_access(settings, session, owner_ok, key_source)
+    if signed_in_token:
+        token, token_source = signed_in_token, "signin"
+    else:
+        token, token_source = _swiggy_access(settings, session, owner_ok, key_source)
     use_sandbox = bool(session.get(KEY_USE_SANDBOX, settings.sandbox))
+    wants_swiggy = bool(api_key) and not use_sandbox
     if not api_key or not token:
         use_sandbox = True  # the planner knows only the sandbox; no token, nothing real
     return Credentials(
@@ -55,6 +68,7 @@ def resolve_credentials(
         swiggy_token=token,
         token_source=token_source,
         backend="sandbox" if use_sandbox else "swiggy",
+        wants_swiggy=wants_swiggy,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -28,6 +28,7 @@ from swiggy_ui import state
 from swiggy_ui.account import render_account
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
+from swiggy_ui.signin_state import current_token
 
 Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
 MODE_LABELS: dict[str, str] = {
@@ -65,6 +66,8 @@ class Runtime:
     sandbox: SandboxServices | None
     credentials: Credentials
     model: str
+    # This person's "Sign in with Swiggy (sandbox)" token, if they signed in to the sandbox.
+    sandbox_signin: str | None = field(default=None, repr=False)
 
     @property
     def api_key(self) -> str | None:
@@ -95,10 +98,16 @@ class Runtime:
         assert self.api_key is not None
         return make_client(self.api_key, self.base_url)
 
+    def mcp_token(self) -> str | None:
+        """The bearer token for this session's Swiggy world (sandbox or real)."""
+        if self.sandbox is None:
+            return self.swiggy_token
+        return self.sandbox_signin or self.sandbox.token_for(self.user_id)
+
     def setup(self, vertical_id: str) -> TurnSetup:
         """The request setup; the app runs the MCP tools itself when the model can't reach them."""
         server_urls = self.sandbox.server_urls if self.sandbox is not None else None
-        token = self.sandbox.token_for(self.user_id) if self.sandbox else self.swiggy_token
+        token = self.mcp_token()
         model_url = (
             self.sandbox.emulator_url if self.sandbox and not self.api_key else self.base_url
         )
@@ -178,7 +187,14 @@ def get_runtime() -> Runtime:
     if identity.kind == "browser":
         remember_browser()
     render_account(identity)
-    credentials = resolve_credentials(settings, identity, st.session_state.to_dict())
+    signed_in = current_token(identity.user_id, "swiggy", settings)
+    credentials = resolve_credentials(
+        settings,
+        identity,
+        st.session_state.to_dict(),
+        signed_in_token=signed_in.access_token if signed_in else None,
+    )
+    sandbox_signin = current_token(identity.user_id, "sandbox", settings)
     state.set_backend(credentials.backend)
     in_sandbox = credentials.backend == "sandbox"
     sandbox = _sandbox(settings.sandbox_result_form) if in_sandbox else None
@@ -190,6 +206,7 @@ def get_runtime() -> Runtime:
         sandbox=sandbox,
         credentials=credentials,
         model=st.session_state.get(KEY_MODEL) or settings.model,
+        sandbox_signin=sandbox_signin.access_token if sandbox_signin else None,
     )
     # On a database fault the chosen address stays in this session; the chat shows the banner.
     with contextlib.suppress(StoreError):

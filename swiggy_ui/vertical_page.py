@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import streamlit as st
 
 from swiggy_core.actions import typed_message
 from swiggy_core.engine import StreamFailed
+from swiggy_core.constants import OAUTH_EXPIRY_WARNING
 from swiggy_core.errors import InputError, SwiggyAssistantError
+from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, ErrorInfo
+from swiggy_core.report import report_tool_failure
 from swiggy_core.session import ChatSession
 from swiggy_core.store import StoreError
 from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_ui import chat, state
 from swiggy_ui.approval_dialog import render_approval
-from swiggy_ui.banners import error_banner
+from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
 from swiggy_ui.safe_text import markdown_text, plain
+from swiggy_ui.signin_state import current_token
 
 OFFLINE_BADGE = "Offline demo"
 
@@ -46,7 +52,7 @@ def render_vertical(vertical_id: str) -> None:
     handle = _decide(page, session)
     _show_notice(page, vertical)
     if handle is None:
-        handle = _retry_or_approval(page, session, messages or [], vertical)
+        handle = _retry_or_approval(runtime, page, session, messages or [], vertical)
     if handle is None:
         handle = _send_input(page, session, vertical, bool(messages))
     if handle is not None:
@@ -101,13 +107,21 @@ def _decide(page: state.VerticalChat, session: ChatSession) -> TurnHandle | None
 
 
 def _retry_or_approval(
-    page: state.VerticalChat, session: ChatSession, messages: list[ChatMessage], vertical: Vertical
+    runtime: Runtime,
+    page: state.VerticalChat,
+    session: ChatSession,
+    messages: list[ChatMessage],
+    vertical: Vertical,
 ) -> TurnHandle | None:
     last = messages[-1] if messages else None
     error = last.meta.error if last is not None and last.role == "assistant" else None
-    if error is not None and error_banner(error, key=f"err-{vertical.id}-{len(messages)}"):
-        handle: TurnHandle | None = _guard(page, session.retry)
-        return handle
+    if error is not None:
+        key = f"err-{vertical.id}-{len(messages)}"
+        if error_banner(error, key=key):
+            handle: TurnHandle | None = _guard(page, session.retry)
+            return handle
+        if report_offer(error, key=key):
+            _send_report(runtime, vertical, error)
     pending = _guard(page, session.pending_approval)
     if pending is not None:
         render_approval(pending, vertical)
@@ -147,6 +161,15 @@ def _unsent_retry(page: state.VerticalChat, vertical: Vertical) -> ChatMessage |
     return None
 
 
+def _send_report(runtime: Runtime, vertical: Vertical, error: ErrorInfo) -> None:
+    setup = runtime.setup(vertical.id)
+    url = setup.server_url(vertical.server_key, vertical.server.url)
+    answer = report_tool_failure(
+        shared_manager(), url, vertical.server_key, runtime.mcp_token(), error
+    )
+    st.info(markdown_text(answer), icon=":material/bug_report:")
+
+
 def _show_notice(page: state.VerticalChat, vertical: Vertical) -> None:
     if page.notice is not None:
         notice, page.notice = page.notice, None
@@ -172,7 +195,22 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
             st.caption(
                 ":material/location_on: No address chosen yet: ask for your saved addresses."
             )
-    if runtime.sandbox is None and swiggy_token_is_stale():
+    if runtime.sandbox is None:
+        _expiry_warning(runtime)
+
+
+def _expiry_warning(runtime: Runtime) -> None:
+    """Warn a day before a Swiggy sign-in (5 days, no refresh) or a pasted token runs out."""
+    if runtime.credentials.token_source == "signin":
+        token = current_token(runtime.identity.user_id, "swiggy", runtime.settings)
+        if token is not None and token.expires_within(OAUTH_EXPIRY_WARNING, datetime.now(UTC)):
+            st.warning(
+                "Your Swiggy sign-in expires within a day. Sign in again on Connections "
+                "(within Swiggy's 30-day session it usually needs no OTP).",
+                icon=":material/schedule:",
+            )
+            st.page_link(CONNECTIONS_PAGE, label="Reconnect Swiggy", icon=":material/link:")
+    elif swiggy_token_is_stale():
         st.warning(
             "Your Swiggy token is more than 4 days old and may expire soon. Reconnect on "
             "Connections.",

@@ -362,6 +362,70 @@ def test_tablescout_slot_button_asks_before_booking(
     assert booking["reservationTime"] == slot["displayTime"]
 
 
+def test_tablescout_never_offers_a_full_slot_and_lists_the_nearest_free_ones(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
+) -> None:
+    chat = Chat(client, sandbox, "dining", "full-slot")
+    where = (chat.address["lat"], chat.address["lng"])
+    venue, full = next(
+        (v, s)
+        for v in chat.shop.catalog.venues
+        for s in chat.shop.dineout.slots(v.id, TOMORROW, where)["slots"]
+        if s["dateStr"] == TOMORROW and s["availableInventory"] == 0
+    )
+    chat.say("book a table for 2 tomorrow near Indiranagar")
+    ids = {"restaurantId": venue.id, "restaurantName": venue.name}
+    assert names(chat.press("show_slots", "Show free slots", ids=ids)) == ["get_available_slots"]
+    slots = chat.results("get_available_slots")[0]["data"]["slots"]
+    wanted = full["reservationTime"]
+    free = [s for s in slots if s["dateStr"] == TOMORROW and s["availableInventory"] > 0]
+    nearest = sorted(free, key=lambda s: abs(s["reservationTime"] - wanted))[:3]
+
+    # Asked for by time: the planner says it is taken and offers the nearest free times.
+    assert names(chat.say(f"book the {full['displayTime'].lower()} slot")) == []
+    assert chat.asked() is None and "is taken" in chat.text()
+    offered = chat.text().split("Nearest free slots: ", 1)[1]
+    assert offered.startswith(", ".join(s["displayTime"] for s in nearest))
+
+    # Pressed on a card with its ids: still never offered for a booking.
+    pick = {
+        "restaurantId": venue.id,
+        "slotId": full["slotId"],
+        "itemId": full["deals"][0]["itemId"],
+        "reservationTime": full["reservationTime"],
+    }
+    assert names(chat.press("pick_slot", f"Book the {full['displayTime']} slot", ids=pick)) == []
+    assert chat.asked() is None and "is taken" in chat.text()
+    assert chat.shop.dineout.bookings("full-slot") == []
+
+
+def test_tablescout_without_coordinates_searches_by_saved_location(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
+) -> None:
+    """Documented locations carry no coordinates: the search's latitude/longitude are reused."""
+    chat = Chat(client, sandbox, "dining", "no-address")
+    chat.address = None
+    calls = chat.say("book a table for 2 tomorrow at 8 pm near Indiranagar")
+    assert names(calls) == ["get_saved_locations", "search_restaurants_dineout"]
+    location = chat.results("get_saved_locations")[0]["data"]["locations"][0]
+    assert "lat" not in location and "latitude" not in location
+    assert calls[1][1] == {"query": "indiranagar", "addressId": location["id"]}
+    found = chat.results("search_restaurants_dineout")[0]["data"]
+    where = {"latitude": found["latitude"], "longitude": found["longitude"]}
+
+    calls = chat.say("the first one")
+    assert names(calls) == ["get_available_slots"]
+    assert {key: calls[0][1][key] for key in where} == where
+    slots = chat.results("get_available_slots")[0]["data"]["slots"]
+    slot = next(s for s in slots if s["dateStr"] == TOMORROW and s["availableInventory"] > 0)
+    chat.say(f"book the {slot['displayTime'].lower()} slot")
+    asked = chat.asked().input["arguments"]
+    assert {key: asked[key] for key in where} == where
+    assert names(chat.confirm(bridge)) == []
+    (booking,) = chat.shop.dineout.bookings("no-address")
+    assert booking["orderId"] in chat.text() and "Booked" in chat.text()
+
+
 def test_an_unclear_request_gets_examples(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer
 ) -> None:
