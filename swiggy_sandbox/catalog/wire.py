@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from swiggy_sandbox.catalog.geo import CITY, delivery_minutes, haversine_km, is_open, rupees_label
+from swiggy_sandbox.catalog.geo import delivery_minutes, haversine_km, is_open, rupees_label
 from swiggy_sandbox.catalog.models import Dish, Product, Restaurant, SavedAddress, Variation, Venue
 
 StockLeft = Callable[[Variation], int]
@@ -20,48 +20,62 @@ def image_url(base_url: str, kind: str, item_id: str) -> str:
 def variation_wire(
     product: Product, variation: Variation, base_url: str, left: int
 ) -> dict[str, Any]:
-    """One pack with price, stock flag and the most a cart may hold."""
-    return {
+    """One pack (a search result's `variations[]` entry) with price, stock and the cap."""
+    cap = max(0, min(variation.max_quantity, left))
+    out: dict[str, Any] = {
         "spinId": variation.spin_id,
         "skuId": variation.sku_id,
         "quantityDescription": variation.quantity_description,
+        "displayName": f"{product.display_name} {variation.quantity_description}",
+        "brandName": product.brand,
         "price": {"mrp": variation.mrp, "offerPrice": variation.offer_price},
         "isInStockAndAvailable": left > 0,
-        "maxQuantity": max(0, min(variation.max_quantity, left)),
         "imageUrl": image_url(base_url, "product", product.product_id),
+        "maxQuantity": cap,
     }
+    if 0 < left < variation.max_quantity:
+        out["maxQuantityMessage"] = f"Only {left} left in stock"
+    if product.is_veg is not None:
+        out["vegClassifier"] = "VEG" if product.is_veg else "NONVEG"
+    return out
 
 
 def product_wire(product: Product, base_url: str, stock_left: StockLeft) -> dict[str, Any]:
-    """A search result entry."""
-    out: dict[str, Any] = {
-        "productId": product.product_id,
+    """A search result entry (Swiggy's SearchProduct; no fields beyond the documented ones)."""
+    variations = [variation_wire(product, v, base_url, stock_left(v)) for v in product.variations]
+    in_stock = any(v["isInStockAndAvailable"] for v in variations)
+    return {
         "displayName": product.display_name,
         "brand": product.brand,
-        "category": product.category,
-        "subCategory": product.sub_category,
-        "tags": list(product.tags),
-        "imageUrl": image_url(base_url, "product", product.product_id),
-        "variations": [
-            variation_wire(product, v, base_url, stock_left(v)) for v in product.variations
-        ],
+        "inStock": in_stock,
+        "isAvail": True,  # every catalog product is sold at every sandbox address
+        "productId": product.product_id,
+        "parentProductId": product.product_id,
+        "variations": variations,
     }
-    if product.is_veg is not None:
-        out["isVeg"] = product.is_veg
-    if product.nutrition is not None:
-        n = product.nutrition
-        out["nutrition"] = {
-            "per": "100 g",
-            "energyKcal": n.energy_kcal,
-            "proteinG": n.protein_g,
-            "carbsG": n.carbs_g,
-            "fatG": n.fat_g,
-            "fibreG": n.fibre_g,
-        }
-    if product.category == "beauty":
-        out["skinTypes"] = list(product.skin_types)
-        out["hairTypes"] = list(product.hair_types)
-    return out
+
+
+def cart_item_wire(
+    product: Product, variation: Variation, quantity: int, base_url: str, left: int
+) -> dict[str, Any]:
+    """One cart line (Swiggy's InstamartCartItem): `mrp` and `discountedFinalPrice` per unit."""
+    out = variation_wire(product, variation, base_url, left)
+    item: dict[str, Any] = {
+        "spinId": variation.spin_id,
+        "skuId": variation.sku_id,
+        "productId": product.product_id,
+        "itemName": product.display_name,
+        "itemVariant": variation.quantity_description,
+        "quantity": quantity,
+        "isInStockAndAvailable": out["isInStockAndAvailable"],
+        "mrp": variation.mrp,
+        "discountedFinalPrice": variation.offer_price,
+        "imageUrl": out["imageUrl"],
+        "maxQuantity": out["maxQuantity"],
+    }
+    if "maxQuantityMessage" in out:
+        item["maxQuantityMessage"] = out["maxQuantityMessage"]
+    return item
 
 
 def _ratings_label(count: int) -> str:
@@ -144,15 +158,32 @@ def venue_wire(venue: Venue, base_url: str, origin: tuple[float, float]) -> dict
 
 
 def address_wire(address: SavedAddress) -> dict[str, Any]:
-    """A saved address as get_addresses returns it."""
+    """A saved address as get_addresses lists it.
+
+    Swiggy's documented record has no coordinates; the sandbox adds `lat`/`lng` because the
+    app puts the chosen address's point into the prompt for tools that require one
+    (track_order's lat/lng, Dineout's latitude/longitude).
+    """
     return {
         "id": address.id,
-        "label": address.label,
-        "tag": address.label,
         "addressLine": address.address_line,
-        "address": address.address_line,
-        "area": address.locality,
-        "city": CITY,
+        "phoneNumber": address.phone,
+        "addressCategory": address.category,
+        "addressTag": address.label,
         "lat": address.lat,
         "lng": address.lng,
+    }
+
+
+def address_details_wire(address: SavedAddress) -> dict[str, Any]:
+    """A cart's `selectedAddressDetails`."""
+    return {
+        "id": address.id,
+        "address": address.address_line,
+        "area": address.locality,
+        "name": address.name,
+        "mobile": address.phone,
+        "annotation": address.label,
+        "category": address.category,
+        "city": address.city,
     }

@@ -1,4 +1,4 @@
-"""The Instamart MCP server (`/im`): groceries, household, beauty."""
+"""The Instamart MCP server (`/im`): Swiggy's 19 documented tools over the sandbox shop."""
 
 from __future__ import annotations
 
@@ -9,34 +9,55 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from swiggy_core.constants import MCP_SERVERS
-from swiggy_sandbox.catalog.wire import address_wire
+from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, register_address_tools
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
+from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
 from swiggy_sandbox.shop import CartLine, Shop
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 SPEND = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
-WRITE_TOOLS = frozenset(
-    {"update_cart", "clear_cart", "checkout", "create_address", "delete_address"}
+WRITE_TOOLS = (
+    frozenset({"update_cart", "clear_cart", "apply_coupon", "checkout"})
+    | ADDRESS_WRITE_TOOLS
+    | PAYMENT_WRITE_TOOLS
 )
 
 AddressId = Annotated[str, Field(description="Address id from get_addresses.")]
+OrderId = Annotated[str, Field(description="Order id from checkout or get_orders.")]
+Offset = Annotated[int, Field(description="nextOffset of the previous page (default 0).")]
 
 
 class CartItem(BaseModel):
-    """One cart line: a pack (spinId) and how many."""
+    """One cart line: a pack (spinId, skuId) and how many."""
 
     model_config = ConfigDict(extra="ignore")
     spinId: str = Field(description="variations[].spinId from search_products.")
-    skuId: str | None = Field(default=None, description="variations[].skuId (optional check).")
+    skuId: str | None = Field(default=None, description="variations[].skuId of the same pack.")
     quantity: int = Field(description="Units wanted; 0 removes the line.")
 
 
 def _cart_message(cart: dict[str, Any]) -> str:
     if not cart["items"]:
         return "Your cart is empty."
-    return f"Cart has {cart['itemCount']} item(s); to pay ₹{cart['billBreakdown']['toPay']}."
+    count = sum(item["quantity"] for item in cart["items"])
+    notes = [
+        f"{r['itemName']}: {r['cappedQuantity']} instead of {r['requestedQuantity']} "
+        f"({r.get('reason', 'limited')})"
+        for r in cart.get("reducedQuantityItems", [])
+    ]
+    notes += [f"{r['itemName']} is out of stock" for r in cart.get("removedOutOfStockItems", [])]
+    if warning := cart.get("cartWarning"):
+        notes.append(str(warning["message"]))
+    changed = f" Changed: {'; '.join(notes)}." if notes else ""
+    to_pay = cart["billBreakdown"]["toPay"]["value"]
+    return f"Cart has {count} item(s); to pay {to_pay}.{changed}"
+
+
+def _products_message(data: dict[str, Any], what: str) -> str:
+    more = f" More with offset {data['nextOffset']}." if data["nextOffset"] else ""
+    return f"Found {len(data['products'])} product(s) {what}.{more}"
 
 
 def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> SandboxServer:
@@ -48,23 +69,32 @@ def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) 
         "update_cart REPLACES the whole cart. Orders are cash on delivery and cannot be cancelled.",
     )
     im = shop.instamart
-
-    @server.tool(annotations=READ, structured_output=False)
-    def get_addresses(ctx: Context) -> str:
-        """List the user's saved delivery addresses (ids for addressId)."""
-        addresses = [address_wire(a) for a in shop.saved_addresses(server.user_of(ctx))]
-        return ok({"addresses": addresses}, f"{len(addresses)} saved address(es).")
+    register_address_tools(server, shop)
+    register_payment_tools(server, shop, "im")
 
     @server.tool(annotations=READ, structured_output=False)
     def search_products(
         ctx: Context,
         addressId: AddressId,
-        query: Annotated[str, Field(description="What to find, e.g. 'Amul butter 500 g'.")],
-        offset: Annotated[int, Field(description="nextOffset of the previous page.")] = 0,
+        query: Annotated[str, Field(description="Product, category or brand; not empty.")],
+        offset: Offset = 0,
     ) -> str:
-        """Search Instamart products; each has variations (packs) with spinId, price and stock."""
+        """Search products at the address; each has variations (packs) with spinId, skuId,
+        price and stock."""
         data = im.search(server.user_of(ctx), addressId, query, offset)
-        return ok(data, f"{data['totalResults']} product(s) match '{query}'.")
+        return ok(data, _products_message(data, f"for '{query}'"))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def your_go_to_items(ctx: Context, addressId: AddressId, offset: Offset = 0) -> str:
+        """Products the user orders most often (popular staples for new users)."""
+        data = im.go_to_items(server.user_of(ctx), addressId, offset)
+        return ok(data, _products_message(data, "you order often"))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_cart(ctx: Context) -> str:
+        """The cart: items and billBreakdown (line items and toPay, as strings in rupees)."""
+        cart = im.cart(server.user_of(ctx))
+        return ok(cart, _cart_message(cart))
 
     @server.tool(annotations=WRITE, structured_output=False)
     def update_cart(
@@ -77,60 +107,78 @@ def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) 
         cart = im.update_cart(server.user_of(ctx), selectedAddressId, lines)
         return ok(cart, _cart_message(cart))
 
-    @server.tool(annotations=READ, structured_output=False)
-    def get_cart(ctx: Context) -> str:
-        """The cart: items and billBreakdown (item total, fees, toPay, in rupees)."""
-        cart = im.cart(server.user_of(ctx))
-        return ok(cart, _cart_message(cart))
-
     @server.tool(annotations=WRITE, structured_output=False)
     def clear_cart(ctx: Context) -> str:
         """Remove everything from the cart."""
         return ok(im.clear_cart(server.user_of(ctx)), "Cart cleared.")
 
+    @server.tool(annotations=READ, structured_output=False)
+    def list_coupons(ctx: Context, addressId: AddressId) -> str:
+        """Coupons for the current cart (needs items in the cart)."""
+        data = im.coupons(server.user_of(ctx), addressId)
+        usable = sum(1 for c in data["availableCoupons"] if c["isApplicable"])
+        return ok(data, f"{usable} of {len(data['availableCoupons'])} coupon(s) apply.")
+
+    @server.tool(annotations=WRITE, structured_output=False)
+    def apply_coupon(
+        ctx: Context,
+        couponCode: Annotated[str, Field(description="A couponCode from list_coupons.")],
+    ) -> str:
+        """Apply a coupon to the cart; the discount shows in billBreakdown.lineItems."""
+        cart = im.apply_coupon(server.user_of(ctx), couponCode)
+        return ok(cart, f"Coupon {couponCode.strip().upper()} applied. {_cart_message(cart)}")
+
     @server.tool(annotations=SPEND, structured_output=False)
     def checkout(
         ctx: Context,
         addressId: AddressId,
-        paymentMethod: Annotated[str | None, Field(description="Only 'COD' is supported.")] = None,
+        paymentMethod: Annotated[
+            str | None, Field(description="'Cash' or 'COD' (the default); UPI is not supported.")
+        ] = None,
+        intentApp: Annotated[str | None, Field(description="UPI app id (not supported).")] = None,
+        generateUPIQR: Annotated[bool, Field(description="UPI QR (not supported).")] = False,
     ) -> str:
-        """Place the order for the whole cart (cash on delivery; cannot be cancelled)."""
-        order = im.checkout(server.user_of(ctx), addressId, paymentMethod)
-        return ok(order, f"Order {order['orderId']} placed. Pay ₹{order['toPay']} in cash.")
+        """Place the order for the whole cart, cash on delivery. It cannot be cancelled."""
+        order = im.checkout(server.user_of(ctx), addressId, paymentMethod, intentApp, generateUPIQR)
+        return ok(
+            order,
+            f"Instamart order placed successfully! Order {order['orderId']}: "
+            f"₹{order['cartTotal']:.2f} to pay in cash on delivery to {order['deliveryLabel']}. "
+            "It cannot be cancelled here (call 080-67466729 for help).",
+        )
 
     @server.tool(annotations=READ, structured_output=False)
-    def your_go_to_items(ctx: Context, addressId: AddressId | None = None) -> str:
-        """Products the user orders most often (popular staples for new users)."""
-        return ok(im.go_to_items(server.user_of(ctx)))
-
-    @server.tool(annotations=WRITE, structured_output=False)
-    def create_address(
+    def track_order(
         ctx: Context,
-        addressLine: Annotated[str, Field(description="Full street address.")],
-        lat: float,
-        lng: float,
-        label: Annotated[str, Field(description="Home, Work or Other.")] = "Other",
-        locality: str = "",
+        orderId: OrderId,
+        lat: Annotated[float, Field(description="Latitude of the delivery address.")],
+        lng: Annotated[float, Field(description="Longitude of the delivery address.")],
     ) -> str:
-        """Save a new delivery address (Bengaluru only in the sandbox)."""
-        address = shop.addresses.create(server.user_of(ctx), addressLine, label, lat, lng, locality)
-        return ok({"address": address_wire(address)}, f"Saved address {address.id}.")
-
-    @server.tool(annotations=WRITE, structured_output=False)
-    def delete_address(ctx: Context, addressId: AddressId) -> str:
-        """Delete a saved address."""
-        address = shop.addresses.delete(server.user_of(ctx), addressId)
-        return ok({"deletedAddressId": address.id}, f"Deleted address {address.id}.")
-
-    @server.tool(annotations=READ, structured_output=False)
-    def get_orders(ctx: Context) -> str:
-        """Past Instamart orders, newest first, with status."""
-        return ok(im.orders(server.user_of(ctx)))
-
-    @server.tool(annotations=READ, structured_output=False)
-    def track_order(ctx: Context, orderId: str, lat: float, lng: float) -> str:
-        """Live status, ETA and delivery partner location of an order."""
+        """Live status, ETA, store, rider location and items of an order."""
         data = im.track(server.user_of(ctx), orderId, lat, lng)
-        return ok(data, data["statusMessage"])
+        return ok(data, f"{data['status']['statusMessage']} ({data['status']['etaText']}).")
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_delivery_status(ctx: Context, orderId: OrderId, addressId: AddressId) -> str:
+        """A short delivery status of an order."""
+        data = im.delivery_status(server.user_of(ctx), orderId, addressId)
+        return ok(data, f"{data['statusMessage']} ({data['etaText']}).")
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_orders(
+        ctx: Context,
+        count: Annotated[int, Field(description="How many orders (default 10).")] = 10,
+        orderType: Annotated[str, Field(description="'DASH' (default) or 'INSTAMART'.")] = "DASH",
+        activeOnly: Annotated[bool, Field(description="Only orders on their way.")] = False,
+    ) -> str:
+        """Recent Instamart orders, newest first, with status and bill."""
+        data = im.orders(server.user_of(ctx), count, orderType, activeOnly)
+        return ok(data, f"{len(data['orders'])} order(s).")
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_order_details(ctx: Context, orderId: OrderId) -> str:
+        """One order's items and bill."""
+        data = im.order_details(server.user_of(ctx), orderId)
+        return ok(data, f"Order {orderId}: {data['bill']['grandTotal']} ({data['status']}).")
 
     return server
