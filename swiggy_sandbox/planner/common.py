@@ -87,12 +87,15 @@ def addresses_step(view: ConversationView) -> Step:
     found = done.data.get("addresses") or done.data.get("locations") or []
     if not found:
         return Finish("You have no saved addresses yet. Add one in the Swiggy app first.")
-    lines = [
-        f"{a.get('label') or 'Address'} — {a.get('addressLine') or a.get('address', '')}"
-        for a in found
-    ]
+    lines = [f"{address_label(a)} — {a.get('addressLine') or a.get('address', '')}" for a in found]
     listed = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
     return Finish(f"Your saved addresses:\n{listed}\n\nTap “Use this address” on the one to use.")
+
+
+def address_label(address: dict[str, Any]) -> str:
+    """An address's name: Swiggy's addressTag (or its category), else an older `label`."""
+    category = str(address.get("addressCategory") or "").replace("_", " ").title()
+    return str(address.get("addressTag") or address.get("label") or category or "Address")
 
 
 def address_chosen(view: ConversationView, ids: dict[str, Any]) -> Finish:

@@ -39,7 +39,9 @@ def _search(view: ConversationView, intent: Intent) -> Step:
             done = earlier  # the same search again: answer from the results we have
     if done is not None:
         cap = en.price_cap(view.text)
-        return Finish(say.products_reply(done.data, cap, nutrition=view.vertical == "NutriCart"))
+        asked = str(done.input.get("query") or query)
+        nutrition = view.vertical == "NutriCart"
+        return Finish(say.products_reply(done.data, asked, cap, nutrition=nutrition))
     return call(view, "search_products", {"addressId": address, "query": query})
 
 
@@ -196,30 +198,29 @@ def _target(
 
 
 def _product_words(view: ConversationView) -> dict[str, str]:
-    """spinId → name, kind and tags from every search so far ("cleanser" is a face wash)."""
+    """spinId → name and kind of product, from every search so far."""
     known: dict[str, str] = {}
     for search in view.calls:
         if search.name != "search_products" or not search.ok:
             continue
         for product in search.data.get("products") or []:
-            facts = [product.get("displayName", ""), product.get("subCategory", "")]
-            facts += [str(tag) for tag in product.get("tags") or []]
+            words = say.product_words(product)
             for variation in product.get("variations") or []:
-                known[str(variation.get("spinId"))] = " ".join(str(f) for f in facts if f)
+                known[str(variation.get("spinId"))] = words
     return known
 
 
 def _after_update(data: dict[str, Any], target: dict[str, Any], verb: str) -> str:
     line = next((i for i in data.get("items") or [] if i.get("spinId") == target["spinId"]), None)
-    name = target.get("name") or (line or {}).get("displayName", "that item")
+    name = target.get("name") or (say.item_name(line) if line else "that item")
+    capped = say.capped_note(data, target["spinId"])
     if verb == "Removed":
         opening = f"Removed {name}. " if line is None else f"{name} is still in the cart. "
     elif line is None:
-        return f"The cart update didn't include {name}; it may be out of stock.\n" + say.cart_reply(
-            data
-        )
+        why = capped or f"The cart update didn't include {name}; it may be out of stock. "
+        return f"{why.strip()}\n{say.cart_reply(data)}"
     else:
-        opening = f"{verb}: {line['quantity']} × {name}. "
+        opening = f"{verb}: {line['quantity']} × {name}. {capped}"
     return say.cart_reply(data, opening)
 
 

@@ -1,12 +1,21 @@
-"""What the planner says about Instamart products, carts and orders."""
+"""What the planner says about Instamart products, carts and orders.
+
+Results arrive in Swiggy's documented shapes: products with `variations`, cart lines with
+`itemName` and `discountedFinalPrice` (per unit), bill values as strings ("₹54.00").
+What a model knows about groceries beyond that (nutrition, what kind of product a name is)
+comes from the sandbox catalog, standing in for the model's general knowledge.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from swiggy_sandbox.catalog import Product, load_catalog
 from swiggy_sandbox.planner import text as en
 
 SHOWN_PRODUCTS = 5
+_AMOUNT_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _SKIN_TYPES = ("oily", "dry", "combination", "sensitive", "normal")
 _HAIR_TYPES = ("oily", "dry", "frizzy", "curly", "thin", "dandruff")
 
@@ -36,9 +45,32 @@ def shown_products(data: dict[str, Any], cap: float | None) -> list[dict[str, An
     return products[:SHOWN_PRODUCTS]
 
 
-def products_reply(data: dict[str, Any], cap: float | None, nutrition: bool) -> str:
+def amount(value: Any) -> float | None:
+    """Rupees from a number, "₹54.00" or a `{label, value}` bill entry."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    match = _AMOUNT_RE.search(str(value or "").replace("₹", ""))
+    return float(match.group().replace(",", "")) if match else None
+
+
+def known_product(product_id: Any) -> Product | None:
+    """What the model knows about a product (None for products it has never heard of)."""
+    return load_catalog().product(str(product_id))
+
+
+def product_words(product: dict[str, Any]) -> str:
+    """A product's name and what kind of product it is ("cleanser" is a face wash)."""
+    known = known_product(product.get("productId"))
+    facts = [str(product.get("displayName", ""))]
+    if known is not None:
+        facts += [known.sub_category, *known.tags]
+    return " ".join(fact for fact in facts if fact)
+
+
+def products_reply(data: dict[str, Any], query: str, cap: float | None, nutrition: bool) -> str:
     """A short list of what the search found, with prices and a next step."""
-    query = data.get("query", "that")
     shown = shown_products(data, cap)
     if not shown:
         if cap is not None and data.get("products"):
@@ -60,14 +92,15 @@ def _product_line(product: dict[str, Any]) -> str:
 
 
 def _protein_note(shown: list[dict[str, Any]]) -> str:
-    with_facts = [p for p in shown if (p.get("nutrition") or {}).get("proteinG") is not None]
-    if not with_facts:
+    protein = {}
+    for product in shown:
+        known = known_product(product.get("productId"))
+        if known is not None and known.nutrition is not None:
+            protein[str(product.get("displayName"))] = known.nutrition.protein_g
+    if not protein:
         return ""
-    best = max(with_facts, key=lambda p: p["nutrition"]["proteinG"])
-    return (
-        f"Nutrition: {best['displayName']} has the most protein here, "
-        f"{best['nutrition']['proteinG']} g per 100 g."
-    )
+    best = max(protein, key=lambda name: protein[name])
+    return f"Nutrition: {best} has the most protein here, {protein[best]:g} g per 100 g."
 
 
 def cart_lines(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -77,11 +110,27 @@ def cart_lines(data: dict[str, Any]) -> list[dict[str, Any]]:
             "spinId": item["spinId"],
             "skuId": item.get("skuId"),
             "quantity": int(item.get("quantity", 1)),
-            "name": str(item.get("displayName", "")),
+            "name": item_name(item),
         }
         for item in data.get("items") or []
         if item.get("spinId")
     ]
+
+
+def item_name(item: dict[str, Any]) -> str:
+    """A cart line's product name."""
+    return str(item.get("itemName") or item.get("displayName") or "item")
+
+
+def line_total(item: dict[str, Any]) -> float | None:
+    """What a cart line costs: the per-unit price charged times the quantity."""
+    unit = amount(item.get("discountedFinalPrice"))
+    return None if unit is None else unit * int(item.get("quantity", 1))
+
+
+def to_pay(cart: dict[str, Any]) -> float | None:
+    """The cart's amount to pay as Swiggy reported it."""
+    return amount((cart.get("billBreakdown") or {}).get("toPay") or cart.get("cartTotalAmount"))
 
 
 def cart_reply(data: dict[str, Any], opening: str = "") -> str:
@@ -90,35 +139,48 @@ def cart_reply(data: dict[str, Any], opening: str = "") -> str:
     if not items:
         return f"{opening}Your cart is empty.".strip()
     lines = [
-        f"{item.get('quantity', 1)} × {item.get('displayName', 'item')} — "
-        f"{en.rupees(item.get('totalPrice'))}"
+        f"{item.get('quantity', 1)} × {item_name(item)} — {en.rupees(line_total(item))}"
         for item in items
     ]
-    to_pay = (data.get("billBreakdown") or {}).get("toPay")
-    return f"{opening}Your cart:\n{en.listing(lines)}\nTo pay: {en.rupees(to_pay)} (fees included)."
+    return (
+        f"{opening}Your cart:\n{en.listing(lines)}\n"
+        f"To pay: {en.rupees(to_pay(data))} (fees included)."
+    )
 
 
 def order_review(data: dict[str, Any]) -> str:
     """What the person approves before an order is placed: the bill and the terms."""
-    to_pay = (data.get("billBreakdown") or {}).get("toPay")
-    count = data.get("itemCount") or len(data.get("items") or [])
+    count = sum(int(item.get("quantity", 1)) for item in data.get("items") or [])
+    where = (data.get("selectedAddressDetails") or {}).get("annotation")
+    to = f", delivered to {where}" if where else ""
     return (
-        f"Your order comes to {en.rupees(to_pay)} for {count} item(s), paid cash on delivery. "
-        "Once placed it cannot be cancelled."
+        f"Your order comes to {en.rupees(to_pay(data))} for {count} item(s){to}, paid cash on "
+        "delivery. Once placed it cannot be cancelled."
     )
 
 
 def order_reply(order: dict[str, Any]) -> str:
-    """The order as placed."""
-    eta = (
-        f" It should arrive in about {order['etaMinutes']} minutes."
-        if order.get("etaMinutes")
-        else ""
-    )
+    """The order as placed (checkout's single-order result)."""
+    where = f" to {order['deliveryLabel']}" if order.get("deliveryLabel") else ""
     return (
-        f"Done — order {order.get('orderId')} is placed: {order.get('itemCount', '')} item(s), "
-        f"{en.rupees(order.get('toPay'))} to pay in cash on delivery.{eta}"
+        f"Done — order {order.get('orderId')} is placed{where}: "
+        f"{en.rupees(order.get('cartTotal'))} to pay in cash on delivery."
     )
+
+
+def capped_note(data: dict[str, Any], spin_id: str) -> str:
+    """Why a line holds less than asked (stock or the per-order limit), or ""."""
+    for reduced in data.get("reducedQuantityItems") or []:
+        if reduced.get("spinId") == spin_id:
+            why = reduced.get("reason") or "limited stock"
+            return (
+                f"Only {reduced.get('cappedQuantity')} of {reduced.get('requestedQuantity')} "
+                f"could be added ({str(why).rstrip('.')}). "
+            )
+    for removed in data.get("removedOutOfStockItems") or []:
+        if removed.get("spinId") == spin_id:
+            return f"{item_name(removed)} is out of stock, so it wasn't added. "
+    return ""
 
 
 def skin_type(text: str) -> str | None:
