@@ -182,20 +182,20 @@ def test_nutricart_search_add_remove_and_a_confirmed_checkout(
     calls = chat.say("add 2 of the first one")
     assert names(calls) == ["get_cart", "update_cart"]
     (line,) = chat.shop.instamart.cart("nutri")["items"]
-    assert (line["displayName"], line["quantity"]) == (first, 2)
+    assert (line["itemName"], line["quantity"]) == (first, 2)
 
     calls = chat.say("add 3 lays classic salted chips")
     assert names(calls) == ["search_products", "update_cart"]
     sent = calls[1][1]["items"]
     assert [item["quantity"] for item in sent] == [2, 3], "update_cart got the whole cart"
-    cart = {i["displayName"]: i["quantity"] for i in chat.shop.instamart.cart("nutri")["items"]}
+    cart = {i["itemName"]: i["quantity"] for i in chat.shop.instamart.cart("nutri")["items"]}
     assert cart == {first: 2, "Lay's Classic Salted Potato Chips": 3}
 
     assert names(chat.say("show my cart")) == ["get_cart"]
     assert "Lay's Classic Salted Potato Chips" in chat.text()
 
     assert names(chat.say("remove the chips")) == ["get_cart", "update_cart"]
-    cart = {i["displayName"]: i["quantity"] for i in chat.shop.instamart.cart("nutri")["items"]}
+    cart = {i["itemName"]: i["quantity"] for i in chat.shop.instamart.cart("nutri")["items"]}
     assert cart == {first: 2}
 
     assert names(chat.say("place the order")) == ["get_cart"]
@@ -250,7 +250,7 @@ def test_stylekit_gives_a_routine_then_one_qualified_search(
     assert chat.last.content[0].input["query"] == "sunscreen for oily skin"
     chat.say("add the first one")
     (line,) = chat.shop.instamart.cart("style")["items"]
-    assert "Sunscreen" in line["displayName"] or "SPF" in line["displayName"]
+    assert "Sunscreen" in line["itemName"] or "SPF" in line["itemName"]
 
 
 def test_feedme_restaurant_menu_cart_and_confirmed_order(
@@ -442,7 +442,7 @@ def test_without_an_address_the_planner_reads_the_saved_ones_first(
     calls = chat.say("I want a paneer biryani")
     assert names(calls) == ["get_addresses", "search_restaurants"]
     home = chat.results("get_addresses")[0]["data"]["addresses"][0]
-    assert home["label"] == "Home" and calls[1][1]["addressId"] == home["id"]
+    assert home["addressTag"] == "Home" and calls[1][1]["addressId"] == home["id"]
 
 
 def test_saved_addresses_are_listed_on_request(

@@ -152,8 +152,8 @@ def test_two_users_keep_their_carts_apart(sandbox: SandboxHttpServer) -> None:
             group.start_soon(shop_as, "bob")
 
     anyio.run(main)
-    assert "Paneer" in carts["alice"]["items"][0]["displayName"]
-    assert "Sunscreen" in carts["bob"]["items"][0]["displayName"]
+    assert "Paneer" in carts["alice"]["items"][0]["itemName"]
+    assert "Sunscreen" in carts["bob"]["items"][0]["itemName"]
     assert len(carts["alice"]["items"]) == len(carts["bob"]["items"]) == 1
 
 

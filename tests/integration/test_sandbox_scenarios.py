@@ -20,8 +20,11 @@ HOME = "addr_home_indiranagar"
 
 EXPECTED_TOOLS = {
     "instamart": {
-        "get_addresses", "search_products", "update_cart", "get_cart", "clear_cart", "checkout",
-        "your_go_to_items", "create_address", "delete_address", "get_orders", "track_order",
+        "get_addresses", "create_address", "delete_address", "search_products",
+        "your_go_to_items", "get_cart", "update_cart", "clear_cart", "list_coupons",
+        "apply_coupon", "get_payment_options", "check_payment_status", "confirm_order",
+        "checkout", "track_order", "get_delivery_status", "get_orders", "get_order_details",
+        "report_error",
     },
     "food": {
         "get_addresses", "search_restaurants", "search_menu", "get_restaurant_menu",
@@ -66,54 +69,85 @@ async def refused(call: Call, name: str, **arguments: Any) -> str:
 
 
 async def exercise_instamart(call: Call) -> None:
-    """Every Instamart tool: search → update_cart → get_cart → checkout → orders, plus errors."""
-    addresses = (await ok(call, "get_addresses"))["addresses"]
-    assert [a["label"] for a in addresses] == ["Home", "Work", "Other"]
-    assert (await ok(call, "your_go_to_items"))["source"] == "popular"
+    """Every Instamart tool in Swiggy's documented shapes: search → cart → coupon → checkout
+    → orders and tracking, the payment and support tools, addresses, plus refusals."""
+    listed = await ok(call, "get_addresses", page=1, pageSize=2)
+    assert [a["addressTag"] for a in listed["addresses"]] == ["Home", "Work"]
+    assert listed["pagination"] == {
+        "page": 1, "pageSize": 2, "total": 3, "totalPages": 2, "hasMore": True,
+    }  # fmt: skip
+    staples = await ok(call, "your_go_to_items", addressId=HOME)
+    assert staples["products"] and staples["nextOffset"] == ""
     found = await ok(call, "search_products", addressId=HOME, query="milk")
-    assert found["nextOffset"] == 10 and found["similarProducts"]
+    assert found["nextOffset"] == "10" and found["similarProducts"]
     milk = found["products"][0]
     pack = next(v for v in milk["variations"] if v["isInStockAndAvailable"])
-    assert {"mrp", "offerPrice"} <= pack["price"].keys() and milk["nutrition"]["proteinG"] > 0
+    assert {"mrp", "offerPrice"} <= pack["price"].keys() and milk["inStock"] is True
     butter = (await ok(call, "search_products", addressId=HOME, query="amul butter"))["products"]
     line2 = butter[0]["variations"][0]
     items = [{"spinId": pack["spinId"], "skuId": pack["skuId"], "quantity": 2}]
     cart = await ok(call, "update_cart", selectedAddressId=HOME, items=items)
-    assert [i["quantity"] for i in cart["items"]] == [2]
+    assert [(i["itemName"], i["quantity"]) for i in cart["items"]] == [(milk["displayName"], 2)]
     # update_cart replaces: sending only the butter drops the milk.
-    items = [{"spinId": line2["spinId"], "quantity": 1}]
+    items = [{"spinId": line2["spinId"], "skuId": line2["skuId"], "quantity": 1}]
     cart = await ok(call, "update_cart", selectedAddressId=HOME, items=items)
     assert [i["spinId"] for i in cart["items"]] == [line2["spinId"]]
-    items.append({"spinId": pack["spinId"], "quantity": 3})
+    items = [{**items[0], "quantity": 2}, {"spinId": pack["spinId"], "quantity": 5}]
     await ok(call, "update_cart", selectedAddressId=HOME, items=items)
     cart = await ok(call, "get_cart")
     bill = cart["billBreakdown"]
     labels = [line["label"] for line in bill["lineItems"]]
-    assert labels[0] == "Item Total" and labels[-1] == "To Pay" and "Handling Fee" in labels
-    expected = line2["price"]["offerPrice"] + 3 * pack["price"]["offerPrice"]
-    assert bill["itemTotal"] == expected and bill["toPay"] >= expected
+    assert labels[:3] == ["Item Total", "Delivery Fee", "Handling Fee"]
+    expected = 2 * line2["price"]["offerPrice"] + 5 * pack["price"]["offerPrice"]
+    assert bill["lineItems"][0]["value"] == f"₹{expected:.2f}"
+    assert bill["toPay"]["value"] == cart["cartTotalAmount"] and cart["availablePaymentMethods"]
+    coupons = (await ok(call, "list_coupons", addressId=HOME))["availableCoupons"]
+    usable = next(c["couponCode"] for c in coupons if c["isApplicable"])
+    cart = await ok(call, "apply_coupon", couponCode=usable.lower())
+    assert any(usable in line["label"] for line in cart["billBreakdown"]["lineItems"])
+    options = await ok(call, "get_payment_options")
+    assert options["cod"]["available"] and options["placeOrderToolName"] == "checkout"
+    assert options["paymentAmount"] == cart["cartTotalAmount"]
     assert "UPI" in await refused(call, "checkout", addressId=HOME, paymentMethod="UPI")
-    order = await ok(call, "checkout", addressId=HOME, paymentMethod="COD")
-    assert order["orderId"].startswith("IM") and order["toPay"] == bill["toPay"]
+    order = await ok(call, "checkout", addressId=HOME, paymentMethod="Cash")
+    assert order["orderId"].startswith("IM") and order["status"] == "CONFIRMED"
+    assert f"₹{order['cartTotal']:.2f}" == cart["cartTotalAmount"]
     assert (await ok(call, "get_cart"))["items"] == []
     assert "empty" in await refused(call, "checkout", addressId=HOME)
-    orders = (await ok(call, "get_orders"))["orders"]
-    assert [o["orderId"] for o in orders] == [order["orderId"]]
+    assert "paasId" in await refused(call, "check_payment_status", paasId="PAAS-1")
+    assert "cash" in await refused(call, "confirm_order", orderId=order["orderId"], paasId="P1")
+    orders = await ok(call, "get_orders", count=5, activeOnly=True)
+    assert [o["orderId"] for o in orders["orders"]] == [order["orderId"]]
+    assert orders["orders"][0]["billDetails"]["grandTotal"] == order["cartTotal"]
+    details = await ok(call, "get_order_details", orderId=order["orderId"])
+    assert details["totalBill"] == order["cartTotal"]
     tracked = await ok(call, "track_order", orderId=order["orderId"], lat=12.97, lng=77.64)
-    assert tracked["status"] in {"CONFIRMED", "PACKING", "OUT_FOR_DELIVERY", "DELIVERED"}
-    assert (await ok(call, "your_go_to_items"))["source"] == "order_history"
+    assert tracked["status"]["statusMessage"] and tracked["pollingIntervalSeconds"] >= 10
+    status = await ok(call, "get_delivery_status", orderId=order["orderId"], addressId=HOME)
+    assert status["delivered"] is False
+    staples = await ok(call, "your_go_to_items", addressId=HOME)
+    bought = {milk["productId"], butter[0]["productId"]}
+    assert {p["productId"] for p in staples["products"]} == bought
     assert (await ok(call, "clear_cart"))["items"] == []
+    report = await ok(call, "report_error", tool="checkout", errorMessage="It failed.")
+    assert report["mailtoLink"].startswith("mailto:") and "checkout" in report["summary"]
     made = await ok(
         call,
         "create_address",
-        addressLine="12, 5th Cross, HSR Layout",
-        lat=12.9116,
-        lng=77.6389,
-        label="Gym",
+        fullAddress="12, 5th Cross, HSR Layout, Bengaluru 560102",
+        addressLine="12",
+        addressLine2="5th Cross",
+        city="Bengaluru",
+        postalCode="560102",
+        addressCategory="OTHER",
+        addressTag="Gym",
+        userName="Asha",
+        userPhone="9876543210",
     )
-    new_id = made["address"]["id"]
+    new_id = made["addressId"]
     assert new_id in [a["id"] for a in (await ok(call, "get_addresses"))["addresses"]]
-    assert (await ok(call, "delete_address", addressId=new_id))["deletedAddressId"] == new_id
+    deleted = await ok(call, "delete_address", addressId=new_id)
+    assert deleted["statusCode"] == 200
     assert "not found" in await refused(call, "delete_address", addressId=new_id)
     negative = [{"spinId": pack["spinId"], "quantity": -1}]
     assert "Invalid quantity" in await refused(

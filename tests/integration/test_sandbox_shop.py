@@ -47,21 +47,36 @@ def _pack(shop: Shop, query: str, in_stock: bool = True) -> dict:
     return next(v for p in found for v in p["variations"] if v["isInStockAndAvailable"] is in_stock)
 
 
-def test_quantity_limits_and_duplicates(shop: Shop) -> None:
+def _bill(cart: dict) -> dict[str, str]:
+    lines = cart["billBreakdown"]["lineItems"]
+    return {line["label"]: line["value"] for line in lines} | {
+        "To Pay": cart["billBreakdown"]["toPay"]["value"]
+    }
+
+
+def test_update_cart_caps_quantities_and_drops_sold_out_packs(shop: Shop) -> None:
     pack = _pack(shop, "amul butter")
-    with pytest.raises(ShopError, match="at most 5"):
-        shop.instamart.update_cart("u", HOME, [CartLine(pack["spinId"], None, 6)])
+    cart = shop.instamart.update_cart("u", HOME, [CartLine(pack["spinId"], None, 6)])
+    assert [(i["spinId"], i["quantity"]) for i in cart["items"]] == [(pack["spinId"], 5)]
+    (capped,) = cart["reducedQuantityItems"]
+    assert (capped["requestedQuantity"], capped["cappedQuantity"]) == (6, 5)
+    assert "per order" in capped["reason"] and "removedOutOfStockItems" not in cart
     with pytest.raises(ShopError, match="listed twice"):
         line = CartLine(pack["spinId"], None, 1)
         shop.instamart.update_cart("u", HOME, [line, line])
     with pytest.raises(ShopError, match="Invalid skuId"):
         shop.instamart.update_cart("u", HOME, [CartLine(pack["spinId"], "SKU-other", 1)])
+    with pytest.raises(ShopError, match="Invalid quantity"):
+        shop.instamart.update_cart("u", HOME, [CartLine(pack["spinId"], None, -1)])
+    assert [i["quantity"] for i in shop.instamart.cart("u")["items"]] == [5]  # unchanged
     sold_out = next(
         v for p in shop.catalog.products for v in p.variations if v.stock == 0 and v.max_quantity
     )
-    with pytest.raises(ShopError, match="out of stock"):
-        shop.instamart.update_cart("u", HOME, [CartLine(sold_out.spin_id, None, 1)])
-    assert shop.instamart.cart("u")["items"] == []  # failed updates change nothing
+    lines = [CartLine(sold_out.spin_id, None, 1), CartLine(pack["spinId"], None, 1)]
+    cart = shop.instamart.update_cart("u", HOME, lines)
+    assert [i["spinId"] for i in cart["items"]] == [pack["spinId"]]
+    (gone,) = cart["removedOutOfStockItems"]
+    assert (gone["spinId"], gone["isInStockAndAvailable"]) == (sold_out.spin_id, False)
 
 
 def test_stock_is_shared_between_users(shop: Shop) -> None:
@@ -73,9 +88,14 @@ def test_stock_is_shared_between_users(shop: Shop) -> None:
             insert(tables.stock_sold).values(spin_id=pack["spinId"], quantity=found[1].stock - 2)
         )
     shop.instamart.update_cart("alice", HOME, [CartLine(pack["spinId"], None, 2)])
-    with pytest.raises(ShopError, match="Only 2 left"):
-        shop.instamart.update_cart("bob", HOME, [CartLine(pack["spinId"], None, 3)])
+    cart = shop.instamart.update_cart("bob", HOME, [CartLine(pack["spinId"], None, 3)])
+    assert cart["items"][0]["quantity"] == 2
+    assert cart["reducedQuantityItems"][0]["reason"] == "Only 2 left in stock"
     shop.instamart.checkout("alice", HOME, "cod")
+    with pytest.raises(ShopError, match="Not enough stock"):
+        shop.instamart.checkout("bob", HOME, "Cash")
+    assert shop.instamart.orders("bob")["orders"] == []
+    assert shop.instamart.cart("bob")["items"][0]["isInStockAndAvailable"] is False
     again = shop.instamart.search("bob", HOME, "paneer", 0)["products"]
     variation = next(v for p in again for v in p["variations"] if v["spinId"] == pack["spinId"])
     assert variation["isInStockAndAvailable"] is False and variation["maxQuantity"] == 0
@@ -83,27 +103,69 @@ def test_stock_is_shared_between_users(shop: Shop) -> None:
 
 def test_instamart_fees(shop: Shop) -> None:
     cheap = _pack(shop, "salt")
-    bill = shop.instamart.update_cart("u", HOME, [CartLine(cheap["spinId"], None, 1)])[
-        "billBreakdown"
-    ]
-    labels = {line["label"]: line["value"] for line in bill["lineItems"]}
-    assert labels["Small Cart Fee"] == 20 and labels["Delivery Fee"] == 30
-    assert bill["toPay"] == bill["itemTotal"] + 30 + 9 + 20
+    price = cheap["price"]["offerPrice"]
+    cart = shop.instamart.update_cart("u", HOME, [CartLine(cheap["spinId"], None, 1)])
+    bill = _bill(cart)
+    assert (bill["Small Cart Fee"], bill["Delivery Fee"], bill["Handling Fee"]) == (
+        "₹20.00", "₹30.00", "₹9.00",
+    )  # fmt: skip
+    assert bill["Item Total"] == f"₹{price:.2f}"
+    assert bill["To Pay"] == f"₹{price + 59:.2f}" == cart["cartTotalAmount"]
     whey = _pack(shop, "whey protein")
-    bill = shop.instamart.update_cart("u", HOME, [CartLine(whey["spinId"], None, 1)])[
-        "billBreakdown"
-    ]
-    assert bill["deliveryFee"] == 0 and bill["toPay"] == bill["itemTotal"] + 9
+    cart = shop.instamart.update_cart("u", HOME, [CartLine(whey["spinId"], None, 1)])
+    bill = _bill(cart)
+    assert bill["Delivery Fee"] == "₹0.00" and "Small Cart Fee" not in bill
+    assert bill["To Pay"] == f"₹{whey['price']['offerPrice'] + 9:,.2f}".replace(",", "")
+
+
+def test_instamart_coupons_follow_the_cart(shop: Shop) -> None:
+    with pytest.raises(ShopError, match="empty"):
+        shop.instamart.coupons("u", HOME)
+    whey = _pack(shop, "whey protein")
+    price = whey["price"]["offerPrice"]
+    assert price >= 299
+    shop.instamart.update_cart("u", HOME, [CartLine(whey["spinId"], None, 1)])
+    listed = {c["couponCode"]: c for c in shop.instamart.coupons("u", HOME)["availableCoupons"]}
+    assert listed["FRESH50"]["applicabilityStatus"] == "APPLICABLE"
+    assert "cash on delivery" in listed["UPI75"]["applicabilityMessage"]
+    with pytest.raises(ShopError, match="cash on delivery"):
+        shop.instamart.apply_coupon("u", "UPI75")
+    with pytest.raises(ShopError, match="Invalid couponCode"):
+        shop.instamart.apply_coupon("u", "FREEFOOD")
+    cart = shop.instamart.apply_coupon("u", " fresh50 ")
+    bill = _bill(cart)
+    assert bill["Coupon Discount (FRESH50)"] == "-₹50.00"
+    assert bill["To Pay"] == f"₹{price + 9 - 50:.2f}" == cart["cartTotalAmount"]
+    listed = {c["couponCode"]: c for c in shop.instamart.coupons("u", HOME)["availableCoupons"]}
+    assert listed["FRESH50"]["applicabilityStatus"] == "APPLIED"
+    order = shop.instamart.checkout("u", HOME, None)
+    assert order["cartTotal"] == price + 9 - 50  # the order costs what the cart said
+    details = shop.instamart.order_details("u", order["orderId"])
+    assert details["bill"]["grandTotal"] == cart["cartTotalAmount"]
+    assert shop.instamart.orders("u")["orders"][0]["billDetails"]["grandTotal"] == price - 41
+    # A coupon the cart no longer qualifies for is dropped, and the cart says so.
+    shop.instamart.update_cart("u", HOME, [CartLine(whey["spinId"], None, 1)])
+    shop.instamart.apply_coupon("u", "FRESH50")
+    cheap = _pack(shop, "salt")
+    cart = shop.instamart.update_cart("u", HOME, [CartLine(cheap["spinId"], None, 1)])
+    assert "FRESH50 removed" in cart["cartWarning"]["message"]
+    assert not any("Coupon" in label for label in _bill(cart))
 
 
 def test_instamart_tracking_follows_the_clock(shop: Shop, clock: MovableClock) -> None:
     shop.instamart.update_cart("u", HOME, [CartLine(_pack(shop, "bread")["spinId"], None, 2)])
     order_id = shop.instamart.checkout("u", HOME, None)["orderId"]
-    seen = []
+    seen, riders = [], []
     for minutes in (0, 2, 6, 13):
         clock.now = FIXED_NOW + timedelta(minutes=minutes)
-        seen.append(shop.instamart.track("u", order_id, 12.97, 77.64)["status"])
+        tracked = shop.instamart.track("u", order_id, 12.97, 77.64)
+        seen.append(tracked["status"]["subStatusMessage"])
+        riders.append("riderLocation" in tracked["mapInfo"])
     assert seen == ["CONFIRMED", "PACKING", "OUT_FOR_DELIVERY", "DELIVERED"]
+    assert riders == [False, False, True, True]
+    assert shop.instamart.orders("u", active_only=True)["orders"] == []
+    (done,) = shop.instamart.orders("u")["orders"]
+    assert (done["status"], done["isActive"], done["paymentStatus"]) == ("DELIVERED", False, "PAID")
     with pytest.raises(ShopError, match="Invalid orderId"):
         shop.instamart.track("someone-else", order_id, 12.97, 77.64)
 

@@ -59,9 +59,8 @@ def test_state_persists_in_an_sqlite_file(tmp_path: Path) -> None:
         async with stdio_session("instamart", **env) as session:
             call = call_via(session)
             found = await ok(call, "search_products", addressId=HOME, query="atta")
-            product = found["products"][0]
-            assert product["imageUrl"].startswith("http://127.0.0.1:9999/img/product/")
-            pack = product["variations"][0]
+            pack = found["products"][0]["variations"][0]
+            assert pack["imageUrl"].startswith("http://127.0.0.1:9999/img/product/")
             items = [{"spinId": pack["spinId"], "quantity": 1}]
             await ok(call, "update_cart", selectedAddressId=HOME, items=items)
             return pack["spinId"]
