@@ -4,6 +4,10 @@ Requests are built by the app's own request builder, so the toolset configs (spe
 tools always off) and pinned listings are exactly what the app sends. Spending goes
 through the `request_confirmation` client tool: the test plays the app's part after
 Confirm (it runs the tool through its own MCP client and answers with the outcome).
+
+The main flow of each vertical also runs with the sandbox in the summary result form,
+through the local engine (`run_local_turn`, as `auto` chooses): the app calls the tools and
+keeps their structuredContent.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 from typing import Any
 
 import anthropic
@@ -19,6 +24,9 @@ import pytest
 from swiggy_core.actions import CardAction, action_message, typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME, CONFIRM_TOOL_BY_SERVER, MCP_SERVERS
 from swiggy_core.conversation import build_message_stream_params
+from swiggy_core.engine import TurnSetup
+from swiggy_core.engine.local import run_local_turn
+from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.catalog.wire import address_wire
 from swiggy_sandbox.connector import McpBridge
@@ -26,6 +34,7 @@ from swiggy_sandbox.connector.toolsets import ServerSpec
 from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.planner import PlannerBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+from swiggy_sandbox.servers.summary import RESULT_FORMS
 from swiggy_sandbox.shop import Shop
 
 IST = timezone(timedelta(hours=5, minutes=30))
@@ -46,10 +55,14 @@ APPROVAL_TOOL = {
 
 
 @pytest.fixture(scope="module")
-def sandbox() -> Iterator[SandboxHttpServer]:
+def sandbox(result_form: str) -> Iterator[SandboxHttpServer]:
     limits = RateLimits(requests=10_000, writes=10_000)
-    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
+    with SandboxHttpServer(clock=lambda: NOW, limits=limits, result_form=result_form) as server:
         yield server
+
+
+# The main flow of a vertical, once per result form (see the conftest's `result_form`).
+each_form = pytest.mark.parametrize("result_form", RESULT_FORMS, indirect=True)
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +93,8 @@ class Chat:
         self.address = address_wire(self.shop.saved_addresses(user)[0])
         self.history: list[ChatMessage] = []
         self.last: Any = None
+        # Summary results: the local engine runs the tools and keeps structuredContent.
+        self.local = sandbox.app.state.result_form == "summary"
 
     @property
     def shop(self) -> Shop:
@@ -107,7 +122,8 @@ class Chat:
         server = ServerSpec(MCP_SERVERS[key].name, self.sandbox.url_for(key), self.token)
         tool = use.input["tool"]
         assert tool == CONFIRM_TOOL_BY_SERVER[key]
-        result = json.loads(bridge.call_tool(server, tool, dict(use.input["arguments"])).text)
+        called = bridge.call_tool(server, tool, dict(use.input["arguments"]))
+        result = _envelope([called.text], called.structured, called.is_error)
         return self._answer(use.id, {"approval": "confirmed", "tool": tool, "result": result})
 
     def decline_by_typing(self, text: str) -> list[tuple[str, dict[str, Any]]]:
@@ -124,7 +140,7 @@ class Chat:
         """Payloads of this reply's successful results of tool `name`."""
         names = {b.id: b.name for b in self.last.content if b.type == "mcp_tool_use"}
         return [
-            json.loads(b.content[0].text)
+            _envelope([part.text for part in b.content], None, b.is_error)
             for b in self.last.content
             if b.type == "mcp_tool_result" and names[b.tool_use_id] == name
         ]
@@ -141,6 +157,43 @@ class Chat:
 
     def _send(self, message: ChatMessage) -> list[tuple[str, dict[str, Any]]]:
         self.history.append(message)
+        if self.local:
+            self.last = self._local_turn()
+        else:
+            self.last = self._connector_turn()
+        # Sent back unchanged next turn, as the app stores it.
+        blocks = [block.model_dump(mode="json", exclude_none=True) for block in self.last.content]
+        self.history.append(ChatMessage.model_validate({"role": "assistant", "content": blocks}))
+        assert self.text().count("Offline demo") == 1, self.text()
+        assert "Claude" not in self.text()
+        expected = "end_turn" if self.asked() is None else "tool_use"
+        assert self.last.stop_reason == expected
+        return [(b.name, b.input) for b in self.last.content if b.type == "mcp_tool_use"]
+
+    def _local_turn(self) -> Any:
+        """The app's local engine: the planner asks for client tools, the app runs them."""
+        setup = TurnSetup(
+            vertical_id=self.vertical,
+            model="claude-haiku-4-5",
+            swiggy_token=self.token,
+            server_urls={key: self.sandbox.url_for(key) for key in SERVER_KEYS},
+            address=self.address,
+            engine="local",
+            timeout=60,
+        )
+        manager = McpManager(call_timeout=30)
+        try:
+            turn = run_local_turn(self.client, setup, self.history, manager=manager, now=NOW)
+            while True:
+                next(turn)
+        except StopIteration as done:
+            result = done.value
+        finally:
+            manager.close()
+        assert result.error is None, result.error
+        return SimpleNamespace(content=result.blocks, stop_reason=result.stop_reason)
+
+    def _connector_turn(self) -> Any:
         params: Any = build_message_stream_params(
             vertical_id=self.vertical,
             messages=self.history,
@@ -152,21 +205,28 @@ class Chat:
         if not any(tool.get("name") == APPROVAL_TOOL_NAME for tool in params["tools"]):
             params["tools"].append(APPROVAL_TOOL)
         with self.client.beta.messages.stream(**params) as stream:
-            self.last = stream.get_final_message()
-        # Sent back unchanged next turn, as the app stores it.
-        blocks = [block.model_dump(mode="json", exclude_none=True) for block in self.last.content]
-        self.history.append(ChatMessage.model_validate({"role": "assistant", "content": blocks}))
-        assert self.text().count("Offline demo") == 1, self.text()
-        assert "Claude" not in self.text()
-        expected = "end_turn" if self.asked() is None else "tool_use"
-        assert self.last.stop_reason == expected
-        return [(b.name, b.input) for b in self.last.content if b.type == "mcp_tool_use"]
+            return stream.get_final_message()
+
+
+def _envelope(texts: list[str], structured: dict[str, Any] | None, is_error: bool) -> Any:
+    """A result as the `{success, data}` envelope, read as the app reads it: structuredContent
+    (or a JSON-object block, the stored form of it) first, the JSON text otherwise."""
+    for text in reversed(texts):
+        if structured is None and text.lstrip().startswith("{"):
+            structured = json.loads(text)
+            break
+    if structured is None:
+        return json.loads("".join(texts))
+    if "success" in structured:
+        return structured
+    return {"success": not is_error, "data": structured}
 
 
 def names(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return [name for name, _ in calls]
 
 
+@each_form
 def test_nutricart_search_add_remove_and_a_confirmed_checkout(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
@@ -235,6 +295,7 @@ def test_nutricart_card_buttons_change_the_cart(
     assert "empty" in chat.text()
 
 
+@each_form
 def test_stylekit_gives_a_routine_then_one_qualified_search(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer
 ) -> None:
@@ -253,6 +314,7 @@ def test_stylekit_gives_a_routine_then_one_qualified_search(
     assert "Sunscreen" in line["itemName"] or "SPF" in line["itemName"]
 
 
+@each_form
 def test_feedme_restaurant_menu_cart_and_confirmed_order(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
@@ -296,6 +358,7 @@ def test_feedme_menu_button_opens_that_restaurant(
     assert calls[0][1]["restaurantId"] == pick["id"]
 
 
+@each_form
 def test_tablescout_checks_availability_then_books_only_after_confirm(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
 ) -> None:
