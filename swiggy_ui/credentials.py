@@ -53,6 +53,8 @@ def resolve_credentials(
     """
     owner_ok = may_use_owner_credentials(identity, settings)
     api_key, base_url, key_source = _model_access(settings, session, owner_ok)
+    token: str | None
+    token_source: Source | None
     if signed_in_token:
         token, token_source = signed_in_token, "signin"
     else:

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from swiggy_core.actions import typed_message
-from swiggy_core.engine import StreamFailed
 from swiggy_core.constants import OAUTH_EXPIRY_WARNING
+from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import InputError, SwiggyAssistantError
 from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, ErrorInfo

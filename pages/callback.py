@@ -1,0 +1,3 @@
+from swiggy_ui.callback import render_callback
+
+render_callback()

@@ -1,0 +1,174 @@
+"""The "Sign in with Swiggy" control on Connections: start, status, expiry, disconnect.
+
+Swiggy's sign-in page opens in a new tab and comes back to this app's `/callback` page
+(`swiggy_ui.callback`), which files the token under this person; this tab notices within
+a couple of seconds. Pasting a token stays as the fallback (hosted copies, apps Swiggy
+has not allow-listed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qs, urlsplit
+
+import streamlit as st
+
+from swiggy_core.constants import OAUTH_EXPIRY_WARNING
+from swiggy_core.errors import ErrorCode
+from swiggy_core.oauth import OAuthError, SwiggyToken, redirect_uri_for
+from swiggy_core.settings import Settings
+from swiggy_ui.banners import KEY_RECONNECT
+from swiggy_ui.safe_text import plain
+from swiggy_ui.signin_state import StartedSignIn, World, current_token, sign_ins, vault
+
+KEY_SIGNIN_URL = "signin_url"
+KEY_SIGNIN_ERROR = "signin_error"
+KEY_REMEMBER = "signin_remember"
+POLL_SECONDS = 2.0
+# Codes after which pasting a token is the way forward.
+PASTE_FALLBACK_CODES = frozenset(
+    {ErrorCode.OAUTH_NOT_ALLOWLISTED, ErrorCode.OAUTH_REDIRECT_NOT_ALLOWED}
+)
+
+
+def render_signin(
+    person: str, world: World, server_urls: Mapping[str, str], settings: Settings
+) -> bool:
+    """The control for one world; True when the paste fallback should be open."""
+    token = current_token(person, world, settings)
+    can_remember = settings.token_key is not None
+    label = "Sign in with Swiggy" + (" (sandbox)" if world == "sandbox" else "")
+    if st.session_state.pop(KEY_RECONNECT, False) and token is not None:
+        st.warning(
+            "Swiggy refused your sign-in (401/419). Sign in again: within Swiggy's 30-day "
+            "session this usually needs no OTP.",
+            icon=":material/lock_reset:",
+        )
+    if token is not None:
+        _status(token, datetime.now(UTC))
+    remember = st.checkbox(
+        "Remember me on this machine (encrypted)",
+        key=f"{KEY_REMEMBER}::{world}",
+        disabled=not can_remember,
+        help=None if can_remember else "Set the SWIGGY_TOKEN_KEY secret to allow this.",
+    )
+    cols = st.columns(2)
+    again = "Sign in again" if token is not None else label
+    if cols[0].button(again, key=f"signin-start::{world}", type="primary", icon=":material/login:"):
+        _start(person, world, server_urls, remember=remember)
+    if token is not None and cols[1].button(
+        "Disconnect", key=f"signin-disconnect::{world}", icon=":material/link_off:"
+    ):
+        _disconnect(person, world, token, server_urls, settings)
+        st.rerun()
+    failed = _show_error(world)
+    _continue_link(person, world, token)
+    return failed in PASTE_FALLBACK_CODES
+
+
+def _status(token: SwiggyToken, now: datetime) -> None:
+    if token.expires_at is None:
+        st.success("Signed in to Swiggy.", icon=":material/link:")
+        return
+    left = token.expires_at - now
+    when = token.expires_at.astimezone().strftime("%a %d %b, %I:%M %p")
+    if token.expired(now):
+        st.error(
+            f"**{ErrorCode.SWIGGY_SESSION_EXPIRED}** · Your Swiggy sign-in expired on {when}. "
+            "Sign in again.",
+            icon=":material/schedule:",
+        )
+    elif token.expires_within(OAUTH_EXPIRY_WARNING, now):
+        st.warning(
+            f"Your Swiggy sign-in expires in {_duration(left)} ({when}). Sign in again now: "
+            "within Swiggy's 30-day session this usually needs no OTP.",
+            icon=":material/schedule:",
+        )
+    else:
+        st.success(
+            f"Signed in to Swiggy · expires in {_duration(left)} ({when}).",
+            icon=":material/link:",
+        )
+
+
+def _duration(left: timedelta) -> str:
+    hours = max(0, int(left.total_seconds() // 3600))
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} day{'s' * (days != 1)} {hours} h"
+    minutes = max(0, int(left.total_seconds() // 60) % 60)
+    return f"{hours} h {minutes} min"
+
+
+def _start(person: str, world: World, server_urls: Mapping[str, str], *, remember: bool) -> None:
+    registry = sign_ins()
+    st.session_state.pop(KEY_SIGNIN_ERROR, None)
+    try:
+        redirect_uri = redirect_uri_for(_host())
+        url = registry.service.start(f"{person}@{world}", server_urls, redirect_uri)
+    except OAuthError as error:
+        st.session_state[KEY_SIGNIN_ERROR] = (world, error.code, error.message)
+        return
+    state = parse_qs(urlsplit(url).query).get("state", [""])[0]
+    started = StartedSignIn(world, dict(server_urls), remember, datetime.now(UTC).timestamp())
+    registry.note_started(state, started)
+    st.session_state[f"{KEY_SIGNIN_URL}::{world}"] = url
+
+
+def _disconnect(
+    person: str,
+    world: World,
+    token: SwiggyToken,
+    server_urls: Mapping[str, str],
+    settings: Settings,
+) -> None:
+    registry = sign_ins()
+    registry.drop(person, world)
+    remembered = vault(settings)
+    if remembered is not None:
+        remembered.forget(person, world)
+    with contextlib.suppress(OAuthError):  # best effort: the app has already dropped it
+        registry.service.revoke(token, server_urls)
+    st.session_state.pop(f"{KEY_SIGNIN_URL}::{world}", None)
+    st.toast("Disconnected from Swiggy.", icon=":material/link_off:")
+
+
+def _show_error(world: World) -> ErrorCode | None:
+    saved = st.session_state.get(KEY_SIGNIN_ERROR)
+    if not saved or saved[0] != world:
+        return None
+    _, code, message = saved
+    st.error(f"**{plain(code)}** · {plain(message)}", icon=":material/login:")
+    return ErrorCode(code)
+
+
+def _continue_link(person: str, world: World, token: SwiggyToken | None) -> None:
+    url = st.session_state.get(f"{KEY_SIGNIN_URL}::{world}")
+    if not url:
+        return
+    st.link_button(
+        "Continue to Swiggy's sign-in page", url, icon=":material/open_in_new:", type="primary"
+    )
+    st.caption(
+        "It opens in a new tab: enter your phone number and the OTP, approve, then come "
+        "back here. This page updates by itself."
+    )
+    _wait_for_token(person, world, token)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _wait_for_token(person: str, world: World, before: SwiggyToken | None) -> None:
+    """Rerun the page once the callback tab has filed a new token for this person."""
+    now = sign_ins().token(person, world)
+    if now is not None and now is not before:
+        st.session_state.pop(f"{KEY_SIGNIN_URL}::{world}", None)
+        st.rerun(scope="app")
+
+
+def _host() -> str:
+    host = st.context.headers.get("Host")
+    if host:
+        return host
+    return f"localhost:{st.get_option('server.port')}"  # AppTest and bare runs send no Host

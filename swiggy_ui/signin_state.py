@@ -1,0 +1,102 @@
+"""Whose Swiggy sign-in is whose: one process-wide registry, keyed by person and world.
+
+The sign-in comes back on a new browser tab (a new Streamlit session), so the token cannot
+live in the session that started it. It lives here, in this process's memory, under
+`"{identity}@{world}"`; only a person who asked to be remembered also gets an encrypted
+copy in the database (`TokenVault`, key from the `SWIGGY_TOKEN_KEY` secret).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import streamlit as st
+
+from swiggy_core.constants import MCP_SERVERS, OAUTH_PENDING_TTL_SECONDS
+from swiggy_core.oauth import OAuthError, SignInService, SwiggyToken, TokenVault
+from swiggy_core.settings import Settings
+
+World = Literal["sandbox", "swiggy"]
+REAL_SERVER_URLS: dict[str, str] = {key: spec.url for key, spec in MCP_SERVERS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class StartedSignIn:
+    """What the callback needs to know about a sign-in this app started."""
+
+    world: World
+    server_urls: Mapping[str, str]
+    remember: bool
+    started_at: float
+
+
+@dataclass
+class SignIns:
+    """The sign-in service plus the tokens it produced, per person and world (memory only)."""
+
+    service: SignInService = field(default_factory=SignInService)
+    _tokens: dict[str, SwiggyToken] = field(default_factory=dict)
+    _started: dict[str, StartedSignIn] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __repr__(self) -> str:
+        with self._lock:
+            return f"SignIns(tokens={len(self._tokens)}, pending={len(self._started)})"
+
+    def note_started(self, state: str, started: StartedSignIn) -> None:
+        with self._lock:
+            cutoff = time.time() - 2 * OAUTH_PENDING_TTL_SECONDS
+            for old in [s for s, v in self._started.items() if v.started_at < cutoff]:
+                del self._started[old]
+            self._started[state] = started
+
+    def started(self, state: str) -> StartedSignIn | None:
+        with self._lock:
+            return self._started.get(state)
+
+    def token(self, person: str, world: World) -> SwiggyToken | None:
+        with self._lock:
+            return self._tokens.get(f"{person}@{world}")
+
+    def keep(self, person: str, world: World, token: SwiggyToken) -> None:
+        with self._lock:
+            self._tokens[f"{person}@{world}"] = token
+
+    def drop(self, person: str, world: World) -> SwiggyToken | None:
+        with self._lock:
+            return self._tokens.pop(f"{person}@{world}", None)
+
+
+@st.cache_resource(show_spinner=False)
+def sign_ins() -> SignIns:
+    """The process-wide registry (holds tokens only under their owner's key)."""
+    return SignIns()
+
+
+def vault(settings: Settings) -> TokenVault | None:
+    """The encrypted store for remembered sign-ins, when a key is configured."""
+    if settings.token_key is None:
+        return None
+    return TokenVault(settings.database_url, settings.token_key.get_secret_value())
+
+
+def current_token(person: str, world: World, settings: Settings) -> SwiggyToken | None:
+    """This person's sign-in for `world`: memory first, then a remembered one."""
+    registry = sign_ins()
+    token = registry.token(person, world)
+    if token is not None:
+        return token
+    remembered = vault(settings)
+    if remembered is None:
+        return None
+    try:
+        token = remembered.load(person, world)
+    except OAuthError:
+        return None  # a key change makes old copies unreadable: sign in again
+    if token is not None:
+        registry.keep(person, world, token)
+    return token
