@@ -24,6 +24,9 @@ CONTAINER_TYPES = (dict, list)
 _EMPTY_TYPES = (str, list, dict)
 _TRUE_WORDS = frozenset({"true", "yes", "y", "1", "veg", "open", "available"})
 _FALSE_WORDS = frozenset({"false", "no", "n", "0", "nonveg", "non-veg", "closed"})
+_NEGATIVE_CURRENCY = tuple(
+    f"{minus}{mark}" for minus in ("-", "\u2212") for mark in ("₹", "rs", "rs.", "inr")
+)
 
 
 def pick(record: Mapping[str, Any], *keys: str) -> Any:
@@ -69,8 +72,15 @@ def to_float(value: Any) -> float | None:
             number = float(match.group().replace(",", ""))
         except ValueError:
             return None
+        if number > 0 and _minus_before_currency(value[: match.start()]):
+            number = -number  # "-₹12.00": a discount line of a string bill
         return number if math.isfinite(number) else None
     return None
+
+
+def _minus_before_currency(prefix: str) -> bool:
+    compact = prefix.replace(" ", "").lower()
+    return compact.endswith(_NEGATIVE_CURRENCY)
 
 
 def to_int(value: Any) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.parsers._values import as_dict, pick, to_float, to_id, to_str
+from swiggy_core.parsers._values import as_dict, pick, to_bool, to_float, to_id, to_int, to_str
 from swiggy_core.parsers.records import find_records
 from swiggy_core.parsers.results import AddressesResult, AddressItem
 from swiggy_core.parsers.shapes import ADDRESS_TEXT_KEYS, is_address_record
@@ -18,7 +18,14 @@ def parse_addresses(payload: Any) -> AddressesResult | None:
     found = find_records(payload, is_address_record)
     items = [_address(record) for record, _ in found.records]
     addresses = [item for item in items if item is not None]
-    return AddressesResult(items=addresses) if addresses else None
+    if not addresses:
+        return None
+    pages = as_dict(pick(as_dict(payload) or {}, "pagination")) or {}
+    return AddressesResult(
+        items=addresses,
+        total=to_int(pages.get("total")),
+        has_more=to_bool(pages.get("hasMore")) is True,
+    )
 
 
 def _address(record: dict[str, Any]) -> AddressItem | None:
@@ -29,12 +36,23 @@ def _address(record: dict[str, Any]) -> AddressItem | None:
     return AddressItem(
         address=text,
         address_id=to_id(pick(record, "id", "addressId", "address_id")),
-        label=to_str(pick(record, "label", "tag", "annotation", "type", "name"), 60),
+        label=_label(record),
         lat=_coordinate(pick(record, "lat", "latitude") or pick(location, "lat", "latitude")),
         lng=_coordinate(
             pick(record, "lng", "lon", "longitude") or pick(location, "lng", "lon", "longitude")
         ),
     )
+
+
+def _label(record: dict[str, Any]) -> str | None:
+    """`addressTag` ("Home", "Mom's place"), else the category (`HOME` → "Home")."""
+    label = to_str(pick(record, "addressTag", "label", "tag", "annotation"), 60)
+    if label:
+        return label
+    category = to_str(pick(record, "addressCategory", "category", "type"), 60)
+    if category and (category.isupper() or "_" in category):
+        return category.replace("_", " ").capitalize()
+    return category or to_str(record.get("name"), 60)
 
 
 def _address_text(value: Any) -> str | None:

@@ -41,8 +41,9 @@ _LABEL_KEYS = ("label", "name", "title", "key", "type", "description")
 _AMOUNT_KEYS = ("value", "amount", "price", "total", "finalValue")
 _MAX_BILL_LINES = 30
 _TOTAL_WORDS = ("to pay", "topay", "grand total", "payable", "bill total", "total amount", "final")
+# `delivery_charge_strikeoff` is the fee before a waiver: shown struck, never charged.
 _NOT_MONEY_WORDS = frozenset(
-    {"id", "count", "quantity", "qty", "currency", "percent", "percentage"}
+    {"id", "count", "quantity", "qty", "currency", "percent", "percentage", "strikeoff"}
 )
 _ITEM_TOTAL_WORDS = (
     "item total",

@@ -10,12 +10,14 @@ from swiggy_core.parsers._values import (
     as_list,
     money,
     pick,
+    to_bool,
     to_float,
     to_id,
     to_int,
     to_str,
 )
 from swiggy_core.parsers.bill import BILL_KEYS, find_to_pay, looks_like_bill_list, parse_bill
+from swiggy_core.parsers.cart_notices import coupon_line, notices, payment_methods
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.results import BillLine, CartLine, CartResult
 from swiggy_core.parsers.shapes import NAME_KEYS
@@ -34,36 +36,62 @@ ITEM_KEYS = (
 _NEST_KEYS = ("cart", "data", "result", "cartDetails", "cart_details")
 _NEST_LEVELS = 3
 _QUANTITY_KEYS = ("quantity", "qty", "count", "selectedQuantity", "cartQuantity")
-_UNIT_KEYS = ("unitPrice", "unit_price", "offerPrice", "offer_price", "finalPrice", "final_price")
+# The price charged comes first: Instamart's `discountedFinalPrice`, never its `mrp`.
+_CHARGED_KEYS = ("discountedFinalPrice", "discounted_final_price")
+_UNIT_KEYS = (
+    *_CHARGED_KEYS,
+    *("unitPrice", "unit_price", "offerPrice", "offer_price", "finalPrice", "final_price"),
+)
 _UNIT_FALLBACK_KEYS = ("price", "sellingPrice", "selling_price", "itemPrice")
 _TOTAL_KEYS = ("lineTotal", "line_total", "totalPrice", "total_price", "total", "subtotal")
 _PAISE_KEYS = (("unitPricePaise", "pricePaise", "price_paise"), ("totalPaise", "total_paise"))
 _PAISE_TOLERANCE = 0.01
+_TOTAL_TOLERANCE = 0.05
+_STOCK_KEYS = ("isInStockAndAvailable", "in_stock", "inStock", "isAvailable")
+_SIZE_KEYS = ("quantityDescription", "quantity_description", "itemVariant", "item_variant")
 
 
 def parse_cart(payload: Any) -> CartResult | None:
     """The cart in a payload (items and/or bill), or None when there is no cart."""
+    outer = as_dict(payload) or {}
     node = _cart_node(payload)
     if node is None:
-        return None
-    restaurant_id, restaurant_name = _restaurant(node, as_dict(payload) or {})
+        return _absent_cart(outer)
+    restaurant_id, restaurant_name = _restaurant(node, outer)
     items_source = _items_source(node)
     lines = [_line(entry, restaurant_id, restaurant_name) for entry in items_source]
-    items = [line for line in lines if line is not None and line.quantity > 0]
+    charged = [_only_charged(entry) for entry in items_source]
+    kept = [(line, c) for line, c in zip(lines, charged, strict=True) if line and line.quantity > 0]
+    items = [line for line, _ in kept]
     bill_source = _bill_source(node)
-    bill = parse_bill(bill_source)
+    bill = parse_bill(bill_source) + coupon_line(node)
     to_pay = find_to_pay(node, bill_source, bill)
     # The amount to pay is its own field; a bill line repeating it would show twice.
     bill = [b for b in bill if not (b.kind == "total" and b.amount == to_pay)]
     _fix_paise_lines(items, bill)
+    _fix_charged_line_totals([line for line, only in kept if only], items, bill)
     return CartResult(
         items=items[:PARSER_MAX_ITEMS],
         bill=bill,
         to_pay=to_pay,
         restaurant_id=restaurant_id,
         restaurant_name=restaurant_name,
-        message=to_str(node.get("message"), 500),
+        message=to_str(node.get("message"), 500) or _absent_reason(node),
+        notices=notices(node, outer),
+        payment_methods=payment_methods(node, outer),
     )
+
+
+def _absent_cart(outer: dict[str, Any]) -> CartResult | None:
+    """Instamart's `cartAbsent`: no cart at all, which is an empty cart."""
+    inner = as_dict(outer.get("data")) or outer
+    if inner.get("cartAbsent") is not True:
+        return None
+    return CartResult(message=_absent_reason(inner) or "Your cart is empty.")
+
+
+def _absent_reason(node: dict[str, Any]) -> str | None:
+    return to_str(node.get("cartAbsentReason"), 300) if node.get("cartAbsent") is True else None
 
 
 def _cart_node(payload: Any) -> dict[str, Any] | None:
@@ -80,9 +108,8 @@ def _cart_node(payload: Any) -> dict[str, Any] | None:
 
 def _holds_cart(node: dict[str, Any]) -> bool:
     has_items = any(isinstance(node.get(k), list) for k in ITEM_KEYS)
-    return (
-        has_items or any(k in node for k in BILL_KEYS) or pick(node, "toPay", "to_pay") is not None
-    )
+    has_bill = any(k in node for k in BILL_KEYS) or pick(node, "toPay", "to_pay") is not None
+    return has_items or has_bill or node.get("cartAbsent") is True
 
 
 def _items_source(node: dict[str, Any]) -> list[dict[str, Any]]:
@@ -130,13 +157,11 @@ def _line(
         unit_price=unit,
         line_total=total,
         mrp=to_float(pick(price, "mrp")) or to_float(pick(entry, "mrp")),
-        quantity_description=to_str(
-            pick(entry, "quantityDescription", "quantity_description")
-            or pick(variation, "quantityDescription", "quantity_description")
-        ),
+        quantity_description=to_str(pick(entry, *_SIZE_KEYS) or pick(variation, *_SIZE_KEYS)),
         image_url=image_from(entry) or image_from(variation),
         restaurant_id=restaurant_id or to_id(pick(entry, "restaurantId", "restaurant_id")),
         restaurant_name=restaurant_name or to_str(entry.get("restaurantName")),
+        in_stock=to_bool(pick(entry, *_STOCK_KEYS)) is not False,
         **ids,
     )
 
@@ -166,6 +191,9 @@ def _ids(
 def _prices(
     entry: dict[str, Any], variation: dict[str, Any], quantity: int
 ) -> tuple[float | None, float | None]:
+    food_line = _food_line_total(entry, quantity)
+    if food_line is not None:
+        return round(food_line / quantity, 2), food_line
     unit = money(pick(entry, *_UNIT_KEYS)) or money(pick(entry, *_UNIT_FALLBACK_KEYS))
     unit = unit if unit is not None else money(variation.get("price"))
     total = money(pick(entry, *_TOTAL_KEYS))
@@ -178,6 +206,46 @@ def _prices(
     if unit is None and total is not None and quantity:
         unit = round(total / quantity, 2)
     return unit, total
+
+
+def _food_line_total(entry: dict[str, Any], quantity: int) -> float | None:
+    """The food cart's `final_price` next to `subtotal`/`total`: the line's charged total.
+
+    When `final_price` times the quantity is what `total` says, it was a unit price.
+    """
+    final = money(entry.get("final_price"))
+    total = money(pick(entry, "total", "subtotal"))
+    if final is None or total is None or quantity < 1:
+        return None
+    if quantity > 1 and abs(final * quantity - total) < abs(final - total):
+        return round(final * quantity, 2)
+    return final
+
+
+def _only_charged(entry: dict[str, Any]) -> bool:
+    """A line priced by `discountedFinalPrice` alone (unit or line total: not stated)."""
+    return pick(entry, *_CHARGED_KEYS) is not None and pick(entry, *_TOTAL_KEYS) is None
+
+
+def _fix_charged_line_totals(
+    charged: list[CartLine], items: list[CartLine], bill: list[BillLine]
+) -> None:
+    """`discountedFinalPrice` read as a unit price, unless the bill's item total says the
+    lines' prices were already line totals."""
+    item_total = next((line.amount for line in bill if line.kind == "item_total"), None)
+    if not charged or len(charged) != len(items) or item_total is None:
+        return
+    as_units = sum(line.line_total or 0.0 for line in charged)
+    as_lines = sum(line.unit_price or 0.0 for line in charged)
+    if (
+        abs(as_lines - item_total) > _TOTAL_TOLERANCE
+        or abs(as_units - item_total) <= _TOTAL_TOLERANCE
+    ):
+        return
+    for line in charged:
+        if line.unit_price is not None and line.quantity:
+            line.line_total = line.unit_price
+            line.unit_price = round(line.unit_price / line.quantity, 2)
 
 
 def _fix_paise_lines(items: list[CartLine], bill: list[BillLine]) -> None:

@@ -12,6 +12,8 @@ from swiggy_core.parsers.addresses import parse_addresses
 from swiggy_core.parsers.cart import parse_cart
 from swiggy_core.parsers.confirmations import parse_confirmation
 from swiggy_core.parsers.fallbacks import failure_status, raw_result, status_or_info, text_result
+from swiggy_core.parsers.orders_info import read_order_record
+from swiggy_core.parsers.payments_info import read_payment_record
 from swiggy_core.parsers.products import parse_products
 from swiggy_core.parsers.restaurants import parse_restaurants
 from swiggy_core.parsers.results import CartResult, ParsedToolResult, StatusResult
@@ -25,7 +27,13 @@ from swiggy_core.parsers.routing import (
     scan_signals,
 )
 from swiggy_core.parsers.slots import parse_slots
-from swiggy_core.parsers.unwrap import NOT_JSON, read_envelope, unwrap_content
+from swiggy_core.parsers.summary_cards import summary_result
+from swiggy_core.parsers.unwrap import (
+    NOT_JSON,
+    read_envelope,
+    structured_envelope,
+    unwrap_content,
+)
 
 logger = logging.getLogger(__name__)
 _MIN_SHAPE_SLOTS = 2
@@ -55,12 +63,18 @@ def parse_tool_result(
 def _parse(
     name: str, content: Any, vertical: str, tool_input: dict[str, Any] | None, is_error: bool
 ) -> ParsedToolResult:
+    # Reading order: structuredContent, then JSON in the text, then the text as a summary.
     unwrapped = unwrap_content(content)
     if is_error or unwrapped.is_error:
         return failure_status(unwrapped)
     if unwrapped.value is NOT_JSON:
-        return text_result(unwrapped.text)
-    envelope = read_envelope(unwrapped.value)
+        return summary_result(name, unwrapped.text, vertical, tool_input) or text_result(
+            unwrapped.text
+        )
+    if unwrapped.structured:
+        envelope = structured_envelope(unwrapped.value)
+    else:
+        envelope = read_envelope(unwrapped.value)
     if envelope.ok is False:
         message = envelope.error or envelope.message or "The request failed."
         return StatusResult(success=False, message=message)
@@ -68,8 +82,11 @@ def _parse(
     route = route_for(name)
     if route is Route.CONFIRM:
         return parse_confirmation(name, envelope, payload)
-    result = _by_route(route, name, payload, vertical, tool_input) or _by_shape(
-        name, payload, vertical, tool_input
+    result = (
+        read_order_record(name, payload)
+        or read_payment_record(name, payload)
+        or _by_route(route, name, payload, vertical, tool_input)
+        or _by_shape(name, payload, vertical, tool_input)
     )
     if isinstance(result, CartResult) and result.message is None:
         result.message = envelope.message

@@ -1,10 +1,10 @@
-"""Products (Instamart `variations[]`, rupees) and menu dishes (Food, prices in paise)."""
+"""Products (Instamart `variations[]`) and menu dishes (Food), prices in rupees."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.constants import PAISE_PER_RUPEE, VERTICAL_FOODORDER
+from swiggy_core.constants import VERTICAL_FOODORDER
 from swiggy_core.parsers._values import (
     as_dict,
     as_list,
@@ -16,9 +16,14 @@ from swiggy_core.parsers._values import (
     to_int,
     to_str,
 )
+from swiggy_core.parsers.dishes import STOCK_KEYS, dish_category, price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import DishVariant, ProductItem, ProductsResult, ProductVariation
+from swiggy_core.parsers.results import (
+    ProductItem,
+    ProductsResult,
+    ProductVariation,
+)
 from swiggy_core.parsers.shapes import NAME_KEYS, is_product_record
 from swiggy_core.parsers.unwrap import extract_payload
 
@@ -41,11 +46,14 @@ _DISH_KEYS = frozenset(
         "itemAttribute",
     }
 )
-_STOCK_KEYS = ("isInStockAndAvailable", "inStock", "in_stock", "isInStock", "available")
+# Documented dish keys that no grocery product has: a dish even with `variations`.
+_STRONG_DISH_KEYS = frozenset(
+    {"menu_item_id", "menuItemId", "restaurant_id", "hasVariants", "hasAddons", "isBestseller"}
+)
+_GROCERY_ID_KEYS = frozenset({"spinId", "skuId", "productId", "quantityDescription"})
+_PRODUCT_STOCK_KEYS = ("inStock", "isAvail", "in_stock")
 _MAX_VARIATIONS = 12
-_MAX_VARIANT_GROUPS = 6
 _DESCRIPTION_CHARS = 500
-_RUPEE_MARKS = ("₹", "rs", "inr")
 
 
 def parse_products(
@@ -59,30 +67,42 @@ def parse_products(
     if not found.records:
         found = find_records(payload, is_product_record, inherit=_CATEGORY_CONTEXT)
     food = vertical_id == VERTICAL_FOODORDER
-    items = [_item(record, context, food) for record, context in found.records]
+    records = found.records
+    dishes = [record for record, _ in records if _is_dish(record, food)]
+    scale = price_scale(dishes)
+    items = [_item(record, context, food, scale) for record, context in records]
     products = [item for item in items if item is not None]
     if not products:
         return None
     restaurant_id, restaurant_name = _menu_restaurant(payload, tool_input)
     is_menu = sum(1 for p in products if p.menu_item_id) * 2 > len(products)
+    data = as_dict(payload) or {}
     return ProductsResult(
         kind="menu" if is_menu else "grocery",
         items=products,
         restaurant_id=restaurant_id,
         restaurant_name=restaurant_name,
         next_offset=_next_offset(payload),
-        truncated=found.truncated,
+        truncated=found.truncated or to_bool(data.get("truncated")) is True,
     )
 
 
-def _item(record: dict[str, Any], context: dict[str, Any], food: bool) -> ProductItem | None:
+def _is_dish(record: dict[str, Any], food: bool) -> bool:
+    keys = record.keys()
+    if keys & _STRONG_DISH_KEYS and not keys & _GROCERY_ID_KEYS:
+        return True
+    return not (keys & _GROCERY_KEYS or not (food or keys & _DISH_KEYS))
+
+
+def _item(
+    record: dict[str, Any], context: dict[str, Any], food: bool, scale: float
+) -> ProductItem | None:
     name = to_str(pick(record, *NAME_KEYS))
     if name is None:
         return None
-    keys = record.keys()
-    if keys & _GROCERY_KEYS or not (food or keys & _DISH_KEYS):
-        return _grocery(record, name, context)
-    return _dish(record, name, context)
+    if _is_dish(record, food):
+        return read_dish(record, name, context, scale)
+    return _grocery(record, name, context)
 
 
 def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> ProductItem:
@@ -102,12 +122,13 @@ def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Prod
         quantity_description=default.quantity_description or own.quantity_description,
         price=default.price if default.price is not None else own.price,
         mrp=default.mrp if default.mrp is not None else own.mrp,
-        in_stock=default.in_stock if variations else own.in_stock,
+        in_stock=(default.in_stock if variations else own.in_stock)
+        and to_bool(pick(record, *_PRODUCT_STOCK_KEYS)) is not False,
         max_quantity=default.max_quantity or own.max_quantity,
         image_url=default.image_url or own.image_url,
         description=to_str(record.get("description"), _DESCRIPTION_CHARS),
         is_veg=to_bool(pick(record, "isVeg", "is_veg")),
-        category=_category(record, context),
+        category=dish_category(record, context),
         variations=variations,
     )
 
@@ -119,10 +140,6 @@ def _has_gaps(variation: ProductVariation) -> bool:
         variation.quantity_description,
         variation.image_url,
     )
-
-
-def _category(record: dict[str, Any], context: dict[str, Any]) -> str | None:
-    return to_str(pick(record, "category", "categoryName")) or to_str(context.get("category"))
 
 
 def _variation(record: dict[str, Any]) -> ProductVariation:
@@ -140,70 +157,10 @@ def _variation(record: dict[str, Any]) -> ProductVariation:
         ),
         price=offer if offer is not None else mrp,
         mrp=mrp,
-        in_stock=to_bool(pick(record, *_STOCK_KEYS)) is not False,
+        in_stock=to_bool(pick(record, *STOCK_KEYS)) is not False,
         max_quantity=to_int(pick(record, "maxQuantity", "max_quantity", "maxAllowedQuantity")),
         image_url=image_from(record),
     )
-
-
-def _dish(record: dict[str, Any], name: str, context: dict[str, Any]) -> ProductItem:
-    final = _dish_price(record.get("finalPrice", record.get("final_price")))
-    base = _dish_price(pick(record, "price", "defaultPrice", "default_price"))
-    restaurant = as_dict(record.get("restaurant")) or {}
-    return ProductItem(
-        name=name,
-        menu_item_id=to_id(pick(record, "id", "menu_item_id", "menuItemId", "itemId", "item_id")),
-        price=final if final is not None else base,
-        mrp=base if final is not None and base is not None and base > final else None,
-        in_stock=to_bool(pick(record, *_STOCK_KEYS)) is not False,
-        image_url=image_from(record),
-        description=to_str(record.get("description"), _DESCRIPTION_CHARS),
-        is_veg=_veg(record),
-        category=_category(record, context),
-        restaurant_id=to_id(pick(record, "restaurantId", "restaurant_id"))
-        or to_id(pick(restaurant, "id", "restaurantId")),
-        restaurant_name=to_str(record.get("restaurantName")) or to_str(restaurant.get("name")),
-        variants=_variants(record),
-    )
-
-
-def _dish_price(value: Any) -> float | None:
-    """Food prices are paise, unless the text itself says rupees ("₹249")."""
-    if isinstance(value, str) and any(mark in value.lower() for mark in _RUPEE_MARKS):
-        return money(value)
-    return money(value, scale=PAISE_PER_RUPEE)
-
-
-def _veg(record: dict[str, Any]) -> bool | None:
-    flag = to_bool(pick(record, "isVeg", "is_veg", "veg"))
-    if flag is not None:
-        return flag
-    attribute = as_dict(record.get("itemAttribute")) or {}
-    return to_bool(attribute.get("vegClassifier"))
-
-
-def _variants(record: dict[str, Any]) -> list[DishVariant]:
-    """Variant choices from `variantsV2` or `variants` (a dish carries one or the other)."""
-    source = as_dict(record.get("variantsV2")) or as_dict(record.get("variants")) or {}
-    groups = as_list(source.get("variantGroups") or source.get("variant_groups"))
-    variants: list[DishVariant] = []
-    for group in groups[:_MAX_VARIANT_GROUPS]:
-        group_dict = as_dict(group) or {}
-        group_name = to_str(pick(group_dict, "name", "title"))
-        for choice in as_list(group_dict.get("variations"))[:_MAX_VARIATIONS]:
-            choice_dict = as_dict(choice) or {}
-            choice_name = to_str(pick(choice_dict, "name", "title"))
-            if choice_name is None:
-                continue
-            variants.append(
-                DishVariant(
-                    group=group_name,
-                    name=choice_name,
-                    variant_id=to_id(pick(choice_dict, "id", "variationId")),
-                    extra_price=_dish_price(choice_dict.get("price")),
-                )
-            )
-    return variants
 
 
 def _menu_restaurant(
@@ -215,6 +172,7 @@ def _menu_restaurant(
     restaurant_id = to_id(pick(info, "id", "restaurantId")) or to_id(
         pick(data, "restaurantId", "restaurant_id")
     )
+    restaurant_id = restaurant_id or to_id(data.get("restaurantIdOfAddedItem"))
     if restaurant_id is None and isinstance(tool_input, dict):
         restaurant_id = to_id(pick(tool_input, "restaurantId", "restaurant_id"))
     name = to_str(info.get("name")) or to_str(data.get("restaurantName"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.constants import PAISE_PER_RUPEE, VERTICAL_DINING
+from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_ITEMS, VERTICAL_DINING
 from swiggy_core.parsers._values import (
     as_dict,
     as_list,
@@ -15,9 +15,16 @@ from swiggy_core.parsers._values import (
     to_int,
     to_str,
 )
+from swiggy_core.parsers.deals import read_deal
+from swiggy_core.parsers.dishes import price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import RestaurantItem, RestaurantsResult
+from swiggy_core.parsers.results import (
+    ProductItem,
+    RestaurantDeal,
+    RestaurantItem,
+    RestaurantsResult,
+)
 from swiggy_core.parsers.shapes import NAME_KEYS, is_restaurant_record
 from swiggy_core.parsers.unwrap import extract_payload
 
@@ -27,6 +34,8 @@ _WRAPPERS = (
 )
 _MAX_CUISINES = 8
 _MAX_RATING = 10.0
+_MAX_DISTANCE_KM = 1_000.0
+_MAX_DEALS = 10
 # The Food listing reports `costForTwo` in paise ("40000" = ₹400); no delivery meal for
 # two costs this many rupees, while Dineout reports rupees.
 _PAISE_COST_THRESHOLD = 5_000
@@ -44,9 +53,22 @@ def parse_restaurants(payload: Any, vertical_id: str) -> RestaurantsResult | Non
     data = as_dict(payload) or {}
     return RestaurantsResult(
         items=restaurants,
+        dishes=_dishes(data),
         next_offset=to_int(pick(data, "nextOffset", "next_offset")),
         truncated=found.truncated,
     )
+
+
+def _dishes(data: dict[str, Any]) -> list[ProductItem]:
+    """The dishes a Food restaurant search matched alongside the restaurants."""
+    entries = [e for e in as_list(data.get("dishes"))[:PARSER_MAX_ITEMS] if as_dict(e)]
+    scale = price_scale(entries)
+    dishes = (
+        read_dish(entry, name, {}, scale)
+        for entry in entries
+        if (name := to_str(pick(entry, *NAME_KEYS))) is not None
+    )
+    return list(dishes)
 
 
 def _restaurant(record: dict[str, Any], vertical_id: str) -> RestaurantItem | None:
@@ -64,7 +86,31 @@ def _restaurant(record: dict[str, Any], vertical_id: str) -> RestaurantItem | No
         is_open=_is_open(record),
         image_url=image_from(record),
         offer=_offer(record),
+        distance_km=_distance(record),
+        availability=to_str(pick(record, "availabilityStatus", "availability_status"), 20),
+        next_open=to_str(pick(record, "nextOpenTime", "next_open_time"), 60),
+        deals=_deals(record),
     )
+
+
+def _distance(record: dict[str, Any]) -> float | None:
+    """`distanceKm` (Food) or a "1.2 km" string (Dineout)."""
+    value = pick(record, "distanceKm", "distance_km", "distance")
+    if isinstance(value, str) and "km" not in value.lower():
+        return None  # "800 m" or a label: not kilometres
+    distance = to_float(value)
+    return distance if distance is not None and 0 <= distance < _MAX_DISTANCE_KM else None
+
+
+def _deals(record: dict[str, Any]) -> list[RestaurantDeal]:
+    """Dineout deals; a prebook with a price or cover charge is paid (not bookable here)."""
+    deals: list[RestaurantDeal] = []
+    for entry in as_list(record.get("deals"))[:_MAX_DEALS]:
+        deal = read_deal(entry) if isinstance(entry, dict) else None
+        if deal is not None and deal.title:
+            price = deal.price if deal.paid else None
+            deals.append(RestaurantDeal(title=deal.title, paid=deal.paid, price=price))
+    return deals
 
 
 def _cuisines(value: Any) -> list[str]:
@@ -102,7 +148,7 @@ def _cost_for_two(record: dict[str, Any], vertical_id: str) -> float | None:
 def _delivery_minutes(record: dict[str, Any]) -> int | None:
     sla = as_dict(record.get("sla")) or {}
     value = pick(sla, "deliveryTime", "maxDeliveryTime", "slaString") or pick(
-        record, "deliveryTime", "delivery_time", "sla", "eta"
+        record, "deliveryTimeMinutes", "deliveryTime", "delivery_time", "sla", "eta"
     )
     return to_int(value) if not isinstance(value, dict) else None
 
@@ -111,6 +157,9 @@ def _is_open(record: dict[str, Any]) -> bool | None:
     flag = to_bool(pick(record, "isOpen", "is_open", "open", "opened"))
     if flag is not None:
         return flag
+    status = to_str(pick(record, "availabilityStatus", "availability_status"), 20)
+    if status is not None:
+        return status.upper() == "OPEN"  # CLOSED and UNAVAILABLE take no orders
     availability = as_dict(record.get("availability")) or {}
     return to_bool(pick(availability, "opened", "isOpen"))
 
@@ -129,5 +178,5 @@ def _offer(record: dict[str, Any]) -> str | None:
     offers = as_list(record.get("offers"))
     first = offers[0] if offers else None
     if isinstance(first, dict):
-        return to_str(pick(first, "title", "description", "header"), 80)
+        return to_str(pick(first, "title", "offerTitle", "description", "header"), 80)
     return to_str(first, 80)

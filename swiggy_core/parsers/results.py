@@ -33,12 +33,28 @@ class ProductVariation(_Model):
 
 
 class DishVariant(_Model):
-    """One choice of a menu dish's variant group (e.g. size: Large, +₹110 over the base)."""
+    """One choice of a menu dish's variant group (e.g. size: Large, +₹110 over the base).
+
+    `group_id` and `variant_id` go back to the food cart exactly as given, in the same
+    format (`variations` or `variantsV2`) the dish came in.
+    """
 
     group: str | None = None
+    group_id: str | None = None
     name: str
     variant_id: str | None = None
     extra_price: float | None = None
+    in_stock: bool = True
+
+
+class DishAddon(_Model):
+    """One optional add-on of a dish (every possible one; the cart says which are valid)."""
+
+    group: str | None = None
+    group_id: str | None = None
+    name: str
+    addon_id: str | None = None
+    price: float | None = None
 
 
 class ProductItem(_Model):
@@ -63,6 +79,9 @@ class ProductItem(_Model):
     restaurant_name: str | None = None
     variations: list[ProductVariation] = Field(default_factory=list)
     variants: list[DishVariant] = Field(default_factory=list)
+    addons: list[DishAddon] = Field(default_factory=list)
+    customisable: bool = False
+    bestseller: bool = False
 
 
 class ProductsResult(_Result):
@@ -75,6 +94,14 @@ class ProductsResult(_Result):
     restaurant_name: str | None = None
     next_offset: int | None = None
     truncated: bool = False
+
+
+class RestaurantDeal(_Model):
+    """A Dineout deal; a paid prebook cannot be booked here (free tables only)."""
+
+    title: str
+    paid: bool = False
+    price: float | None = None
 
 
 class RestaurantItem(_Model):
@@ -90,28 +117,48 @@ class RestaurantItem(_Model):
     is_open: bool | None = None
     image_url: str | None = None
     offer: str | None = None
+    distance_km: float | None = None
+    availability: str | None = None
+    next_open: str | None = None
+    deals: list[RestaurantDeal] = Field(default_factory=list)
 
 
 class RestaurantsResult(_Result):
-    """A grid of restaurants."""
+    """A grid of restaurants (and the dishes a Food search matched alongside them)."""
 
     type: Literal["restaurants"] = "restaurants"
     items: list[RestaurantItem] = Field(default_factory=list)
+    dishes: list[ProductItem] = Field(default_factory=list)
     next_offset: int | None = None
     truncated: bool = False
 
 
 class TimeSlot(_Model):
-    """One bookable time (Dineout); `item_id` and `slot_id` go back to `book_table`."""
+    """One time (Dineout); `item_id` and `slot_id` go back to `book_table`.
+
+    `available` says there are seats; `free` says a free deal can book it. Only a slot
+    that is both is bookable here: `item_id` is only ever a free deal's id, a slot with
+    paid prebook deals alone keeps `item_id` None and its price in `paid_price`.
+    """
 
     time: str
     slot_id: str | None = None
     item_id: str | None = None
     date: str | None = None
     available: bool = True
+    free: bool = True
+    seats_left: int | None = None
+    paid_price: float | None = None
+    deal_title: str | None = None
+    meal: str | None = None
     reservation_time: int | None = None
     minutes: int | None = None
     requested: bool = False
+
+    @property
+    def bookable(self) -> bool:
+        """Seats left and a free deal: the only slots this app books."""
+        return self.available and self.free
 
 
 class SlotDay(_Model):
@@ -143,14 +190,16 @@ class AddressItem(_Model):
 
 
 class AddressesResult(_Result):
-    """Saved addresses to choose from."""
+    """Saved addresses to choose from (one page of them when `has_more`)."""
 
     type: Literal["addresses"] = "addresses"
     items: list[AddressItem] = Field(default_factory=list)
+    total: int | None = None
+    has_more: bool = False
 
 
 class CartLine(_Model):
-    """One line of a cart; quantities are whole units, prices rupees."""
+    """One line of a cart; quantities are whole units, prices rupees (`unit_price` as charged)."""
 
     name: str
     quantity: int = 1
@@ -165,6 +214,7 @@ class CartLine(_Model):
     image_url: str | None = None
     restaurant_id: str | None = None
     restaurant_name: str | None = None
+    in_stock: bool = True
 
     @property
     def key(self) -> str:
@@ -193,10 +243,16 @@ class CartResult(_Result):
     restaurant_id: str | None = None
     restaurant_name: str | None = None
     message: str | None = None
+    notices: list[str] = Field(default_factory=list)
+    payment_methods: list[str] = Field(default_factory=list)
 
 
 class OrderPlacedResult(_Result):
-    """An order the server accepted (it has an order id)."""
+    """An order the server accepted (it has an order id).
+
+    A multi-store checkout lists every placed id in `order_ids` and what failed in
+    `failures`: a partial success is still an order that must never be placed again.
+    """
 
     type: Literal["order_placed"] = "order_placed"
     order_id: str
@@ -205,6 +261,8 @@ class OrderPlacedResult(_Result):
     amount: float | None = None
     payment_method: str | None = None
     eta: str | None = None
+    order_ids: list[str] = Field(default_factory=list)
+    failures: list[str] = Field(default_factory=list)
 
 
 class BookingConfirmedResult(_Result):
@@ -229,9 +287,10 @@ class StatusResult(_Result):
 
 
 class InfoResult(_Result):
-    """Key facts of a payload no card knows, as short strings."""
+    """Key facts as short strings (orders, tracking, coupons, payments, or an unknown payload)."""
 
     type: Literal["info"] = "info"
+    title: str | None = None
     fields: dict[str, str] = Field(default_factory=dict)
 
 

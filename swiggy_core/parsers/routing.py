@@ -219,6 +219,8 @@ def prefer_products_for_food(tool_name: str, signals: PayloadSignals) -> bool | 
     menu_intent = bool(_MENU_INTENT_RE.search(name))
     discovery = bool(_RESTAURANT_RE.search(name)) and not menu_intent
     weak_only = signals.weak_restaurants > 0 and not signals.strong_restaurant
+    if discovery and signals.strong_restaurant:
+        return False  # a restaurant search listing dishes too still lists restaurants
     if (
         menu_intent
         or signals.menu

@@ -1,14 +1,20 @@
-"""From a tool result's content to a payload: text, JSON inside text, envelope, wrappers."""
+"""From a tool result to a payload: structuredContent, JSON blocks, JSON in text, envelope."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from swiggy_core.constants import PARSER_MAX_DEPTH, PARSER_MAX_INPUT_CHARS
 from swiggy_core.parsers._values import as_dict, pick, to_bool, to_str
+from swiggy_core.parsers.jsontext import (
+    NOT_JSON,
+    decode_json,
+    maybe_decode,
+    trailing_object,
+    whole_json,
+)
 
 # Keys under which a payload holds the interesting part, most specific first.
 WRAPPER_KEYS = (
@@ -33,23 +39,22 @@ _FAILED_STATUS_WORDS = frozenset({"error", "failed", "failure", "fail"})
 _ERROR_MESSAGE_KEYS = ("message", "msg", "detail", "description", "error", "title", "reason")
 _MAX_ENCODING_LAYERS = 2
 _MAX_TEXT_BLOCKS = 50
-_decoder = json.JSONDecoder()
-
-
-class _NotJson:
-    """Marker: the text held no JSON value."""
-
-
-NOT_JSON: Any = _NotJson()
+_STRUCTURED_KEYS = ("structuredContent", "structured_content")
 
 
 @dataclass(frozen=True, slots=True)
 class Unwrapped:
-    """A result's plain text and, when it held JSON, the decoded value."""
+    """A result's prose and, when it held JSON, the decoded value.
+
+    `structured` marks a value that came from the MCP result's `structuredContent` (or
+    its JSON copy next to a summary): it may be the `data` object itself, so its
+    `status` and `message` fields are data, not an envelope.
+    """
 
     text: str
     value: Any = NOT_JSON
     is_error: bool = False
+    structured: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,42 +68,85 @@ class Envelope:
 
 
 def unwrap_content(content: Any, _depth: int = 0) -> Unwrapped:
-    """Text and decoded JSON from a string, a list of text blocks, a block or a value."""
-    if isinstance(content, dict) and _is_result_block(content) and _depth < _MAX_ENCODING_LAYERS:
-        inner = unwrap_content(content["content"], _depth + 1)
-        flagged = to_bool(content.get("is_error", content.get("isError"))) is True
-        return Unwrapped(inner.text, inner.value, inner.is_error or flagged)
+    """Prose and decoded JSON from any result form, structuredContent first.
+
+    Accepted: a raw MCP result (`content` plus `structuredContent`/`structured_content`),
+    a stored result block, text blocks (a JSON-object block beats prose blocks), a string
+    (JSON, prose, or prose followed by a JSON object), or an already decoded value.
+    """
+    if isinstance(content, dict) and _depth < _MAX_ENCODING_LAYERS:
+        structured = _structured_part(content)
+        if structured is not None:
+            flagged = to_bool(content.get("is_error", content.get("isError"))) is True
+            prose = "".join(_texts(_content_list(content.get("content"))))
+            return Unwrapped(prose, structured, flagged, structured=True)
+        if _is_result_block(content):
+            inner = unwrap_content(content["content"], _depth + 1)
+            flagged = to_bool(content.get("is_error", content.get("isError"))) is True
+            return _flagged(inner, flagged)
     if isinstance(content, dict | list) and not _is_text_block_list(content):
         return Unwrapped(text="", value=content)
     if content is not None and not isinstance(content, str | list):
-        nested = getattr(content, "content", None)
-        if isinstance(nested, str | list) and _depth < _MAX_ENCODING_LAYERS:
-            unwrapped = unwrap_content(nested, _depth + 1)
-            flagged = getattr(content, "is_error", False) is True
-            return Unwrapped(unwrapped.text, unwrapped.value, unwrapped.is_error or flagged)
-        return Unwrapped(text="")
+        return _from_object(content, _depth)
     texts = _texts(content)
+    if len(texts) > 1:
+        blocks = _from_blocks(texts)
+        if blocks is not None:
+            return blocks
     joined = "".join(texts)
-    value = _separate_documents(texts) if len(texts) > 1 else NOT_JSON
-    if value is NOT_JSON:
-        value = decode_json(joined)
-    return Unwrapped(text=joined, value=value)
+    trailing = trailing_object(joined)
+    if trailing is not None:  # a summary with its data appended (two blocks joined)
+        prose, value = trailing
+        return Unwrapped(text=prose, value=value, structured=True)
+    return Unwrapped(text=joined, value=decode_json(joined))
 
 
-def _separate_documents(texts: list[str]) -> Any:
-    """Blocks that each hold a whole JSON document (one per product, say) become a list."""
+def _flagged(inner: Unwrapped, flagged: bool) -> Unwrapped:
+    return Unwrapped(inner.text, inner.value, inner.is_error or flagged, inner.structured)
+
+
+def _structured_part(content: dict[str, Any]) -> Any:
+    for key in _STRUCTURED_KEYS:
+        value = content.get(key)
+        if isinstance(value, dict | list) and value:
+            return value
+    return None
+
+
+def _content_list(value: Any) -> str | list[Any] | None:
+    return value if isinstance(value, str | list) else None
+
+
+def _from_object(content: Any, depth: int) -> Unwrapped:
+    """An SDK result object (CallToolResult or a stored block model)."""
+    flagged = getattr(content, "is_error", getattr(content, "isError", False)) is True
+    for key in _STRUCTURED_KEYS:
+        structured = getattr(content, key, None)
+        if isinstance(structured, dict | list) and structured:
+            prose = "".join(_texts(_content_list(getattr(content, "content", None))))
+            return Unwrapped(prose, structured, flagged, structured=True)
+    nested = getattr(content, "content", None)
+    if isinstance(nested, str | list) and depth < _MAX_ENCODING_LAYERS:
+        return _flagged(unwrap_content(nested, depth + 1), flagged)
+    return Unwrapped(text="")
+
+
+def _from_blocks(texts: list[str]) -> Unwrapped | None:
+    """Several text blocks: whole JSON documents, or a summary beside its JSON object."""
     if sum(map(len, texts)) > PARSER_MAX_INPUT_CHARS:
-        return NOT_JSON
-    documents = []
-    for text in texts:
-        try:
-            document = json.loads(text)
-        except (ValueError, RecursionError):
-            return NOT_JSON
-        if not isinstance(document, dict | list):
-            return NOT_JSON
-        documents.append(document)
-    return documents
+        return None
+    documents = [whole_json(text) for text in texts]
+    objects = [i for i, doc in enumerate(documents) if isinstance(doc, dict)]
+    if all(isinstance(doc, dict | list) for doc in documents):
+        if len(documents) == 2 and any("success" in documents[i] for i in objects):
+            # The envelope as text next to its structured copy: one result, read once.
+            return Unwrapped(text="", value=documents[-1], structured=True)
+        return Unwrapped(text="", value=documents)  # one document per block (a list)
+    if not objects:
+        return None
+    chosen = objects[-1]  # the engine appends structuredContent as the last block
+    prose = "".join(text for i, text in enumerate(texts) if i != chosen)
+    return Unwrapped(text=prose, value=documents[chosen], structured=True)
 
 
 def _is_result_block(content: Any) -> bool:
@@ -131,43 +179,6 @@ def _texts(content: str | list[Any] | None) -> list[str]:
     return texts
 
 
-def decode_json(text: str) -> Any:
-    """The JSON value in `text` (whole text, or starting at its first bracket), else NOT_JSON."""
-    value: Any = text
-    for _ in range(_MAX_ENCODING_LAYERS + 1):
-        if not isinstance(value, str):
-            return value
-        decoded = _decode_once(value)
-        if decoded is NOT_JSON:
-            return NOT_JSON if value is text else value
-        value = decoded
-    return value
-
-
-def _decode_once(text: str) -> Any:
-    if len(text) > PARSER_MAX_INPUT_CHARS:
-        return NOT_JSON
-    stripped = text.strip()
-    if not stripped:
-        return NOT_JSON
-    if stripped[0] in '{["':
-        try:
-            return json.loads(stripped)
-        except (ValueError, RecursionError):
-            pass
-    for start in _bracket_starts(stripped):
-        try:
-            return _decoder.raw_decode(stripped, start)[0]
-        except (ValueError, RecursionError):
-            continue
-    return NOT_JSON
-
-
-def _bracket_starts(text: str) -> list[int]:
-    starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
-    return sorted(starts)
-
-
 def read_envelope(value: Any) -> Envelope:
     """Success flag, message, error text and the data of an (optional) envelope."""
     record = as_dict(value)
@@ -177,13 +188,25 @@ def read_envelope(value: Any) -> Envelope:
     ok = _success_flag(record, error)
     message = to_str(record.get("message"), 1000) or to_str(record.get("msg"), 1000)
     if "data" in record and (len(record) == 1 or record.keys() & _ENVELOPE_KEYS):
-        data = _maybe_decode(record["data"])
+        data = maybe_decode(record["data"])
     elif record.keys() & _ENVELOPE_KEYS:
         rest = {k: v for k, v in record.items() if k not in _ENVELOPE_KEYS}
         data = rest or None
     else:
         data = record
     return Envelope(ok=ok, data=data, message=message, error=error)
+
+
+def structured_envelope(value: Any) -> Envelope:
+    """structuredContent is either the whole envelope or its `data` object: read both."""
+    record = as_dict(value)
+    if record is None:
+        return Envelope(ok=None, data=value)
+    if record.keys() & {"success", "ok", "isError"}:
+        return read_envelope(record)
+    if record.keys() == {"data"}:
+        return Envelope(ok=None, data=maybe_decode(record["data"]))
+    return Envelope(ok=None, data=record)
 
 
 def _success_flag(record: dict[str, Any], error: str | None) -> bool | None:
@@ -218,7 +241,7 @@ def error_text(value: Any, depth: int = 0) -> str | None:
 def extract_payload(value: Any, keys: Iterable[str] = WRAPPER_KEYS) -> Any:
     """Descend through wrapper keys to the node that holds the items (depth-limited)."""
     order = tuple(keys)
-    node = _maybe_decode(value)
+    node = maybe_decode(value)
     for _ in range(PARSER_MAX_DEPTH):
         record = as_dict(node)
         if record is None:
@@ -232,15 +255,21 @@ def extract_payload(value: Any, keys: Iterable[str] = WRAPPER_KEYS) -> Any:
 
 def _wrapped_child(record: dict[str, Any], order: tuple[str, ...]) -> Any:
     for key in order:
-        child = _maybe_decode(record.get(key))
+        child = maybe_decode(record.get(key))
         if isinstance(child, dict | list) and child:
             return child
     return None
 
 
-def _maybe_decode(value: Any) -> Any:
-    """JSON strings nested inside payloads (a `data` field holding text) are decoded."""
-    if isinstance(value, str) and value[:1] in ("{", "["):
-        decoded = decode_json(value)
-        return value if decoded is NOT_JSON else decoded
-    return value
+__all__ = [
+    "NOT_JSON",
+    "WRAPPER_KEYS",
+    "Envelope",
+    "Unwrapped",
+    "decode_json",
+    "error_text",
+    "extract_payload",
+    "read_envelope",
+    "structured_envelope",
+    "unwrap_content",
+]
