@@ -1,4 +1,4 @@
-"""The Dineout MCP server (`/dineout`): table reservations, with Swiggy's documented tools.
+"""The Dineout MCP server (`/dineout`): table reservations, Swiggy's 12 documented tools.
 
 Arguments and results follow SWIGGY_REFERENCE.md (Dineout, 12 tools). Free deals are booked
 by book_table in one step; paid prebook deals stop at create_cart, since the sandbox takes
@@ -16,10 +16,11 @@ from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.instamart import READ, SPEND, WRITE
+from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
 from swiggy_sandbox.shop import Shop, ShopError
 from swiggy_sandbox.shop.dineout_wire import location_wire
 
-WRITE_TOOLS = frozenset({"create_cart", "book_table", "cancel_booking"})
+WRITE_TOOLS = frozenset({"create_cart", "book_table", "cancel_booking"}) | PAYMENT_WRITE_TOOLS
 
 RestaurantId = Annotated[str, Field(description="Restaurant id from search_restaurants_dineout.")]
 Latitude = Annotated[float, Field(description="Latitude returned by search_restaurants_dineout.")]
@@ -47,6 +48,7 @@ def build_dineout_server(shop: Shop, *, default_user: str | None = DEMO_USER) ->
         "paid and need online payment, which the sandbox does not take.",
     )
     dine = shop.dineout
+    register_payment_tools(server, shop, "dineout")
 
     @server.tool(annotations=READ, structured_output=False)
     def get_saved_locations(ctx: Context) -> str:

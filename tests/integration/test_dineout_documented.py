@@ -35,6 +35,8 @@ DINEOUT_TOOLS = {
     "book_table",
     "get_booking_status",
     "cancel_booking",
+    # The payment and support tools Swiggy shares between its servers.
+    *("get_payment_options", "check_payment_status", "confirm_order", "report_error"),
 }
 LOCATION_KEYS = {"index", "id", "addressLine", "phoneNumber", "addressCategory", "addressTag"}
 VENUE_KEYS = {
@@ -78,7 +80,7 @@ class Dineout:
     def __init__(self, session: ClientSession, form: str) -> None:
         self.session, self.form = session, form
 
-    async def raw(self, tool: str, **arguments: Any) -> tuple[dict[str, Any], bool]:
+    async def raw(self, tool: str, /, **arguments: Any) -> tuple[dict[str, Any], bool]:
         """(envelope, is_error); a summary result's data comes from structuredContent."""
         result = await self.session.call_tool(tool, arguments)
         text = result.content[0].text  # type: ignore[union-attr]
@@ -90,19 +92,19 @@ class Dineout:
         assert self.form == "envelope" or envelope["success"] is False, envelope
         return envelope, bool(result.is_error)
 
-    async def ok(self, tool: str, **arguments: Any) -> dict[str, Any]:
+    async def ok(self, tool: str, /, **arguments: Any) -> dict[str, Any]:
         envelope, is_error = await self.raw(tool, **arguments)
         assert envelope["success"] is True and not is_error, (tool, envelope)
         data: dict[str, Any] = envelope["data"]
         return data
 
-    async def refused(self, tool: str, **arguments: Any) -> str:
+    async def refused(self, tool: str, /, **arguments: Any) -> str:
         """A domain failure: `success: false` in a normal (not is_error) result."""
         envelope, is_error = await self.raw(tool, **arguments)
         assert envelope["success"] is False and not is_error, (tool, envelope)
         return str(envelope["error"]["message"])
 
-    async def invalid(self, tool: str, **arguments: Any) -> str:
+    async def invalid(self, tool: str, /, **arguments: Any) -> str:
         """Bad arguments: an is_error result whose envelope says what was wrong."""
         envelope, is_error = await self.raw(tool, **arguments)
         assert envelope["success"] is False and is_error, (tool, envelope)
@@ -169,7 +171,7 @@ def _type(schema: dict[str, Any]) -> set[str]:
 def test_tools_list_the_documented_arguments(sandbox: SandboxHttpServer, form: str) -> None:
     async def body(client: Dineout) -> None:
         tools = {t.name: t.input_schema for t in (await client.session.list_tools()).tools}
-        assert tools.keys() >= DINEOUT_TOOLS
+        assert tools.keys() == DINEOUT_TOOLS and len(tools) == 12
 
         def required(name: str) -> set[str]:
             return set(tools[name].get("required", []))
@@ -414,3 +416,21 @@ def test_bookings_take_tables_and_cancelling_gives_them_back(
             )
 
     anyio.run(main)
+
+
+def test_the_shared_payment_tools_know_a_booking_is_free(
+    sandbox: SandboxHttpServer, form: str
+) -> None:
+    async def body(client: Dineout) -> None:
+        options = await client.ok("get_payment_options")
+        assert options["placeOrderToolName"] == "book_table"
+        venue, where, slots = await venue_and_slots(client, "cafe")
+        slot = next(s for s in slots if s["availableInventory"])
+        booked = await client.ok("book_table", **booking(venue, slot, where))
+        for tool in ("check_payment_status", "confirm_order"):
+            said = await client.refused(tool, paasId="PAAS1", orderId=booked["orderId"])
+            assert "free booking" in said and "no UPI payment" in said
+        report = await client.ok("report_error", tool="book_table", errorMessage="Slot gone")
+        assert report["domain"] == "dineout" and report["mailtoLink"].startswith("mailto:")
+
+    run(sandbox, form, body)

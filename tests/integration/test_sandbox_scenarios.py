@@ -35,7 +35,8 @@ EXPECTED_TOOLS = {
     "dineout": {
         "get_saved_locations", "search_restaurants_dineout", "get_restaurant_details",
         "get_available_slots", "create_cart", "book_table", "get_booking_status",
-        "cancel_booking",
+        "cancel_booking", "get_payment_options", "check_payment_status", "confirm_order",
+        "report_error",
     },
 }  # fmt: skip
 
