@@ -15,6 +15,8 @@ from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.view import ConversationView
 
 _CART_TOOLS = ("get_food_cart", "update_food_cart", "flush_food_cart", "place_food_order")
+# The calls whose data carries the cart (flushing or ordering leaves it empty).
+_CART_READS = ("get_food_cart", "update_food_cart")
 _VAGUE = frozenset({"", "hungry", "food", "something", "anything", "eat", "something to eat"})
 
 
@@ -92,7 +94,8 @@ def _remove(view: ConversationView, intent: Intent, address: str) -> Step:
     line = _cart_line(say.food_cart_lines(read.data) if read else [], intent)
     if line is None:
         return Finish(f"I don't see that dish in your cart. {_cart_text(view)}")
-    dish = {**line, "restaurantId": str(read.data.get("restaurantId")) if read else None}
+    restaurant = say.cart_restaurant(read.data) if read else {}
+    dish = {**line, "restaurantId": str(restaurant.get("id")) if restaurant else None}
     return _change_cart(view, address, dish, lambda _old: 0, "Removed")
 
 
@@ -109,9 +112,9 @@ def _checkout(view: ConversationView, intent: Intent, address: str) -> Step:
         return call(
             view, "get_food_cart", {"addressId": address}, say="Let me check your cart first."
         )
-    if not cart.data.get("items"):
+    if not say.food_cart(cart.data).get("items"):
         return Finish("Your food cart is empty, so there's nothing to order yet.")
-    arguments = {"addressId": address, "paymentMethod": "COD"}
+    arguments = {"addressId": address, "paymentMethod": "Cash"}
     return ask_approval(view, "place_food_order", arguments, say.food_order_review(cart.data))
 
 
@@ -172,7 +175,7 @@ def _dish(view: ConversationView, intent: Intent) -> dict[str, Any] | None:
     menu = view.latest("get_restaurant_menu")
     if menu is None:
         return None
-    dishes = [d for d in say.menu_dishes(menu.data) if d.get("inStock", True)]
+    dishes = [d for d in say.menu_dishes(menu.data) if say.in_stock(d)]
     found = en.pick(dishes, intent.position) or en.best_match(
         intent.name_words, dishes, lambda d: str(d.get("name", ""))
     )
@@ -191,14 +194,16 @@ def _current_lines(view: ConversationView) -> list[dict[str, Any]] | None:
     latest = view.latest(*_CART_TOOLS)
     if latest is None:
         return None
-    return [] if latest.name == "place_food_order" else say.food_cart_lines(latest.data)
+    return say.food_cart_lines(latest.data) if latest.name in _CART_READS else []
 
 
 def _cart_restaurant(view: ConversationView) -> str | None:
+    """The restaurant the cart is locked to (None when it is empty)."""
     latest = view.latest(*_CART_TOOLS)
-    if latest is None or latest.name == "place_food_order" or not latest.data.get("items"):
+    if latest is None or latest.name not in _CART_READS or not say.food_cart_lines(latest.data):
         return None
-    return str(latest.data.get("restaurantId"))
+    restaurant_id = say.cart_restaurant(latest.data).get("id")
+    return str(restaurant_id) if restaurant_id is not None else None
 
 
 def _cart_line(lines: list[dict[str, Any]], intent: Intent) -> dict[str, Any] | None:
@@ -212,14 +217,15 @@ def _cart_line(lines: list[dict[str, Any]], intent: Intent) -> dict[str, Any] | 
 
 def _cart_text(view: ConversationView) -> str:
     latest = view.latest(*_CART_TOOLS)
-    if latest is None or latest.name == "place_food_order":
+    if latest is None or latest.name not in _CART_READS:
         return "Your food cart is empty."
     return say.food_cart_reply(latest.data)
 
 
 def _after_update(data: dict[str, Any], dish: dict[str, Any], verb: str) -> str:
     dish_id = str(dish["menu_item_id"])
-    line = next((i for i in data.get("items") or [] if str(i.get("menu_item_id")) == dish_id), None)
+    items = say.food_cart(data).get("items") or []
+    line = next((i for i in items if str(i.get("menu_item_id")) == dish_id), None)
     name = (line or {}).get("name") or dish.get("name") or "that dish"
     if verb == "Removed":
         return say.food_cart_reply(data, f"Removed {name}. " if line is None else "")

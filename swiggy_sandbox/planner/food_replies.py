@@ -1,4 +1,4 @@
-"""What the planner says about restaurants, menus, food carts and orders."""
+"""What the planner says about restaurants, menus, food carts and orders (documented shapes)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,24 @@ from swiggy_sandbox.planner import text as en
 
 SHOWN_RESTAURANTS = 5
 SHOWN_DISHES = 6
+_PAISE = 100
 _VARIANT_KEYS = ("variants", "variantsV2")
 
 
+def is_open(restaurant: dict[str, Any]) -> bool:
+    """Swiggy asks to recommend only restaurants whose availabilityStatus is OPEN."""
+    status = restaurant.get("availabilityStatus")
+    return status is None or str(status).upper() == "OPEN"
+
+
 def restaurants_reply(data: dict[str, Any], query: str) -> str:
-    """Restaurants with rating, delivery time and price, then the question."""
-    found = data.get("restaurants") or []
-    if not found:
-        return f"No restaurant near you delivers “{query}” right now. Try another dish or cuisine?"
-    lines = [_restaurant_line(r) for r in found[:SHOWN_RESTAURANTS]]
+    """Open restaurants with rating, delivery time and price, then the question."""
+    found = [r for r in data.get("restaurants") or [] if isinstance(r, dict)]
+    open_now = [r for r in found if is_open(r)]
+    if not open_now:
+        closed = " (the ones that have it are closed right now)" if found else ""
+        return f"No restaurant near you delivers “{query}” right now{closed}. Try another dish?"
+    lines = [_restaurant_line(r) for r in open_now[:SHOWN_RESTAURANTS]]
     return (
         f"These deliver “{query}” to you:\n{en.listing(lines)}\n\n"
         "Which one should I open? Say “order from the first restaurant” or tap Menu."
@@ -25,30 +34,31 @@ def restaurants_reply(data: dict[str, Any], query: str) -> str:
 
 def _restaurant_line(restaurant: dict[str, Any]) -> str:
     facts = [f"★{restaurant['avgRating']}"] if restaurant.get("avgRating") else []
-    sla = restaurant.get("sla") or {}
-    if sla.get("slaString"):
-        facts.append(str(sla["slaString"]))
+    if restaurant.get("deliveryTimeRange"):
+        facts.append(str(restaurant["deliveryTimeRange"]))
     if restaurant.get("costForTwo"):
         facts.append(str(restaurant["costForTwo"]))
-    closed = "" if restaurant.get("isOpen", True) else " (closed now)"
-    return f"{restaurant.get('name')}{closed} — {' · '.join(facts)}"
+    if restaurant.get("distanceKm") is not None:
+        facts.append(f"{restaurant['distanceKm']} km")
+    return f"{restaurant.get('name')} — {' · '.join(facts)}"
 
 
 def menu_dishes(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every dish's `card.info` in menu order."""
-    dishes: list[dict[str, Any]] = []
-    for category in (data.get("menu") or {}).get("categories") or []:
-        for card in category.get("itemCards") or []:
-            info = (card.get("card") or {}).get("info")
-            if isinstance(info, dict) and info.get("id") is not None:
-                dishes.append(info)
-    return dishes
+    """The browse menu's dishes (a flat list), in menu order."""
+    items = data.get("items") or []
+    return [d for d in items if isinstance(d, dict) and d.get("id") is not None]
+
+
+def in_stock(dish: dict[str, Any]) -> bool:
+    """`inStock` is a number on Swiggy's menus (1 or 0); missing means available."""
+    return bool(dish.get("inStock", 1))
 
 
 def menu_reply(data: dict[str, Any], craving: list[str]) -> str:
     """The dishes that match the craving first, then a few others."""
-    name = (data.get("restaurant") or {}).get("name", "the restaurant")
-    dishes = [d for d in menu_dishes(data) if d.get("inStock", True)]
+    restaurant = data.get("restaurant") or {}
+    name = restaurant.get("name", "the restaurant")
+    dishes = [d for d in menu_dishes(data) if in_stock(d)]
     scored = [(en.match_score(craving, str(d.get("name", ""))), d) for d in dishes]
     matching = [d for _, d in sorted((row for row in scored if row[0]), key=lambda r: -r[0])]
     others = [d for d in dishes if d not in matching]
@@ -56,81 +66,96 @@ def menu_reply(data: dict[str, Any], craving: list[str]) -> str:
     if not shown:
         return f"{name} has nothing available to order right now."
     lines = [
-        f"{d.get('name')}{' (veg)' if d.get('isVeg') else ''} — {en.rupees(_paise(d) / 100)}"
+        f"{d.get('name')}{' (veg)' if d.get('isVeg') else ''} — "
+        f"{en.rupees(float(d.get('price') or 0) / _PAISE)}"
         for d in shown
     ]
     lead = "has what you wanted" if matching else "has these"
-    restaurant = data.get("restaurant") or {}
     closed = ""
     if restaurant.get("isOpen") is False:
-        opens = (
-            f" (opens at {restaurant['nextOpenTime']})" if restaurant.get("nextOpenTime") else ""
-        )
-        closed = f"Heads-up: it's closed right now{opens}, so ordering will wait until then.\n\n"
+        closed = "Heads-up: it's closed right now, so ordering will wait until it opens.\n\n"
     return (
         f"{closed}{name} {lead}:\n{en.listing(lines)}\n\n"
         f"Say “add the {str(shown[0].get('name', 'first dish')).lower()}” or tap Add."
     )
 
 
-def _paise(dish: dict[str, Any]) -> float:
-    return float(dish.get("price") or 0)
+def food_cart(data: dict[str, Any]) -> dict[str, Any]:
+    """The Food cart (FC) inside a cart tool's data: `data.data` (an older flat cart as is)."""
+    inner = data.get("data")
+    return inner if isinstance(inner, dict) else data
+
+
+def cart_restaurant(data: dict[str, Any]) -> dict[str, Any]:
+    """The cart's restaurant record ({} when the cart is empty)."""
+    restaurant = food_cart(data).get("restaurant")
+    return restaurant if isinstance(restaurant, dict) else {}
 
 
 def food_cart_lines(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The cart's dishes as update_food_cart wants them back (plus the name)."""
     lines = []
-    for item in data.get("items") or []:
+    for item in food_cart(data).get("items") or []:
         line: dict[str, Any] = {
             "menu_item_id": str(item.get("menu_item_id")),
             "quantity": int(item.get("quantity", 1)),
             "name": str(item.get("name", "")),
         }
+        # Selections go back under the key the cart reported: the dish's own format.
         for key in _VARIANT_KEYS:
             if item.get(key):
-                line[key] = [_picked(v, "variation_id") for v in item[key]]
+                line[key] = [_picked(v, "variation_id", "variationId") for v in item[key]]
         if item.get("addons"):
-            line["addons"] = [_picked(a, "choice_id") for a in item["addons"]]
+            line["addons"] = [_picked(a, "choice_id", "id") for a in item["addons"]]
         lines.append(line)
     return lines
 
 
-def _picked(selection: dict[str, Any], key: str) -> dict[str, Any]:
-    return {"group_id": selection.get("group_id"), key: selection.get(key)}
+def _picked(selection: dict[str, Any], key: str, fallback: str) -> dict[str, Any]:
+    group = selection.get("group_id", selection.get("groupId"))
+    return {"group_id": group, key: selection.get(key, selection.get(fallback))}
+
+
+def to_pay(data: dict[str, Any]) -> Any:
+    """The cart's amount to pay (rupees)."""
+    return (food_cart(data).get("pricing") or {}).get("to_pay")
 
 
 def food_cart_reply(data: dict[str, Any], opening: str = "") -> str:
     """The food cart: restaurant, dishes and the amount to pay."""
-    items = data.get("items") or []
+    cart = food_cart(data)
+    items = cart.get("items") or []
     if not items:
         return f"{opening}Your food cart is empty.".strip()
     lines = [
-        f"{item.get('quantity', 1)} × {item.get('name')} — {en.rupees(item.get('totalPrice'))}"
+        f"{item.get('quantity', 1)} × {item.get('name')} — {en.rupees(item.get('total'))}"
         for item in items
     ]
-    to_pay = (data.get("billBreakdown") or {}).get("toPay")
-    where = data.get("restaurantName") or "the restaurant"
+    where = cart_restaurant(data).get("name") or "the restaurant"
     return (
         f"{opening}Your cart from {where}:\n{en.listing(lines)}\n"
-        f"To pay: {en.rupees(to_pay)} (delivery, fees and taxes included)."
+        f"To pay: {en.rupees(to_pay(data))} (delivery, fees and taxes included)."
     )
 
 
 def food_order_review(data: dict[str, Any]) -> str:
     """What the person approves before the food order is placed: restaurant, bill, terms."""
-    to_pay = (data.get("billBreakdown") or {}).get("toPay")
+    where = cart_restaurant(data).get("name") or "the restaurant"
     return (
-        f"Your order from {data.get('restaurantName')} comes to {en.rupees(to_pay)}, paid cash on "
+        f"Your order from {where} comes to {en.rupees(to_pay(data))}, paid cash on "
         "delivery. Once placed it cannot be cancelled."
     )
 
 
 def food_order_reply(order: dict[str, Any]) -> str:
-    """The food order as placed."""
-    eta = order.get("etaMinutes")
-    arrival = f" It should reach you in about {eta} minutes." if eta else ""
-    name = (order.get("restaurant") or {}).get("name", "the restaurant")
+    """The food order as placed (the documented COD answer; older accounts' shapes too)."""
+    eta = order.get("estimatedDelivery")
+    arrival = f" It should reach you in about {eta}." if eta else ""
+    older = order.get("restaurant")
+    older = older if isinstance(older, dict) else {}
+    name = order.get("restaurantName") or older.get("name") or "the restaurant"
+    amount = order.get("totalAmount", order.get("toPay"))
     return (
         f"Done — order {order.get('orderId')} is placed with {name}: "
-        f"{en.rupees(order.get('toPay'))} to pay in cash on delivery.{arrival}"
+        f"{en.rupees(amount)} to pay in cash on delivery.{arrival}"
     )

@@ -1,44 +1,58 @@
-"""The Food MCP server (`/food`): restaurant delivery."""
+"""The Food MCP server (`/food`): restaurant delivery, with Swiggy's documented tools.
+
+Arguments and results follow SWIGGY_REFERENCE.md (Food, 20 tools). Menu prices are paise;
+carts, coupons and orders are rupees. Orders are cash on delivery only.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from swiggy_core.constants import MCP_SERVERS
-from swiggy_sandbox.catalog.wire import address_wire
+from swiggy_sandbox.servers import food_text as say
+from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, register_address_tools
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.instamart import READ, SPEND, WRITE
-from swiggy_sandbox.shop import Shop
+from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
+from swiggy_sandbox.shop import Shop, ShopError
 
-WRITE_TOOLS = frozenset(
-    {"update_food_cart", "flush_food_cart", "apply_food_coupon", "place_food_order"}
+WRITE_TOOLS = (
+    frozenset({"update_food_cart", "flush_food_cart", "apply_food_coupon", "place_food_order"})
+    | ADDRESS_WRITE_TOOLS
+    | PAYMENT_WRITE_TOOLS
 )
 
 AddressId = Annotated[str, Field(description="Address id from get_addresses.")]
+OrderId = Annotated[str, Field(description="orderId from place_food_order or get_food_orders.")]
 Selection = list[dict[str, Any]]
+
+
+def _number_not_flag(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("use the number 0 or 1, not true/false")
+    return value
+
+
+VegFilter = Annotated[Literal[0, 1], BeforeValidator(_number_not_flag)]
 
 
 class FoodCartItem(BaseModel):
     """One dish with its customisation (use the variant format the dish has)."""
 
     model_config = ConfigDict(extra="ignore")
-    menu_item_id: str | int = Field(description="card.info.id from the menu or search_menu.")
-    quantity: int = Field(default=1, description="How many; 0 removes the dish.")
-    variants: Selection | None = Field(default=None, description="[{group_id, variation_id}]")
-    variantsV2: Selection | None = Field(default=None, description="[{group_id, variation_id}]")
+    menu_item_id: str | int = Field(description="menu_item_id from search_menu (or menu id).")
+    quantity: StrictInt = Field(description="How many; 0 removes the dish.")
+    variants: Selection | None = Field(
+        default=None, description="For items with `variations`: [{group_id, variation_id}]."
+    )
+    variantsV2: Selection | None = Field(
+        default=None, description="For items with `variantsV2`: [{group_id, variation_id}]."
+    )
     addons: Selection | None = Field(default=None, description="[{group_id, choice_id}]")
-
-
-def _cart_message(cart: dict[str, Any], prefix: str = "") -> str:
-    if not cart["items"]:
-        return (prefix + " Your cart is empty.").strip()
-    total = cart["billBreakdown"]["toPay"]
-    summary = f"{cart['itemCount']} item(s) from {cart['restaurantName']}; to pay ₹{total}."
-    return f"{prefix} {summary}".strip()
 
 
 def build_food_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> SandboxServer:
@@ -46,120 +60,161 @@ def build_food_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> Sa
     server = SandboxServer(
         MCP_SERVERS["food"].name,
         default_user,
-        instructions="Swiggy Food (sandbox): restaurant delivery. Menu prices are in paise; cart "
-        "and bill amounts are in rupees. A cart holds dishes from ONE restaurant: adding from "
-        "another replaces it. Orders are cash on delivery and cannot be cancelled.",
+        instructions="Swiggy Food (sandbox): restaurant delivery. Menu prices are in paise; cart, "
+        "coupon and order amounts are in rupees. A cart holds dishes from ONE restaurant: adding "
+        "from another flushes it. Orders are cash on delivery and cannot be cancelled.",
     )
     food = shop.food
-
-    @server.tool(annotations=READ, structured_output=False)
-    def get_addresses(ctx: Context) -> str:
-        """List the user's saved delivery addresses (ids for addressId)."""
-        addresses = [address_wire(a) for a in shop.saved_addresses(server.user_of(ctx))]
-        return ok({"addresses": addresses}, f"{len(addresses)} saved address(es).")
+    register_address_tools(server, shop)
+    register_payment_tools(server, shop, "food", amount_due=say.amount_due(food))
 
     @server.tool(annotations=READ, structured_output=False)
     def search_restaurants(
         ctx: Context,
         addressId: AddressId,
         query: Annotated[str, Field(description="Dish, cuisine or restaurant name.")],
-        offset: int = 0,
+        offset: Annotated[int, Field(description="nextOffset of the previous page.")] = 0,
         collection: Annotated[
-            str | None, Field(description="Optional: pure veg, top rated, fast delivery, open now.")
+            Literal["EATRIGHT", "BOLT", "STORE_99"] | None,
+            Field(description="EATRIGHT healthy, BOLT fast and near, STORE_99 budget dishes."),
         ] = None,
     ) -> str:
-        """Restaurants that deliver to the address (check availabilityStatus before ordering)."""
+        """Restaurants delivering to the address; recommend only availabilityStatus OPEN."""
         data = food.search_restaurants(server.user_of(ctx), addressId, query, offset, collection)
-        return ok(data, f"{data['totalResults']} restaurant(s) deliver '{query}' here.")
+        return ok(data, f"{data['totalRestaurants']} restaurant(s) for '{data['query']}'.")
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_restaurant_menu(
+        ctx: Context,
+        addressId: AddressId,
+        restaurantId: Annotated[str, Field(description="Restaurant id from search_restaurants.")],
+    ) -> str:
+        """Browse a menu: at most 150 unique dishes with category labels; order via search_menu."""
+        data = food.menu(server.user_of(ctx), addressId, restaurantId)
+        return ok(data, f"{data['totalItems']} dish(es) at {data['restaurant']['name']}.")
 
     @server.tool(annotations=READ, structured_output=False)
     def search_menu(
         ctx: Context,
         addressId: AddressId,
-        query: Annotated[str, Field(description="Dish to find, e.g. 'paneer tikka'.")],
+        query: Annotated[str, Field(description="Dish name, e.g. 'paneer tikka'.")],
         restaurantIdOfAddedItem: Annotated[
-            str | None, Field(description="Only this restaurant's dishes (the cart's restaurant).")
+            str | None, Field(description="Scope to this restaurant (the cart's).")
         ] = None,
-        vegFilter: Annotated[bool | None, Field(description="true: vegetarian only.")] = None,
-        offset: int = 0,
+        vegFilter: Annotated[
+            VegFilter | None, Field(description="1: veg only; 0 or omitted: all dishes.")
+        ] = None,
+        offset: Annotated[int, Field(description="nextOffset of the previous page.")] = 0,
     ) -> str:
-        """Search dishes (card.info with price in paise, variants or variantsV2, addons)."""
+        """Dishes with their customisations (`variations` or `variantsV2`, never both; addons)."""
+        user = server.user_of(ctx)
         data = food.search_menu(
-            server.user_of(ctx), addressId, query, restaurantIdOfAddedItem, bool(vegFilter), offset
+            user, addressId, query, restaurantIdOfAddedItem, vegFilter == 1, offset
         )
-        return ok(data, f"{data['totalResults']} dish(es) match '{query}'.")
-
-    @server.tool(annotations=READ, structured_output=False)
-    def get_restaurant_menu(ctx: Context, addressId: AddressId, restaurantId: str) -> str:
-        """A restaurant's full menu: categories[].itemCards[].card.info (price in paise)."""
-        data = food.menu(server.user_of(ctx), addressId, restaurantId)
-        return ok(data, f"Menu of {data['restaurant']['name']}.")
+        return ok(data, f"{data['totalItems']} dish(es) for '{data['query']}'.")
 
     @server.tool(annotations=WRITE, structured_output=False)
     def update_food_cart(
         ctx: Context,
-        restaurantId: str,
-        addressId: AddressId,
+        restaurantId: Annotated[str, Field(description="Restaurant id for the cart.")],
         cartItems: Annotated[list[FoodCartItem], Field(description="EVERY dish the cart holds.")],
+        addressId: AddressId,
         restaurantName: str | None = None,
+        cutleryOptIn: bool | None = None,
     ) -> str:
-        """Set the food cart to `cartItems` from one restaurant; returns the cart with its bill."""
+        """Set the cart to `cartItems` from one restaurant; then call get_food_cart."""
         items = [item.model_dump(exclude_none=True) for item in cartItems]
-        cart, note = food.update_cart(
-            server.user_of(ctx), restaurantId, addressId, items, restaurantName
-        )
-        return ok(cart, _cart_message(cart, note))
+        user = server.user_of(ctx)
+        cart, note = food.update_cart(user, restaurantId, addressId, items, restaurantName)
+        data = {"data": cart, "statusCode": 0, "statusMessage": note}
+        return ok(data, say.cart_message(cart, note))
 
     @server.tool(annotations=READ, structured_output=False)
-    def get_food_cart(ctx: Context, addressId: AddressId | None = None) -> str:
-        """The food cart with its bill for the address."""
-        cart = food.cart(server.user_of(ctx), addressId)
-        return ok(cart, _cart_message(cart))
+    def get_food_cart(ctx: Context, addressId: AddressId, restaurantName: str | None = None) -> str:
+        """The food cart with its pricing for the address."""
+        state = food.cart_state(server.user_of(ctx), addressId)
+        cart = food.cart_payload(state)
+        data = {"data": cart, "addressId": addressId, **say.payment_view(state.pricing.to_pay)}
+        return ok(data, say.cart_message(cart))
 
     @server.tool(annotations=WRITE, structured_output=False)
     def flush_food_cart(ctx: Context) -> str:
         """Empty the food cart."""
-        return ok(food.flush(server.user_of(ctx)), "Food cart cleared.")
+        food.flush(server.user_of(ctx))
+        return ok({"statusCode": 0, "statusMessage": "Cart flushed."}, "Food cart cleared.")
 
     @server.tool(annotations=READ, structured_output=False)
     def fetch_food_coupons(
-        ctx: Context, addressId: AddressId | None = None, restaurantId: str | None = None
+        ctx: Context,
+        restaurantId: Annotated[str, Field(description="The cart's restaurant id.")],
+        addressId: AddressId,
+        couponCode: Annotated[str | None, Field(description="Only this coupon.")] = None,
     ) -> str:
-        """Coupons and whether each applies to the current cart."""
-        return ok(food.coupons(server.user_of(ctx)))
+        """Coupons usable with cash on delivery, and whether each applies to the cart."""
+        found = food.coupon_list(server.user_of(ctx), restaurantId, addressId)
+        data = say.coupon_sections(found, couponCode)
+        return ok(data, data["status_message"])
 
     @server.tool(annotations=WRITE, structured_output=False)
-    def apply_food_coupon(ctx: Context, couponCode: str, addressId: AddressId | None = None) -> str:
-        """Apply a coupon to the food cart; returns the cart."""
-        cart = food.apply_coupon(server.user_of(ctx), couponCode, addressId)
-        return ok(cart, _cart_message(cart, f"Coupon {cart['appliedCoupon']} applied."))
+    def apply_food_coupon(
+        ctx: Context,
+        couponCode: str,
+        addressId: AddressId,
+        cartId: Annotated[str | None, Field(description="cart_id from get_food_cart.")] = None,
+    ) -> str:
+        """Apply a coupon to the food cart; coupon_discount is in rupees."""
+        state = food.apply_coupon(server.user_of(ctx), couponCode, addressId, cartId)
+        data = say.coupon_applied(state, food.cart_payload(state))
+        return ok(data, data["statusMessage"])
 
     @server.tool(annotations=SPEND, structured_output=False)
     def place_food_order(
         ctx: Context,
         addressId: AddressId,
-        paymentMethod: Annotated[str | None, Field(description="Only 'COD' is supported.")] = None,
-        noteToRestaurant: str | None = None,
+        paymentMethod: Annotated[
+            str, Field(description="'Cash' (the only method the sandbox takes).")
+        ] = "Cash",
+        intentApp: str | None = None,
+        generateUPIQR: bool | None = None,
+        noteToRestaurant: Annotated[str | None, Field(max_length=200)] = None,
     ) -> str:
-        """Place the food order (cash on delivery; cannot be cancelled)."""
-        order = food.place_order(server.user_of(ctx), addressId, paymentMethod, noteToRestaurant)
-        return ok(order, f"Order {order['orderId']} placed. Pay ₹{order['toPay']} in cash.")
+        """Place the food order for the cart (cash on delivery; cannot be cancelled)."""
+        if not say.is_cash(paymentMethod) or intentApp or generateUPIQR:
+            raise ShopError(say.CASH_ONLY)
+        order = food.place_order(server.user_of(ctx), addressId, noteToRestaurant)
+        return ok(order, say.placed_message(order))
 
     @server.tool(annotations=READ, structured_output=False)
-    def get_food_orders(ctx: Context) -> str:
-        """Past food orders, newest first, with status."""
-        return ok(food.orders(server.user_of(ctx)))
-
-    @server.tool(annotations=READ, structured_output=False)
-    def get_food_order_details(ctx: Context, orderId: str) -> str:
-        """Everything about one food order."""
-        data = food.order_details(server.user_of(ctx), orderId)
+    def track_food_order(
+        ctx: Context,
+        orderId: Annotated[
+            str | None, Field(description="Omit to track every active order.")
+        ] = None,
+    ) -> str:
+        """Live progress of an order, or of every active order."""
+        data = food.track(server.user_of(ctx), orderId)
         return ok(data, data["statusMessage"])
 
     @server.tool(annotations=READ, structured_output=False)
-    def track_food_order(ctx: Context, orderId: str | None = None) -> str:
-        """Live status, ETA and delivery partner of an order (latest when no id)."""
-        data = food.track(server.user_of(ctx), orderId)
+    def get_food_delivery_status(ctx: Context, orderId: OrderId) -> str:
+        """When the order should arrive (epoch ms); poll no faster than pollIntervalSec."""
+        data = food.delivery_status(server.user_of(ctx), orderId)
+        return ok(data, str(data["statusText"]))
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_food_orders(
+        ctx: Context,
+        addressId: AddressId,
+        activeOnly: Annotated[bool, Field(description="Only orders not yet delivered.")] = False,
+    ) -> str:
+        """Food orders, newest first, with status and actions."""
+        data = food.orders(server.user_of(ctx), addressId, activeOnly)
+        return ok(data, data["statusMessage"])
+
+    @server.tool(annotations=READ, structured_output=False)
+    def get_food_order_details(ctx: Context, orderId: OrderId) -> str:
+        """Everything about one food order: items, charges, address, status."""
+        data = food.order_details(server.user_of(ctx), orderId)
         return ok(data, data["statusMessage"])
 
     return server

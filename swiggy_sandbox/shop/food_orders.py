@@ -1,66 +1,105 @@
-"""Food order history, details and live tracking (the FoodShop's read side)."""
+"""Food orders: recording one, history, details, tracking and delivery status."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, select
 
 from swiggy_sandbox.shop import db
 from swiggy_sandbox.shop.errors import ShopError
+from swiggy_sandbox.shop.food_order_wire import (
+    LiveOrder,
+    delivery_status,
+    history_entry,
+    order_details,
+    placed,
+    tracked,
+)
 from swiggy_sandbox.shop.part import ShopPart
-from swiggy_sandbox.shop.tracking import FOOD_STAGES, interpolate, iso, progress, rider_for
+from swiggy_sandbox.shop.tracking import FOOD_STAGES, progress
+
+if TYPE_CHECKING:
+    from swiggy_sandbox.shop.food_cart import CartState
 
 
 class FoodOrders(ShopPart):
     """Recording and reading food orders."""
 
     def _record_order(
-        self,
-        conn: Connection,
-        user_id: str,
-        cart: dict[str, Any],
-        address: dict[str, Any],
-        method: str,
-        note: str | None,
+        self, conn: Connection, user_id: str, state: CartState, method: str, note: str | None
     ) -> dict[str, Any]:
+        assert state.restaurant is not None and state.address is not None  # checked by caller
         number = self._db.next_id(conn, "food_order", 178_340_001)
-        placed_at = self._clock().timestamp()
-        restaurant = self._catalog.restaurant(cart["restaurantId"])
-        assert restaurant is not None  # the cart view only holds catalog restaurants
-        order = {
+        restaurant, address, pricing = state.restaurant, state.address, state.pricing
+        payload = {
             "orderId": str(number),
-            "status": "PLACED",
-            "paymentMethod": method,
-            "placedAt": iso(placed_at),
-            "etaMinutes": cart["sla"]["deliveryTime"],
+            "placedAt": self._clock().timestamp(),
+            "etaMinutes": state.delivery_minutes,
             "prepMinutes": restaurant.prep_minutes,
+            "paymentMethod": method,
+            "note": note or "",
             "restaurant": {
                 "id": restaurant.id,
-                "name": cart["restaurantName"],
+                "name": state.restaurant_name,
                 "areaName": restaurant.area_name,
+                "cuisines": list(restaurant.cuisines),
                 "lat": restaurant.lat,
                 "lng": restaurant.lng,
             },
-            "deliveryAddress": address,
-            "items": cart["items"],
-            "itemCount": cart["itemCount"],
-            "appliedCoupon": cart["appliedCoupon"],
-            "billBreakdown": cart["billBreakdown"],
-            "toPay": cart["billBreakdown"]["toPay"],
-            "noteToRestaurant": note or "",
-            "cancellable": False,
+            "address": {
+                "id": address.id,
+                "label": address.label,
+                "addressLine": address.address_line,
+                "locality": address.locality,
+                "name": address.name,
+                "phone": address.phone,
+                "city": address.city,
+                "lat": address.lat,
+                "lng": address.lng,
+            },
+            "items": [
+                {
+                    "item_id": line.dish.id,
+                    "name": line.dish.name,
+                    "is_veg": line.dish.is_veg,
+                    "quantity": line.quantity,
+                    "base_paise": line.dish.price,
+                    "unit_paise": line.unit_paise,
+                    "total": line.total,
+                    "variants": line.variants,
+                    "addons": line.addons,
+                }
+                for line in state.lines
+            ],
+            "pricing": {
+                "item_total": pricing.item_total,
+                "delivery_charge": pricing.delivery_charge,
+                "gst": pricing.gst,
+                "platform_fee": pricing.platform_fee,
+                "coupon_discount": pricing.coupon_discount,
+                "coupon_code": pricing.coupon.code if pricing.coupon else None,
+                "to_pay": pricing.to_pay,
+            },
         }
         conn.execute(
             db.orders.insert().values(
-                order_id=order["orderId"],
+                order_id=payload["orderId"],
                 user_id=user_id,
                 kind="food",
-                placed_at=placed_at,
-                payload=order,
+                placed_at=payload["placedAt"],
+                payload=payload,
             )
         )
-        return order
+        return placed(payload)
+
+    def _live(self, row: Any) -> LiveOrder:
+        payload = row.payload
+        now = self._clock().timestamp()
+        state = progress(
+            FOOD_STAGES, row.placed_at, now, payload["etaMinutes"], payload["prepMinutes"]
+        )
+        return LiveOrder(payload, state, now)
 
     def _rows(self, user_id: str) -> list[Any]:
         with self._db.tx() as conn:
@@ -72,63 +111,41 @@ class FoodOrders(ShopPart):
                 )
             )
 
-    def _live(self, row: Any) -> dict[str, Any]:
-        p = row.payload
-        state = progress(
-            FOOD_STAGES, row.placed_at, self._clock().timestamp(), p["etaMinutes"], p["prepMinutes"]
-        )
-        return {**p, "status": state.status, "statusMessage": state.message}
-
-    def orders(self, user_id: str) -> dict[str, Any]:
-        """Past food orders, newest first, with live status."""
-        out = []
-        for row in self._rows(user_id):
-            live = self._live(row)
-            out.append(
-                {
-                    "orderId": live["orderId"],
-                    "status": live["status"],
-                    "placedAt": live["placedAt"],
-                    "restaurantName": live["restaurant"]["name"],
-                    "items": [f"{i['name']} x{i['quantity']}" for i in live["items"]],
-                    "toPay": live["toPay"],
-                    "paymentMethod": live["paymentMethod"],
-                }
-            )
-        return {"orders": out}
-
-    def _row(self, user_id: str, order_id: str | None) -> Any:
-        rows = self._rows(user_id)
-        if not order_id:
-            if not rows:
-                raise ShopError("You have no food orders yet.")
-            return rows[0]
-        row = next((r for r in rows if r.order_id == str(order_id)), None)
+    def _order(self, user_id: str, order_id: str) -> LiveOrder:
+        row = next((r for r in self._rows(user_id) if r.order_id == str(order_id)), None)
         if row is None:
             raise ShopError(f"Invalid orderId '{order_id}': no such food order for you.")
-        return row
+        return self._live(row)
+
+    def orders(
+        self, user_id: str, address_id: str | None = None, active_only: bool = False
+    ) -> dict[str, Any]:
+        """The account's food orders, newest first, with live status (any address's)."""
+        if address_id is not None:
+            with self._db.tx() as conn:
+                self._addresses.get(conn, user_id, address_id)
+        live = [self._live(row) for row in self._rows(user_id)]
+        if active_only:
+            live = [order for order in live if order.active]
+        entries = [history_entry(order) for order in live]
+        kind = "active " if active_only else ""
+        message = f"{len(entries)} {kind}food order(s)." if entries else f"No {kind}food orders."
+        return {"orders": entries, "statusMessage": message}
 
     def order_details(self, user_id: str, order_id: str) -> dict[str, Any]:
-        """Everything about one order, with its live status."""
-        return self._live(self._row(user_id, order_id))
+        """Everything about one order (Swiggy's snake_case order record)."""
+        order = self._order(user_id, order_id)
+        return {"order": order_details(order, user_id), "statusMessage": order.state.message}
 
     def track(self, user_id: str, order_id: str | None) -> dict[str, Any]:
-        """Live status, ETA and delivery partner position (latest order by default)."""
-        row = self._row(user_id, order_id)
-        p = row.payload
-        state = progress(
-            FOOD_STAGES, row.placed_at, self._clock().timestamp(), p["etaMinutes"], p["prepMinutes"]
-        )
-        start = (p["restaurant"]["lat"], p["restaurant"]["lng"])
-        end = (p["deliveryAddress"]["lat"], p["deliveryAddress"]["lng"])
-        return {
-            "orderId": p["orderId"],
-            "status": state.status,
-            "statusMessage": state.message,
-            "etaMinutes": state.minutes_left,
-            "restaurantName": p["restaurant"]["name"],
-            "deliveryPartner": {
-                "name": rider_for(p["orderId"]),
-                **interpolate(start, end, state.fraction_travelled),
-            },
-        }
+        """One order's progress, or every active order's when no id is given."""
+        if order_id:
+            live = [self._order(user_id, order_id)]
+        else:
+            live = [o for o in (self._live(r) for r in self._rows(user_id)) if o.active]
+        message = "; ".join(o.state.message for o in live) or "You have no active food orders."
+        return {"orders": [tracked(order) for order in live], "statusMessage": message}
+
+    def delivery_status(self, user_id: str, order_id: str) -> dict[str, Any]:
+        """When the order should arrive, for clients that poll."""
+        return delivery_status(self._order(user_id, order_id))

@@ -1,4 +1,8 @@
-"""Food cart rules: resolving variants and add-ons, coupons, delivery fee and the bill."""
+"""Food cart rules: resolving variants and add-ons, coupons, delivery fee and the pricing.
+
+Menu prices are kept in paise (as the catalog and Swiggy's menus carry them); everything a
+cart, a bill or an order reports is in rupees.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from swiggy_sandbox.catalog import Dish, Restaurant
-from swiggy_sandbox.shop.common import bill_line, money, require_quantity
+from swiggy_sandbox.catalog.wire import image_url
+from swiggy_sandbox.shop.common import money, require_quantity
 from swiggy_sandbox.shop.errors import ShopError
 
 MAX_ITEM_QUANTITY = 20
 MAX_DELIVERY_KM = 12.0
 PLATFORM_FEE = 10
 GST_RATE = 0.05
+PAISE = 100
 _BASE_DELIVERY_FEE, _FREE_KM, _FEE_PER_KM = 25, 3.0, 6
 
 
@@ -21,22 +27,29 @@ class Coupon:
     """A food coupon: percent (capped) or flat off, or free delivery."""
 
     code: str
+    title: str
     description: str
     kind: str  # "percent" | "flat" | "free_delivery"
     value: int
     max_discount: int
     min_order: int
+    online_only: bool = False  # needs online payment: never valid for cash on delivery
 
 
 COUPONS = {
     c.code: c
     for c in (
-        Coupon("WELCOME50", "50% off up to ₹100 on orders above ₹149", "percent", 50, 100, 149),
-        Coupon("SWIGGYIT", "Flat ₹75 off on orders above ₹399", "flat", 75, 75, 399),
-        Coupon("TRYNEW", "20% off up to ₹60 on orders above ₹199", "percent", 20, 60, 199),
-        Coupon("FREEDEL", "Free delivery on orders above ₹199", "free_delivery", 0, 0, 199),
+        Coupon("WELCOME50", "50% OFF", "50% off up to ₹100 on orders above ₹149", "percent",
+               50, 100, 149),
+        Coupon("SWIGGYIT", "₹75 OFF", "Flat ₹75 off on orders above ₹399", "flat", 75, 75, 399),
+        Coupon("TRYNEW", "20% OFF", "20% off up to ₹60 on orders above ₹199", "percent",
+               20, 60, 199),
+        Coupon("FREEDEL", "FREE DELIVERY", "Free delivery on orders above ₹199",
+               "free_delivery", 0, 0, 199),
+        Coupon("UPI100", "₹100 OFF", "Flat ₹100 off with UPI on orders above ₹299", "flat",
+               100, 100, 299, online_only=True),
     )
-}
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,38 +58,57 @@ class Line:
 
     dish: Dish
     quantity: int
-    variant_field: str  # "variants" | "variantsV2"
+    variant_field: str  # "variants" | "variantsV2": the format the dish uses
     variants: list[dict[str, Any]]
     addons: list[dict[str, Any]]
     unit_paise: int
 
     def stored(self) -> dict[str, Any]:
         """What the database keeps (selections only; prices are recomputed)."""
-        pick = [
-            {"group_id": v["group_id"], "variation_id": v["variation_id"]} for v in self.variants
-        ]
         return {
             "menu_item_id": self.dish.id,
             "quantity": self.quantity,
-            self.variant_field: pick,
-            "addons": [
-                {"group_id": a["group_id"], "choice_id": a["choice_id"]} for a in self.addons
+            self.variant_field: [
+                {"group_id": v["group_id"], "variation_id": v["variation_id"]}
+                for v in self.variants
             ],
+            "addons": [{"group_id": a["group_id"], "choice_id": a["id"]} for a in self.addons],
         }
 
-    def wire(self) -> dict[str, Any]:
-        """A cart item as get_food_cart returns it (prices in rupees)."""
+    @property
+    def total(self) -> float:
+        """Rupees for the whole line."""
+        return money(self.unit_paise * self.quantity / PAISE)
+
+    def cart_item(self, base_url: str) -> dict[str, Any]:
+        """A Food cart (FC) item: rupees; selections under the dish's own variant format."""
         return {
             "menu_item_id": self.dish.id,
             "name": self.dish.name,
-            "isVeg": self.dish.is_veg,
+            "imageUrl": image_url(base_url, "dish", self.dish.id),
             "quantity": self.quantity,
+            "is_veg": self.dish.is_veg,
+            "subtotal": self.total,
+            "total": self.total,
+            "final_price": money(self.unit_paise / PAISE),
+            "in_stock": self.dish.in_stock,
             self.variant_field: self.variants,
             "addons": self.addons,
-            "price": money(self.unit_paise / 100),
-            "totalPrice": money(self.unit_paise * self.quantity / 100),
-            "valid_addons": list(self.dish.addons),
+            "valid_addons": [_addon_group(g) for g in self.dish.addons],
         }
+
+
+def _addon_group(group: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "group_id": group["groupId"],
+        "name": group["groupName"],
+        "minAddons": group.get("minAddons", 0),
+        "maxAddons": group["maxAddons"],
+        "choices": [
+            {"id": c["id"], "name": c["name"], "price": money(c["price"] / PAISE)}
+            for c in group["choices"]
+        ],
+    }
 
 
 def _pick(entry: dict[str, Any], *keys: str) -> str:
@@ -86,9 +118,14 @@ def _pick(entry: dict[str, Any], *keys: str) -> str:
     return ""
 
 
+def variant_format(dish: Dish) -> str:
+    """The key a cart update must use for this dish's variant choices."""
+    return "variantsV2" if dish.variants_v2 is not None else "variants"
+
+
 def _variants(dish: Dish, raw: dict[str, Any]) -> tuple[str, list[dict[str, Any]], int]:
     """Chosen variations (defaults fill missing groups) and their extra price in paise."""
-    field = "variantsV2" if dish.variants_v2 is not None else "variants"
+    field = variant_format(dish)
     other = "variants" if field == "variantsV2" else "variantsV2"
     if raw.get(other):
         raise ShopError(
@@ -98,10 +135,8 @@ def _variants(dish: Dish, raw: dict[str, Any]) -> tuple[str, list[dict[str, Any]
     groups = {g["groupId"]: g for g in block["variantGroups"]}
     chosen: dict[str, str] = {}
     for entry in raw.get(field) or []:
-        group_id, variation_id = (
-            _pick(entry, "group_id", "groupId"),
-            _pick(entry, "variation_id", "variationId", "id"),
-        )
+        group_id = _pick(entry, "group_id", "groupId")
+        variation_id = _pick(entry, "variation_id", "variationId", "id")
         if group_id not in groups:
             raise ShopError(f"Invalid variant group '{group_id}' for {dish.name}.")
         chosen[group_id] = variation_id
@@ -112,7 +147,14 @@ def _variants(dish: Dish, raw: dict[str, Any]) -> tuple[str, list[dict[str, Any]
         match = next((o for o in options if (o["id"] == wanted if wanted else o["default"])), None)
         if match is None:
             raise ShopError(f"Invalid variation '{wanted}' in '{group['name']}' for {dish.name}.")
-        picked.append({"group_id": group_id, "variation_id": match["id"], "name": match["name"]})
+        picked.append(
+            {
+                "group_id": group_id,
+                "variation_id": match["id"],
+                "name": match["name"],
+                "price": money(match["price"] / PAISE),
+            }
+        )
         extra += match["price"]
     return field, picked, extra
 
@@ -122,23 +164,24 @@ def _addons(dish: Dish, raw: dict[str, Any]) -> tuple[list[dict[str, Any]], int]
     groups = {g["groupId"]: g for g in dish.addons}
     picked: list[dict[str, Any]] = []
     counts: dict[str, int] = {}
+    paise = 0
     for entry in raw.get("addons") or []:
-        group_id, choice_id = (
-            _pick(entry, "group_id", "groupId"),
-            _pick(entry, "choice_id", "choiceId", "id"),
-        )
+        group_id = _pick(entry, "group_id", "groupId")
+        choice_id = _pick(entry, "choice_id", "choiceId", "id")
         group = groups.get(group_id)
-        choice = (
-            next((c for c in group["choices"] if c["id"] == choice_id), None) if group else None
-        )
+        choices = group["choices"] if group else []
+        choice = next((c for c in choices if c["id"] == choice_id), None)
         if group is None or choice is None:
             raise ShopError(f"Invalid addon '{group_id}/{choice_id}' for {dish.name}.")
         counts[group_id] = counts.get(group_id, 0) + 1
         if counts[group_id] > group["maxAddons"]:
             raise ShopError(f"Too many add-ons in '{group['groupName']}' for {dish.name}.")
-        picked.append({"group_id": group_id, "choice_id": choice_id, "name": choice["name"],
-                       "price": money(choice["price"] / 100)})  # fmt: skip
-    return picked, sum(round(a["price"] * 100) for a in picked)
+        price = money(choice["price"] / PAISE)
+        picked.append(
+            {"group_id": group_id, "id": choice_id, "name": choice["name"], "price": price}
+        )
+        paise += choice["price"]
+    return picked, paise
 
 
 def resolve(restaurant: Restaurant, raw: dict[str, Any]) -> Line:
@@ -167,40 +210,75 @@ def delivery_fee(km: float) -> int:
 
 
 def coupon_problem(coupon: Coupon, item_total: float) -> str | None:
-    """Why a coupon does not apply, or None when it does."""
+    """Why a coupon does not apply to a cash order, or None when it does."""
+    if coupon.online_only:
+        return (
+            f"{coupon.code} needs online payment; orders here are cash on delivery, "
+            "so it cannot be applied."
+        )
     if item_total < coupon.min_order:
         return f"Add items worth ₹{money(coupon.min_order - item_total)} more to use {coupon.code}."
     return None
 
 
-def bill(item_total: float, km: float, coupon: Coupon | None) -> dict[str, Any]:
-    """Item total, fees, taxes, coupon discount and amount to pay (rupees)."""
+@dataclass(frozen=True, slots=True)
+class Pricing:
+    """A cart's money in rupees; `to_pay` is the sum of the rounded parts."""
+
+    item_total: float
+    delivery_charge: float
+    gst: float
+    platform_fee: float
+    coupon_discount: float
+    coupon: Coupon | None
+
+    @property
+    def taxes_and_charges(self) -> float:
+        """GST and the platform fee, as Swiggy's cart groups them."""
+        return money(self.gst + self.platform_fee)
+
+    @property
+    def to_pay(self) -> float:
+        """What the person pays on delivery."""
+        return money(
+            self.item_total + self.delivery_charge + self.taxes_and_charges - self.coupon_discount
+        )
+
+    def cart_pricing(self) -> dict[str, float]:
+        """FC `pricing`."""
+        return {
+            "item_total": self.item_total,
+            "delivery_charge": self.delivery_charge,
+            "taxes_and_charges": self.taxes_and_charges,
+            "to_pay": self.to_pay,
+        }
+
+    def cart_offers(self) -> dict[str, Any]:
+        """FC `offers`: a coupon shows only when it is applied (discount > 0)."""
+        return {
+            "coupon_applied": self.coupon.code if self.coupon else None,
+            "coupon_discount": self.coupon_discount,
+            "free_delivery_applied": bool(self.coupon and self.coupon.kind == "free_delivery"),
+        }
+
+
+def price_cart(item_total: float, km: float, coupon: Coupon | None) -> Pricing:
+    """Item total, fees, taxes, the coupon's discount and the amount to pay (rupees)."""
+    item_total = money(item_total)
     if item_total <= 0:
-        return {"lineItems": [bill_line("To Pay", 0)], "itemTotal": 0, "toPay": 0}
+        return Pricing(0, 0, 0, 0, 0, None)
     delivery = delivery_fee(km)
-    taxes = item_total * GST_RATE
     discount = 0.0
     if coupon and coupon.kind == "free_delivery":
         discount = delivery
     elif coupon:
         off = item_total * coupon.value / 100 if coupon.kind == "percent" else coupon.value
         discount = min(off, coupon.max_discount)
-    to_pay = item_total + delivery + PLATFORM_FEE + taxes - discount
-    lines = [
-        bill_line("Item Total", item_total),
-        bill_line("Delivery Fee", delivery, distanceKm=round(km, 1)),
-        bill_line("Platform Fee", PLATFORM_FEE),
-        bill_line("GST & Restaurant Charges", taxes),
-    ]
-    if coupon:
-        lines.append(bill_line(f"Coupon Discount ({coupon.code})", -discount))
-    lines.append(bill_line("To Pay", to_pay))
-    return {
-        "lineItems": lines,
-        "itemTotal": money(item_total),
-        "deliveryFee": delivery,
-        "platformFee": PLATFORM_FEE,
-        "taxes": money(taxes),
-        "discount": money(discount),
-        "toPay": money(to_pay),
-    }
+    return Pricing(
+        item_total=item_total,
+        delivery_charge=delivery,
+        gst=money(item_total * GST_RATE),
+        platform_fee=PLATFORM_FEE,
+        coupon_discount=money(discount),
+        coupon=coupon,
+    )

@@ -46,7 +46,8 @@ class Shop:
         return len(self.call("instamart", "get_orders", {})["data"]["orders"])
 
     def food_orders(self) -> int:
-        return len(self.call("food", "get_food_orders", {})["data"]["orders"])
+        found = self.call("food", "get_food_orders", {"addressId": ADDRESS})
+        return len(found["data"]["orders"])
 
     def bookings(self) -> list[dict[str, Any]]:
         """The account's table bookings, read in the shop: Dineout documents no list of

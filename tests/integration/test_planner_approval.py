@@ -157,7 +157,9 @@ class Chat:
         """
         if not self.reader:
             return list(self.shop.dineout.bookings(self.user))
-        data = json.loads(self.bridge.call_tool(self.server, self.reader, {}).text)["data"]
+        # get_food_orders requires the address; Instamart's get_orders takes none.
+        args = {"addressId": self.address["id"]} if self.reader == "get_food_orders" else {}
+        data = json.loads(self.bridge.call_tool(self.server, self.reader, args).text)["data"]
         return list(data.get("orders", data.get("bookings", [])))
 
     def text(self) -> str:
@@ -208,7 +210,7 @@ def order_food(chat: Chat) -> dict[str, Any]:
     assert names(chat.say("add the paneer biryani")) == ["get_food_cart", "update_food_cart"]
     assert names(chat.say("place the order")) == ["get_food_cart"]
     assert "cannot be cancelled" in chat.text() and "Confirm" in chat.text()
-    return {"addressId": chat.address["id"], "paymentMethod": "COD"}
+    return {"addressId": chat.address["id"], "paymentMethod": "Cash"}
 
 
 def pick_a_table(chat: Chat) -> dict[str, Any]:

@@ -331,7 +331,7 @@ def test_feedme_restaurant_menu_cart_and_confirmed_order(
     calls = chat.say("add the paneer biryani")
     assert names(calls) == ["get_food_cart", "update_food_cart"]
     cart = chat.shop.food.cart("feedme", home)
-    assert cart["restaurantId"] == second["id"]
+    assert cart["restaurant"]["id"] == second["id"]
     assert [(i["name"], i["quantity"]) for i in cart["items"]] == [("Paneer Biryani", 1)]
 
     calls = chat.say("add 2 of the first one")

@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from food_scenarios import FOOD_TOOLS, exercise_food
+
 from swiggy_sandbox.catalog import IST
 
 # 13:00 IST on a Tuesday: lunch is on, most restaurants are open, morning slots are past.
@@ -26,12 +28,7 @@ EXPECTED_TOOLS = {
         "checkout", "track_order", "get_delivery_status", "get_orders", "get_order_details",
         "report_error",
     },
-    "food": {
-        "get_addresses", "search_restaurants", "search_menu", "get_restaurant_menu",
-        "update_food_cart", "get_food_cart", "flush_food_cart", "fetch_food_coupons",
-        "apply_food_coupon", "place_food_order", "get_food_orders", "get_food_order_details",
-        "track_food_order",
-    },
+    "food": FOOD_TOOLS,
     "dineout": {
         "get_saved_locations", "search_restaurants_dineout", "get_restaurant_details",
         "get_available_slots", "create_cart", "book_table", "get_booking_status",
@@ -157,106 +154,6 @@ async def exercise_instamart(call: Call) -> None:
     unknown = [{"spinId": "SPN-NOPE", "quantity": 1}]
     assert "spinId" in await refused(call, "update_cart", selectedAddressId=HOME, items=unknown)
     assert "not found" in await refused(call, "search_products", addressId="nope", query="milk")
-
-
-async def _dish_with_options(call: Call, restaurant_id: str) -> dict[str, Any]:
-    menu = await ok(call, "get_restaurant_menu", addressId=HOME, restaurantId=restaurant_id)
-    infos = [c["card"]["info"] for cat in menu["menu"]["categories"] for c in cat["itemCards"]]
-    assert len(infos) >= 10
-    return next(i for i in infos if "variantsV2" in i and "addons" in i and i["inStock"])
-
-
-async def exercise_food(call: Call) -> None:
-    """Every Food tool: menu → cart → coupon → switch restaurant → order → tracking, plus errors."""
-    assert len((await ok(call, "get_addresses"))["addresses"]) == 3
-    biryani = await ok(call, "search_restaurants", addressId=HOME, query="biryani")
-    first = next(r for r in biryani["restaurants"] if r["isOpen"])
-    assert first["costForTwo"].endswith("for two") and first["sla"]["deliveryTime"] > 0
-    pizza = await ok(
-        call, "search_restaurants", addressId=HOME, query="pizza", collection="open now"
-    )
-    second = pizza["restaurants"][0]
-    dish = await _dish_with_options(call, first["id"])
-    locked = await ok(
-        call,
-        "search_menu",
-        addressId=HOME,
-        query="biryani",
-        restaurantIdOfAddedItem=first["id"],
-        vegFilter=True,
-    )
-    infos = [d["card"]["info"] for d in locked["dishes"]]
-    assert infos and all(i["isVeg"] for i in infos)
-    assert {d["restaurant"]["id"] for d in locked["dishes"]} == {first["id"]}
-    group = dish["variantsV2"]["variantGroups"][0]
-    large = group["variations"][1]
-    addon_group = dish["addons"][0]
-    choice = addon_group["choices"][0]
-    item = {
-        "menu_item_id": dish["id"],
-        "quantity": 2,
-        "variantsV2": [{"group_id": group["groupId"], "variation_id": large["id"]}],
-        "addons": [{"group_id": addon_group["groupId"], "choice_id": choice["id"]}],
-    }
-    cart = await ok(
-        call,
-        "update_food_cart",
-        restaurantId=first["id"],
-        addressId=HOME,
-        cartItems=[item],
-        restaurantName=first["name"],
-    )
-    unit = (dish["price"] + large["price"] + choice["price"]) / 100
-    assert cart["items"][0]["price"] == unit and cart["items"][0]["totalPrice"] == 2 * unit
-    assert (await ok(call, "get_food_cart", addressId=HOME))["items"] == cart["items"]
-    coupons = (await ok(call, "fetch_food_coupons"))["coupons"]
-    assert any(c["code"] == "WELCOME50" and c["isApplicable"] for c in coupons)
-    cart = await ok(call, "apply_food_coupon", couponCode="WELCOME50")
-    assert cart["appliedCoupon"] == "WELCOME50" and cart["billBreakdown"]["discount"] > 0
-    wrong = {**item, "variants": item["variantsV2"]}
-    wrong.pop("variantsV2")
-    assert "variantsV2" in await refused(
-        call, "update_food_cart", restaurantId=first["id"], addressId=HOME, cartItems=[wrong]
-    )
-    other = await _dish_with_options(call, second["id"])
-    envelope, _ = await call(
-        "update_food_cart",
-        {
-            "restaurantId": second["id"],
-            "addressId": HOME,
-            "cartItems": [{"menu_item_id": other["id"]}],
-        },
-    )
-    assert envelope["success"] and "replaced" in envelope["message"]
-    cart = envelope["data"]
-    assert cart["restaurantId"] == second["id"] and cart["appliedCoupon"] is None
-    assert len(cart["items"]) == 1
-    assert "Invalid menu_item_id" in await refused(
-        call,
-        "update_food_cart",
-        restaurantId=second["id"],
-        addressId=HOME,
-        cartItems=[{"menu_item_id": dish["id"]}],
-    )
-    assert (await ok(call, "flush_food_cart"))["items"] == []
-    assert "empty" in await refused(call, "place_food_order", addressId=HOME)
-    await ok(
-        call,
-        "update_food_cart",
-        restaurantId=second["id"],
-        addressId=HOME,
-        cartItems=[{"menu_item_id": other["id"], "quantity": 1}],
-    )
-    order = await ok(call, "place_food_order", addressId=HOME, noteToRestaurant="Less spicy")
-    assert order["paymentMethod"] == "COD" and order["cancellable"] is False
-    assert (await ok(call, "get_food_cart"))["items"] == []
-    assert [o["orderId"] for o in (await ok(call, "get_food_orders"))["orders"]] == [
-        order["orderId"]
-    ]
-    details = await ok(call, "get_food_order_details", orderId=order["orderId"])
-    assert details["noteToRestaurant"] == "Less spicy"
-    tracked = await ok(call, "track_food_order", orderId=order["orderId"])
-    assert tracked["etaMinutes"] >= 0 and tracked["deliveryPartner"]["name"]
 
 
 def _yesterday(slot: dict[str, Any]) -> dict[str, Any]:
