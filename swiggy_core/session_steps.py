@@ -75,7 +75,7 @@ class SessionSteps:
 
     def execute_approval(self, record: ApprovalRecord, handle: TurnHandle) -> ApprovalAnswer:
         """Re-read what it acts on, refuse if it changed, else call the tool exactly once."""
-        before = placed_ids(self.vertical, self._read)
+        before = placed_ids(self.vertical, self._read, record.arguments)
         facts = {"before": sorted(before) if before is not None else None}
         self.store.transition_approval(record.id, ["executing"], "executing", result=facts)
         changed = self._changed(record)

@@ -32,6 +32,8 @@ STATUS_READERS: dict[str, tuple[str, dict[str, Any]]] = {
     "food": ("get_food_orders", {}),
     "dineout": ("get_booking_status", {}),
 }
+# Arguments of the spending call that its status reader needs too (Food lists orders per address).
+_READER_KEYS: dict[str, tuple[str, ...]] = {"food": ("addressId",)}
 _ID_KEYS = ("orderId", "order_id", "bookingId", "booking_id")
 _DONE = (OrderPlacedResult, BookingConfirmedResult)
 
@@ -46,13 +48,23 @@ class Execution:
     result_text: str
 
 
-def placed_ids(vertical: Vertical, read: Reader) -> set[str] | None:
+def placed_ids(
+    vertical: Vertical, read: Reader, spend_arguments: dict[str, Any] | None = None
+) -> set[str] | None:
     """Order or booking ids the account has now; None when they cannot be read."""
     tool, arguments = STATUS_READERS[vertical.server_key]
+    arguments = dict(arguments)
+    for key in _READER_KEYS.get(vertical.server_key, ()):
+        value = (spend_arguments or {}).get(key)
+        if value in (None, ""):
+            return None
+        arguments[key] = value
     try:
-        payload = json.loads(read(tool, dict(arguments)))
+        payload = json.loads(read(tool, arguments))
     except (McpCallError, ValueError):
         return None
+    if isinstance(payload, dict) and payload.get("success") is False:
+        return None  # a refused read is not an empty list
     return {str(value) for value in _id_values(payload)}
 
 
@@ -89,7 +101,7 @@ def reconcile(
     reason: str,
 ) -> Execution:
     """Find out from the order or booking list whether the call went through."""
-    after = placed_ids(vertical, read)
+    after = placed_ids(vertical, read, arguments)
     if before is not None and after is not None:
         new = sorted(after - before)
         if new:
