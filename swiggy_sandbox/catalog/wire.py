@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from swiggy_sandbox.catalog.geo import delivery_minutes, haversine_km, is_open, rupees_label
-from swiggy_sandbox.catalog.models import Dish, Product, Restaurant, SavedAddress, Variation, Venue
+from swiggy_sandbox.catalog.models import Dish, Product, Restaurant, SavedAddress, Variation
 
 StockLeft = Callable[[Variation], int]
 
@@ -131,30 +131,6 @@ def dish_info(dish: Dish, base_url: str) -> dict[str, Any]:
     if dish.addons:
         info["addons"] = list(dish.addons)
     return info
-
-
-def venue_wire(venue: Venue, base_url: str, origin: tuple[float, float]) -> dict[str, Any]:
-    """A dine-out restaurant card."""
-    km = haversine_km(origin[0], origin[1], venue.lat, venue.lng)
-    offers = (
-        [f"Flat {venue.free_offer_percent}% off on total bill"] if venue.free_offer_percent else []
-    )
-    return {
-        "id": venue.id,
-        "name": venue.name,
-        "cuisines": list(venue.cuisines),
-        "avgRating": venue.avg_rating,
-        "costForTwo": f"{rupees_label(venue.cost_for_two)} for two",
-        "costForTwoValue": venue.cost_for_two,
-        "locality": venue.locality,
-        "areaName": venue.locality,
-        "address": venue.address,
-        "distance": f"{km:.1f} km",
-        "distanceKm": round(km, 2),
-        "tags": list(venue.tags),
-        "offers": offers,
-        "imageUrl": image_url(base_url, "dineout", venue.id),
-    }
 
 
 def address_wire(address: SavedAddress) -> dict[str, Any]:
