@@ -9,6 +9,7 @@ store nothing and leave the previous sign-in alone.
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from uihelpers import new_app, open_page, same_browser, texts, use_scripted_model
@@ -16,7 +17,9 @@ from uihelpers import new_app, open_page, same_browser, texts, use_scripted_mode
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from oauth_peers import mcp_status, sign_in_by_hand
 
+from swiggy_core.oauth import SwiggyToken
 from swiggy_sandbox.emulator import text_turn
+from swiggy_ui.credentials import KEY_USE_SANDBOX
 from swiggy_ui.signin_state import sign_ins
 
 START = "signin-start::sandbox"
@@ -139,3 +142,54 @@ def test_a_callback_refused_as_not_allow_listed_says_so():
     message = texts(refused.error)
     assert "E-5108" in message and "allow-list" in message and "Paste" in message
     assert sign_ins().token(_person(at), "sandbox") is None
+
+
+def test_remember_me_keeps_an_encrypted_copy_that_a_new_process_can_read(monkeypatch, tmp_path):
+    monkeypatch.setenv("SWIGGY_TOKEN_KEY", "a-long-app-secret-for-tests")
+    at = _connections(new_app())
+    at.checkbox(key="signin_remember::sandbox").check().run()
+    _callback(at, sign_in_by_hand(_start(at)))
+    token = sign_ins().token(_person(at), "sandbox")
+    assert token is not None
+    database = Path(str(tmp_path / "chats.db"))
+    assert token.access_token.encode() not in database.read_bytes()  # encrypted at rest
+    sign_ins().drop(_person(at), "sandbox")  # as after a restart: memory is empty
+    again = _connections(same_browser(at))
+    assert "Signed in to Swiggy" in texts(again.success)
+    assert sign_ins().token(_person(at), "sandbox").access_token == token.access_token
+
+
+def test_without_remember_nothing_reaches_the_database(monkeypatch, tmp_path):
+    monkeypatch.setenv("SWIGGY_TOKEN_KEY", "a-long-app-secret-for-tests")
+    at = _connections(new_app())
+    _callback(at, sign_in_by_hand(_start(at)))
+    sign_ins().drop(_person(at), "sandbox")
+    assert "Signed in to Swiggy" not in texts(_connections(same_browser(at)).success)
+
+
+def test_a_real_sign_in_about_to_expire_is_announced_on_the_shop_pages(scripted):
+    at = new_app().run()
+    person = _person(at)
+    now = datetime.now(UTC)
+    token = SwiggyToken(
+        access_token="real-swiggy-access-token",
+        token_type="Bearer",
+        scope="mcp:tools",
+        issuer="https://mcp.swiggy.com/auth",
+        obtained_at=now - timedelta(days=4, hours=10),
+        expires_at=now + timedelta(hours=14),
+    )
+    sign_ins().keep(person, "swiggy", token)
+    try:
+        shop = same_browser(at)
+        use_scripted_model(shop, scripted)
+        shop.session_state[KEY_USE_SANDBOX] = False
+        shop = open_page(shop, "pages/feedme.py")
+        assert "expires within a day" in texts(shop.warning)
+        scripted.brain.enqueue(text_turn("Sure."))
+        shop.chat_input[0].set_value("I'm hungry").run()
+        servers = scripted.requests[-1].body["mcp_servers"]
+        assert servers[0]["url"] == "https://mcp.swiggy.com/food"
+        assert servers[0]["authorization_token"] == "real-swiggy-access-token"
+    finally:
+        sign_ins().drop(person, "swiggy")
