@@ -19,7 +19,9 @@ from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
 from swiggy_core.conversation._context import LOCAL_TZ, address_view, long_date
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.parsers import BillLine, CartLine, CartResult, parse_tool_result
+from swiggy_core.parsers.deals import read_deal, seats_left
 from swiggy_core.parsers.records import iter_nodes
+from swiggy_core.parsers.unwrap import NOT_JSON, read_envelope, structured_envelope, unwrap_content
 from swiggy_core.verticals import Vertical
 
 # Calls a read tool of the vertical's server: (tool name, arguments) → result text.
@@ -29,6 +31,10 @@ MAX_GUESTS = 20
 _CART_READERS = {"instamart": "get_cart", "food": "get_food_cart"}
 _ORDER_NOTES = ("Orders cannot be cancelled once placed.",)
 _BOOKING_NOTES = ("Free table booking: nothing is charged now.",)
+_PAID_MESSAGE = (
+    "That deal is a paid prebook{price}: it is not bookable here, since this app books "
+    "free tables only. Offer the slot's free deal, or another slot that has one."
+)
 
 
 class ApprovalInvalid(SwiggyAssistantError):
@@ -98,6 +104,11 @@ def _prepare_order(
     cart = parse_tool_result(reader, read(reader, read_args), vertical.id, read_args)
     if not isinstance(cart, CartResult) or not cart.items:
         raise ApprovalInvalid("The cart is empty, so there is nothing to order.")
+    unavailable = [line.name for line in cart.items if not line.in_stock]
+    if unavailable:
+        raise ApprovalInvalid(
+            f"Out of stock in the cart: {', '.join(unavailable)}. Remove or replace it first."
+        )
     arguments: dict[str, Any] = {"addressId": chosen.id, "paymentMethod": CASH_ON_DELIVERY}
     note = request.arguments.get("noteToRestaurant")
     if request.tool == "place_food_order" and isinstance(note, str) and note.strip():
@@ -155,16 +166,17 @@ def _prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader)
         "latitude": arguments["latitude"],
         "longitude": arguments["longitude"],
     }
-    payload = _json(read("get_available_slots", slots_args))
+    payload = _payload(read("get_available_slots", slots_args))
     slot = _find_slot(payload, arguments["slotId"])
     if slot is None:
         raise ApprovalInvalid("That slot is not in get_available_slots for this restaurant.")
     if not _available(slot):
-        raise ApprovalInvalid("That slot is no longer available: offer the nearest free times.")
+        raise ApprovalInvalid(
+            "That slot is full or no longer available: offer the nearest free times."
+        )
     if _int(slot.get("reservationTime")) not in (None, when):
         raise ApprovalInvalid("reservationTime does not match the chosen slot.")
-    if not _free_deal(slot, str(arguments["itemId"])):
-        raise ApprovalInvalid("itemId must be the slot's free table deal; paid deals need more.")
+    _check_free_deal(slot, str(arguments["itemId"]))
     arguments["guestCount"] = guests
     arguments["reservationTime"] = when
     name = _restaurant_name(payload)
@@ -187,11 +199,18 @@ def _digest(facts: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        raise ApprovalInvalid("Swiggy's answer could not be read; try again.") from error
+def _payload(result: Any) -> Any:
+    """The data of a read result in either form (structuredContent, JSON text)."""
+    unwrapped = unwrap_content(result)
+    if unwrapped.value is NOT_JSON:
+        raise ApprovalInvalid("Swiggy's answer could not be read; try again.")
+    if unwrapped.structured:
+        envelope = structured_envelope(unwrapped.value)
+    else:
+        envelope = read_envelope(unwrapped.value)
+    if envelope.ok is False:
+        raise ApprovalInvalid(envelope.error or envelope.message or "Swiggy refused the read.")
+    return envelope.data
 
 
 def _find_slot(payload: Any, slot_id: Any) -> dict[str, Any] | None:
@@ -202,32 +221,36 @@ def _find_slot(payload: Any, slot_id: Any) -> dict[str, Any] | None:
 
 
 def _available(slot: dict[str, Any]) -> bool:
-    inventory = _int(slot.get("availableInventory"))
+    """Seats left (`availableInventory` 0 is full) and not flagged unavailable."""
+    inventory = seats_left(slot)
     if inventory is not None:
         return inventory > 0
     return slot.get("available") is not False
 
 
-def _free_deal(slot: dict[str, Any], item_id: str) -> bool:
-    deals = [d for d in slot.get("deals") or [] if isinstance(d, dict)]
+def _check_free_deal(slot: dict[str, Any], item_id: str) -> None:
+    """The chosen itemId must be a free deal of this slot with seats; paid is refused."""
+    deals = [read_deal(d) for d in slot.get("deals") or [] if isinstance(d, dict)]
     if not deals:
-        return True  # older shapes carry no deals: the slot itself is the free booking
-    for deal in deals:
-        if str(deal.get("itemId")) == item_id:
-            return deal.get("isFree") is True or _price(deal.get("bookingPrice")) == 0
-    return False
-
-
-def _price(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
+        if slot.get("isFree") is False:
+            raise ApprovalInvalid(_PAID_MESSAGE.format(price=""))
+        return  # older shapes carry no deals: the slot itself is the free booking
+    deal = next((d for d in deals if d.item_id == item_id), None)
+    if deal is None:
+        raise ApprovalInvalid("itemId is not one of this slot's deals: use its free deal.")
+    if deal.paid:
+        price = f" (₹{deal.price:g})" if deal.price else ""
+        raise ApprovalInvalid(_PAID_MESSAGE.format(price=price))
+    if deal.seats_left == 0:
+        raise ApprovalInvalid("That deal has no tables left: offer the nearest free times.")
 
 
 def _slot_facts(slot: dict[str, Any]) -> dict[str, Any]:
-    keys = ("slotId", "reservationTime", "available", "availableInventory", "time")
-    return {key: slot.get(key) for key in keys}
+    keys = ("slotId", "reservationTime", "available", "availableInventory", "time", "isFree")
+    facts = {key: slot.get(key) for key in keys}
+    deals = [read_deal(d) for d in slot.get("deals") or [] if isinstance(d, dict)]
+    facts["deals"] = [[d.item_id, d.paid, d.price] for d in deals]
+    return facts
 
 
 def _restaurant_name(payload: Any) -> str | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from swiggy_core.constants import VERTICAL_DINING, VERTICAL_FOODORDER
 from swiggy_core.parsers._values import to_float, to_int
-from swiggy_core.parsers.clock import iso_date_in
+from swiggy_core.parsers.clock import clock_minutes, iso_date_in
 from swiggy_core.parsers.results import (
     AddressesResult,
     AddressItem,
@@ -53,7 +53,9 @@ def summary_result(
         return None
     route = route_for(tool_name)
     if route is Route.SLOTS:
-        return _slots(text, lines, tool_input or {})
+        # Per-date meal windows ("2026-11-21 — Dinner 7–10 PM") carry no bookable time.
+        timed = [line for line in lines if _is_clock_name(line.name)]
+        return _slots(text, timed, tool_input or {}) if timed else None
     if route is Route.ADDRESS:
         return AddressesResult(items=[_address(line) for line in lines])
     if route is not Route.SEARCH:
@@ -175,6 +177,10 @@ def _slots(text: str, lines: list[SummaryLine], tool_input: dict[str, Any]) -> T
     slots = [_slot(line, date, tool_input) for line, date in zip(lines, dates, strict=True)]
     restaurant = tool_input.get("restaurantId")
     return slots_result(slots, tool_input, str(restaurant) if restaurant is not None else None)
+
+
+def _is_clock_name(name: str) -> bool:
+    return iso_date_in(name) is None and clock_minutes(name[:40]) is not None
 
 
 def _line_dates(text: str, lines: list[SummaryLine]) -> list[str | None]:

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from swiggy_core.approval import ApprovalInvalid, prepare
+from swiggy_core.approval_tool import ApprovalRequest
 from swiggy_core.parsers import (
     AddressesResult,
     BookingConfirmedResult,
@@ -22,6 +24,7 @@ from swiggy_core.parsers import (
     parse_tool_result,
     parsed_result_adapter,
 )
+from swiggy_core.verticals import get_vertical
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "payloads"
 SERVERS = ("instamart", "food", "dineout", "payments")
@@ -569,3 +572,103 @@ def test_legacy_paise_menu_next_to_a_rupee_menu() -> None:
         result = parse_tool_result("search_menu", json.dumps(payload), "foodorder")
         assert isinstance(result, ProductsResult)
         assert result.items[0].price == 90.0, payload
+
+
+# --- Approvals read the documented shapes in either result form -----------------------
+
+SLOTS_CASE = CASES["dineout/get_available_slots"]
+WHERE = {"latitude": 12.9719, "longitude": 77.6412}
+
+
+def _reader(case: dict[str, Any], form: str) -> Any:
+    """A Reader answering one read tool with `case` in the given result form."""
+
+    def read(tool: str, arguments: dict[str, Any]) -> Any:
+        assert tool == case["tool"], tool
+        content = _content(case, form)
+        return content if form != "envelope-text" else content[0]["text"]
+
+    return read
+
+
+def _booking(slot_id: int, item_id: str, when: int) -> ApprovalRequest:
+    arguments = {
+        "restaurantId": "656137",
+        "slotId": slot_id,
+        "itemId": item_id,
+        "reservationTime": when,
+        "guestCount": 2,
+        **WHERE,
+    }
+    return ApprovalRequest(tool="book_table", arguments=arguments)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_approval_books_a_free_deal_with_seats(form: str) -> None:
+    request = _booking(7399441900, "656137-1371", 1795527000)
+    prepared = prepare(get_vertical("dining"), request, None, _reader(SLOTS_CASE, form))
+    assert prepared.arguments["itemId"] == "656137-1371"
+    assert prepared.view.restaurant_name == "The Fatty Bao" and prepared.view.guests == 2
+
+
+@pytest.mark.parametrize(
+    ("slot_id", "item_id", "when", "why"),
+    [
+        (7399441930, "656137-1371", 1795528800, "full"),  # availableInventory 0
+        (7399441900, "656137-1372", 1795527000, "paid prebook (₹210)"),  # isFree false
+        (7399442000, "656137-1372", 1795530600, "paid prebook (₹210)"),  # a paid-only slot
+        (7399441900, "656137-9999", 1795527000, "not one of this slot's deals"),
+    ],
+)
+@pytest.mark.parametrize("form", ["envelope-text", "two-blocks", "joined-text"])
+def test_approval_refuses_a_full_or_paid_slot(
+    slot_id: int, item_id: str, when: int, why: str, form: str
+) -> None:
+    request = _booking(slot_id, item_id, when)
+    with pytest.raises(ApprovalInvalid) as refused:
+        prepare(get_vertical("dining"), request, None, _reader(SLOTS_CASE, form))
+    assert why in refused.value.message
+
+
+def test_approval_refuses_slots_it_cannot_read() -> None:
+    request = _booking(7399441900, "656137-1371", 1795527000)
+    with pytest.raises(ApprovalInvalid):
+        prepare(get_vertical("dining"), request, None, lambda tool, args: "1. 7:00 PM — Dinner")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_approval_shows_the_charged_cart_and_string_bill(form: str) -> None:
+    address = {"id": "d1f2a3", "label": "Home", "address": "Flat 402"}
+    request = ApprovalRequest(tool="checkout", arguments={})
+    reader = _reader(CASES["instamart/get_cart"], form)
+    prepared = prepare(get_vertical("food"), request, address, reader)
+    view = prepared.view
+    assert [(line.unit_price, line.line_total) for line in view.lines] == [
+        (27.0, 54.0),
+        (52.5, 52.5),
+    ]
+    assert view.to_pay == 133.5 and view.bill[-1].amount == -12.0
+    assert prepared.arguments == {"addressId": "d1f2a3", "paymentMethod": "COD"}
+
+
+def test_approval_refuses_a_cart_with_an_out_of_stock_line() -> None:
+    case = json.loads(json.dumps(CASES["instamart/get_cart"]))
+    case["result"]["data"]["items"][1]["isInStockAndAvailable"] = False
+    address = {"id": "d1f2a3", "label": "Home"}
+    with pytest.raises(ApprovalInvalid) as refused:
+        prepare(
+            get_vertical("style"),
+            ApprovalRequest(tool="checkout"),
+            address,
+            _reader(case, "envelope-text"),
+        )
+    assert "Epigamia" in refused.value.message
+
+
+def test_approval_reads_the_food_cart_nested_under_data() -> None:
+    address = {"id": "d1f2a3", "label": "Home"}
+    request = ApprovalRequest(tool="place_food_order", arguments={"noteToRestaurant": "Less spicy"})
+    reader = _reader(CASES["food/get_food_cart"], "structured-data")
+    prepared = prepare(get_vertical("foodorder"), request, address, reader)
+    assert prepared.view.restaurant_name == "Meghana Foods" and prepared.view.to_pay == 1121.35
+    assert prepared.arguments["noteToRestaurant"] == "Less spicy"

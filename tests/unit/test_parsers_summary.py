@@ -181,6 +181,16 @@ def test_summary_slots_keep_dates_seats_and_paid_deals() -> None:
     assert result.restaurant_id == "656137"
 
 
+def test_summary_meal_windows_without_times_are_a_text_card() -> None:
+    text = (
+        "Tables at The Fatty Bao:\n"
+        "1. 2026-11-24 (Tuesday) — Dinner 7:00 PM–8:00 PM (2 open: free booking)\n"
+        "2. 2026-11-25 (Wednesday) — fully booked"
+    )
+    result = parse_tool_result("get_available_slots", text, "dining")
+    assert result == RawResult(tool_name="get_available_slots", text=text)
+
+
 def test_summary_addresses() -> None:
     result = parse_tool_result("get_addresses", ADDRESSES, "food")
     assert isinstance(result, AddressesResult)
