@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -108,7 +108,7 @@ def refresh_grant(
     )
 
 
-def _token_call(session: OAuth2Session, url: str, call: Any) -> Mapping[str, Any]:
+def _token_call(session: OAuth2Session, url: str, call: Callable[[], Any]) -> Mapping[str, Any]:
     statuses: list[int] = []
 
     def remember_status(response: requests.Response) -> requests.Response:
