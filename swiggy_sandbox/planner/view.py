@@ -10,6 +10,7 @@ from typing import Any
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_UTC_OFFSET_MINUTES
 from swiggy_sandbox.connector import TurnContext
+from swiggy_sandbox.planner.summary_data import summary_data
 
 IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
 _ACTION_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
@@ -269,15 +270,21 @@ def _user_words(content: Any) -> tuple[str, dict[str, Any] | None]:
 def _call(
     name: str, tool_input: dict[str, Any], block: dict[str, Any], this_turn: bool
 ) -> ToolCall:
-    text = _result_text(block)
-    payload = _json_object(text)
+    """The call's data, read in this order: a JSON-object block (structuredContent, which
+    may be the envelope or its `data`), JSON in the text, else the summary's numbered lines."""
+    texts = _result_texts(block)
+    text = "".join(texts)
+    payload = next((p for t in reversed(texts) if (p := _json_object(t)) is not None), None)
+    payload = payload or _json_object(text)
     if payload is None:
-        return ToolCall(name, tool_input, False, {}, text.strip() or "no answer", this_turn)
+        if block.get("is_error") or not text.strip():
+            return ToolCall(name, tool_input, False, {}, text.strip() or "no answer", this_turn)
+        return ToolCall(name, tool_input, True, summary_data(name, text), "", this_turn)
     if block.get("is_error") or payload.get("success") is False:
         error = payload.get("error")
         message = error.get("message") if isinstance(error, dict) else error
         return ToolCall(name, tool_input, False, {}, str(message or text), this_turn)
-    data = payload.get("data")
+    data = payload.get("data") if "success" in payload else payload
     return ToolCall(name, tool_input, True, data if isinstance(data, dict) else {}, "", this_turn)
 
 
@@ -320,10 +327,14 @@ def _approval_calls(
 
 
 def _result_text(block: dict[str, Any]) -> str:
+    return "".join(_result_texts(block))
+
+
+def _result_texts(block: dict[str, Any]) -> list[str]:
     content = block.get("content")
     if isinstance(content, str):
-        return content
-    return "".join(str(part.get("text", "")) for part in content or [] if isinstance(part, dict))
+        return [content]
+    return [str(part.get("text", "")) for part in content or [] if isinstance(part, dict)]
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
