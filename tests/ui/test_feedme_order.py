@@ -1,0 +1,41 @@
+"""FeedMe end to end on the page: a dish into the cart, then an order only after Confirm.
+
+Runs in both result forms; the amounts on the cart, the Confirm dialog and the order reply
+are the same rupees (Swiggy Food's documented cart: `data.data.pricing.to_pay`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from uihelpers import buttons, open_page, texts
+
+_TO_PAY = re.compile(r"\*\*To pay\*\*\s*\*\*(₹[\d,]+(?:\.\d+)?)\*\*")
+
+
+def _click(at, label: str, index: int = 0):
+    matches = buttons(at, label)
+    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
+    matches[index].click().run()
+    assert not at.exception
+    return at
+
+
+def test_feedme_orders_the_cart_it_showed_after_confirm(app, result_form):
+    at = open_page(app, "pages/feedme.py")
+    at.chat_input[0].set_value("I want a paneer biryani").run()
+    _click(at, "Use this address")
+    _click(at, "Menu")
+    _click(at, "Add")
+    shown = _TO_PAY.findall(texts(at.markdown))
+    assert shown, "the cart card shows what to pay"
+    cart_to_pay = shown[-1]
+    _click(at, "Place order", index=-1)
+    page = texts(at.markdown)
+    assert "Order placed" not in page and "Waiting for your confirmation" in page
+    assert _TO_PAY.findall(page)[-1] == cart_to_pay, "the dialog shows the cart's amount"
+    _click(at, "Confirm")
+    page = texts(at.markdown)
+    assert "Order placed" in page
+    assert f"{cart_to_pay} to pay in cash on delivery" in page
+    assert not buttons(at, "Confirm")
