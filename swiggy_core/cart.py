@@ -21,6 +21,7 @@ from swiggy_core.parsers import (
     CartResult,
     OrderPlacedResult,
     ProductsResult,
+    RestaurantsResult,
     StatusResult,
     parse_tool_result,
 )
@@ -76,6 +77,10 @@ def derive_cart(messages: Sequence[ChatMessage | dict[str, Any]], vertical_id: s
         )
         if isinstance(parsed, ProductsResult):
             _remember(catalog, parsed)
+            continue
+        if isinstance(parsed, RestaurantsResult):
+            # A Food restaurant search lists matching dishes too: their names label lines.
+            _remember(catalog, ProductsResult(kind="menu", items=parsed.dishes))
             continue
         state = _apply(state, call, parsed, catalog)
     return state

@@ -10,6 +10,8 @@ import pytest
 
 from swiggy_core.approval import ApprovalInvalid, prepare
 from swiggy_core.approval_tool import ApprovalRequest
+from swiggy_core.cart import derive_cart
+from swiggy_core.models import ChatMessage, McpToolResultBlock, McpToolUseBlock, TextContent
 from swiggy_core.parsers import (
     AddressesResult,
     BookingConfirmedResult,
@@ -672,3 +674,85 @@ def test_approval_reads_the_food_cart_nested_under_data() -> None:
     prepared = prepare(get_vertical("foodorder"), request, address, reader)
     assert prepared.view.restaurant_name == "Meghana Foods" and prepared.view.to_pay == 1121.35
     assert prepared.arguments["noteToRestaurant"] == "Less spicy"
+
+
+# --- The cart derived from a conversation of documented results ------------------------
+
+
+def _turn(*calls: tuple[str, str]) -> list[ChatMessage]:
+    """Tool calls (fixture key, result form) as the stored blocks of one assistant reply."""
+    blocks: list[Any] = []
+    for index, (key, form) in enumerate(calls):
+        case = CASES[key]
+        content = _content(case, form)
+        if isinstance(content, dict):  # a raw MCP result is stored as its two blocks
+            data = content.get("structuredContent", content.get("structured_content"))
+            content = [
+                {"type": "text", "text": SUMMARY},
+                {"type": "text", "text": json.dumps(data)},
+            ]
+        texts = [content] if isinstance(content, str) else [b["text"] for b in content]
+        blocks.append(
+            McpToolUseBlock(id=f"u{index}", name=case["tool"], server_name="s", input=case["input"])
+        )
+        blocks.append(
+            McpToolResultBlock(
+                tool_use_id=f"u{index}", content=[TextContent(text=t) for t in texts]
+            )
+        )
+    return [ChatMessage(role="assistant", content=blocks)]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_cart_from_documented_instamart_results(form: str) -> None:
+    state = derive_cart(
+        _turn(("instamart/search_products", form), ("instamart/update_cart", form)), "food"
+    )
+    assert [(i.spin_id, i.quantity, i.unit_price, i.line_total) for i in state.items] == [
+        ("SPN-88121", 2, 27.0, 54.0),
+        ("SPN-44010", 1, 52.5, 52.5),
+    ]
+    assert state.to_pay == 133.5
+    # A UPI checkout that waits for payment placed nothing: the cart stays.
+    pending = derive_cart(
+        _turn(("instamart/update_cart", form), ("instamart/checkout_upi", form)), "food"
+    )
+    assert pending.item_count == 3
+    placed = derive_cart(
+        _turn(("instamart/update_cart", form), ("instamart/checkout_single", form)), "food"
+    )
+    assert placed.is_empty
+    absent = derive_cart(
+        _turn(("instamart/update_cart", form), ("instamart/get_cart_absent", "envelope-text")),
+        "food",
+    )
+    assert absent.is_empty
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_cart_from_documented_food_results(form: str) -> None:
+    calls = (
+        ("food/search_menu", form),
+        ("food/update_food_cart", form),
+        ("food/apply_food_coupon", form),  # pricing only: the lines stay as they were
+    )
+    state = derive_cart(_turn(*calls), "foodorder")
+    assert (state.restaurant_id, state.restaurant_name) == ("23678", "Meghana Foods")
+    assert [(i.menu_item_id, i.quantity, i.line_total) for i in state.items] == [
+        ("118830551", 2, 698.0),
+        ("118830590", 1, 279.0),
+    ]
+    assert state.to_pay == 1121.35
+
+
+def test_cart_lines_are_named_from_the_dishes_a_restaurant_search_listed() -> None:
+    search = CASES["food/search_restaurants"]
+    update = CASES["food/update_food_cart"]
+    blocks = [
+        McpToolUseBlock(id="a", name=search["tool"], server_name="s", input=search["input"]),
+        McpToolResultBlock(tool_use_id="a", content=json.dumps(search["result"])),
+        McpToolUseBlock(id="b", name=update["tool"], server_name="s", input=update["input"]),
+        McpToolResultBlock(tool_use_id="b", content=json.dumps({"success": True})),
+    ]
+    state = derive_cart([ChatMessage(role="assistant", content=blocks)], "foodorder")
+    assert [(i.name, i.unit_price) for i in state.items][0] == ("Chicken Dum Biryani", 349.0)
