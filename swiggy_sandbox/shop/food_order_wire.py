@@ -7,12 +7,13 @@ where they say string.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from swiggy_sandbox.catalog._ids import hash_int
-from swiggy_sandbox.catalog.geo import CITY
+from swiggy_sandbox.catalog.geo import CITY, IST
 from swiggy_sandbox.shop.common import money
-from swiggy_sandbox.shop.tracking import Progress, iso
+from swiggy_sandbox.shop.tracking import Progress
 
 POLL_INTERVAL_SECONDS = 10
 _MS = 1000
@@ -44,9 +45,12 @@ def _num(identifier: str) -> int | str:
 
 
 def _eta_text(order: LiveOrder) -> str:
-    if not order.active:
-        return "Delivered"
-    return f"Arriving in {order.state.minutes_left} mins"
+    return f"{order.state.minutes_left} mins" if order.active else "Delivered"
+
+
+def _local_time(ts: float) -> str:
+    """Swiggy's order times are India time."""
+    return datetime.fromtimestamp(ts, IST).isoformat()
 
 
 def _delivery_text(address: dict[str, Any]) -> str:
@@ -126,7 +130,7 @@ def history_entry(order: LiveOrder) -> dict[str, Any]:
         "orderDeliveryStatus": order.state.message,
         "orderType": "DELIVERY",
         "orderedItems": _ordered_items(payload),
-        "orderedTime": iso(payload["placedAt"]),
+        "orderedTime": _local_time(payload["placedAt"]),
         "isActiveOrder": order.active,
         "actions": _actions(order),
     }
@@ -186,8 +190,8 @@ def order_details(order: LiveOrder, user_id: str) -> dict[str, Any]:
         "order_items": [_order_item(item) for item in payload["items"]],
         "charges": charges,
         "is_coupon_applied": coupon is not None,
-        "order_time": iso(payload["placedAt"]),
-        "confirmed_time": iso(payload["placedAt"]),
+        "order_time": _local_time(payload["placedAt"]),
+        "confirmed_time": _local_time(payload["placedAt"]),
         "customer_id": str(hash_int(f"customer:{user_id}") % 10**9),
         "order_status": order.state.status,
         "post_status": order.state.message,
