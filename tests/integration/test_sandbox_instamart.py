@@ -81,6 +81,15 @@ ORDER_KEYS = {
 }  # fmt: skip
 
 
+def envelope_of(result: Any) -> dict[str, Any]:
+    """The Swiggy envelope of a result in either form: the JSON text, or a summary text with
+    the data in `structuredContent` (failures stay envelope text in both)."""
+    structured = result.structured_content
+    if structured is not None:
+        return structured if "success" in structured else {"success": True, "data": structured}
+    return dict(json.loads(result.content[0].text))
+
+
 def run(body: Callable[[Call, list[Any]], Awaitable[None]]) -> None:
     """`body(call, tools)` against a fresh Instamart server through an MCP client."""
 
@@ -90,7 +99,7 @@ def run(body: Callable[[Call, list[Any]], Awaitable[None]]) -> None:
 
             async def call(name: str, **arguments: Any) -> tuple[dict[str, Any], bool]:
                 result = await client.call_tool(name, arguments)
-                return json.loads(result.content[0].text), bool(result.is_error)
+                return envelope_of(result), bool(result.is_error)
 
             await body(call, (await client.list_tools()).tools)
         shop.close()

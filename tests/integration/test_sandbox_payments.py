@@ -15,6 +15,7 @@ from urllib.parse import unquote
 import anyio
 import pytest
 from mcp import Client
+from test_sandbox_instamart import envelope_of
 from test_sandbox_scenarios import FIXED_NOW, HOME
 
 from swiggy_core.logsafe import register_secret
@@ -49,7 +50,7 @@ def run(
 
             async def call(name: str, **arguments: Any) -> tuple[dict[str, Any], bool]:
                 result = await client.call_tool(name, arguments)
-                return json.loads(result.content[0].text), bool(result.is_error)
+                return envelope_of(result), bool(result.is_error)
 
             await body(call)
         shop.close()
