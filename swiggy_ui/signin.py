@@ -47,7 +47,7 @@ def render_signin(
             icon=":material/lock_reset:",
         )
     if token is not None:
-        _status(token, datetime.now(UTC))
+        _status(token, datetime.now(UTC), "the Swiggy sandbox" if world == "sandbox" else "Swiggy")
     remember = st.checkbox(
         "Remember me on this machine (encrypted)",
         key=f"{KEY_REMEMBER}::{world}",
@@ -68,27 +68,27 @@ def render_signin(
     return failed in PASTE_FALLBACK_CODES
 
 
-def _status(token: SwiggyToken, now: datetime) -> None:
+def _status(token: SwiggyToken, now: datetime, where: str) -> None:
     if token.expires_at is None:
-        st.success("Signed in to Swiggy.", icon=":material/link:")
+        st.success(f"Signed in to {where}.", icon=":material/link:")
         return
     left = token.expires_at - now
     when = token.expires_at.astimezone().strftime("%a %d %b, %I:%M %p")
     if token.expired(now):
         st.error(
-            f"**{ErrorCode.SWIGGY_SESSION_EXPIRED}** · Your Swiggy sign-in expired on {when}. "
+            f"**{ErrorCode.SWIGGY_SESSION_EXPIRED}** · Your sign-in to {where} expired on {when}. "
             "Sign in again.",
             icon=":material/schedule:",
         )
     elif token.expires_within(OAUTH_EXPIRY_WARNING, now):
         st.warning(
-            f"Your Swiggy sign-in expires in {_duration(left)} ({when}). Sign in again now: "
+            f"Your sign-in to {where} expires in {_duration(left)} ({when}). Sign in again now: "
             "within Swiggy's 30-day session this usually needs no OTP.",
             icon=":material/schedule:",
         )
     else:
         st.success(
-            f"Signed in to Swiggy · expires in {_duration(left)} ({when}).",
+            f"Signed in to {where} · expires in {_duration(left)} ({when}).",
             icon=":material/link:",
         )
 

@@ -155,7 +155,7 @@ def test_remember_me_keeps_an_encrypted_copy_that_a_new_process_can_read(monkeyp
     assert token.access_token.encode() not in database.read_bytes()  # encrypted at rest
     sign_ins().drop(_person(at), "sandbox")  # as after a restart: memory is empty
     again = _connections(same_browser(at))
-    assert "Signed in to Swiggy" in texts(again.success)
+    assert "Signed in to the Swiggy sandbox" in texts(again.success)
     assert sign_ins().token(_person(at), "sandbox").access_token == token.access_token
 
 
@@ -164,7 +164,7 @@ def test_without_remember_nothing_reaches_the_database(monkeypatch, tmp_path):
     at = _connections(new_app())
     _callback(at, sign_in_by_hand(_start(at)))
     sign_ins().drop(_person(at), "sandbox")
-    assert "Signed in to Swiggy" not in texts(_connections(same_browser(at)).success)
+    assert "Signed in to the Swiggy sandbox" not in texts(_connections(same_browser(at)).success)
 
 
 def test_a_real_sign_in_about_to_expire_is_announced_on_the_shop_pages(scripted):
