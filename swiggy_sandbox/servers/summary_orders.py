@@ -26,12 +26,14 @@ def confirmation(record: Record) -> str | None:
         return None
     booking = first(record, *_BOOKING_KEYS) is not None
     status = first(record, "status", "orderStatus", "result")
-    if isinstance(status, dict):
+    state = f"is {status}" if status else ""
+    if isinstance(status, dict):  # tracking: a sentence of its own
         status = first(status, "statusMessage", "etaText")
+        state = f"· {status}" if status else ""
     where = child(record, "restaurant").get("name") or first(
         record, "restaurantName", "restaurant_name", "storeName"
     )
-    words = [f"{'Booking' if booking else 'Order'} {order_id}", f"is {status}" if status else ""]
+    words = [f"{'Booking' if booking else 'Order'} {order_id}", state]
     if where:
         words.append(f"at {where}" if booking else f"from {where}")
     if booking:

@@ -19,6 +19,7 @@ _PAISE_COST_THRESHOLD = 5_000
 # Swiggy's older menus (`card.info`) give dish prices in paise; the documented flat lists
 # leave the unit open, and a dish price this large can only be paise.
 _PAISE_DISH_THRESHOLD = 2_000
+_CART_KEYS = ("billBreakdown", "pricing", "cartTotalAmount", "cartAbsent")
 
 
 def products(record: Record) -> str | None:
@@ -128,8 +129,8 @@ def _dish_line(index: int, entry: Record) -> str:
 def cart(record: Record) -> str | None:
     """The lines (`N. Name — pack | qty 2 | ₹54 (ID: …)`) and a `Bill:` line."""
     items = records(record.get("items"))
-    billed = first(record, "billBreakdown", "pricing", "cartTotalAmount")
-    if billed is None and not any("quantity" in item for item in items):
+    billed = any(key in record for key in _CART_KEYS)
+    if not billed and not any("quantity" in item for item in items):
         return None
     bill = _bill(record)
     if not items:
@@ -147,7 +148,8 @@ def _cart_line(index: int, item: Record) -> str:
     unit = first(item, "discountedFinalPrice") or first(child(item, "price"), "offerPrice")
     if unit is None and isinstance(item.get("price"), int | float):
         unit = item["price"]
-    total = first(item, "totalPrice", "final_price", "total")
+    # `total` is the line's; Food's `final_price` is the line's or the unit's, so it comes last.
+    total = first(item, "totalPrice", "total", "subtotal", "final_price")
     if total is None and isinstance(unit, int | float) and isinstance(quantity, int | float):
         total = unit * quantity
     each = rupees(unit)
