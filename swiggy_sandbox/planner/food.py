@@ -12,7 +12,7 @@ from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
-from swiggy_sandbox.planner.view import ConversationView
+from swiggy_sandbox.planner.view import ConversationView, ToolCall
 
 _CART_TOOLS = ("get_food_cart", "update_food_cart", "flush_food_cart", "place_food_order")
 # The calls whose data carries the cart (flushing or ordering leaves it empty).
@@ -139,7 +139,7 @@ def _change_cart(
 ) -> Step:
     """Send the whole desired cart; a dish from another restaurant starts a new cart."""
     if updated := view.called("update_food_cart"):
-        return Finish(_after_update(updated.data, dish, verb))
+        return Finish(_switched(view, updated) + _after_update(updated.data, dish, verb))
     lines = _current_lines(view)
     if lines is None:
         return call(view, "get_food_cart", {"addressId": address})
@@ -220,6 +220,21 @@ def _cart_text(view: ConversationView) -> str:
     if latest is None or latest.name not in _CART_READS:
         return "Your food cart is empty."
     return say.food_cart_reply(latest.data)
+
+
+def _switched(view: ConversationView, updated: ToolCall) -> str:
+    """A sentence when this update started a cart at another restaurant (the old one is gone)."""
+    before = view.calls[: view.calls.index(updated)]
+    earlier = next((c for c in reversed(before) if c.ok and c.name in _CART_TOOLS), None)
+    if earlier is None or earlier.name not in _CART_READS:
+        return ""
+    old, new = say.cart_restaurant(earlier.data), say.cart_restaurant(updated.data)
+    if not say.food_cart_lines(earlier.data) or old.get("id") in (None, new.get("id")):
+        return ""
+    return (
+        f"A cart holds one restaurant, so your cart from {old.get('name') or 'the other place'} "
+        "was emptied. "
+    )
 
 
 def _after_update(data: dict[str, Any], dish: dict[str, Any], verb: str) -> str:
