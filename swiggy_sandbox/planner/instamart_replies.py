@@ -125,7 +125,9 @@ def item_name(item: dict[str, Any]) -> str:
 def line_total(item: dict[str, Any]) -> float | None:
     """What a cart line costs: the per-unit price charged times the quantity."""
     unit = amount(item.get("discountedFinalPrice"))
-    return None if unit is None else unit * int(item.get("quantity", 1))
+    if unit is None:  # an older cart shape: the line's own total
+        return amount(item.get("totalPrice"))
+    return unit * int(item.get("quantity", 1))
 
 
 def to_pay(cart: dict[str, Any]) -> float | None:
@@ -162,9 +164,10 @@ def order_review(data: dict[str, Any]) -> str:
 def order_reply(order: dict[str, Any]) -> str:
     """The order as placed (checkout's single-order result)."""
     where = f" to {order['deliveryLabel']}" if order.get("deliveryLabel") else ""
+    total = amount(order.get("cartTotal", order.get("toPay")))  # `toPay`: an older shape
     return (
         f"Done — order {order.get('orderId')} is placed{where}: "
-        f"{en.rupees(order.get('cartTotal'))} to pay in cash on delivery."
+        f"{en.rupees(total)} to pay in cash on delivery."
     )
 
 
