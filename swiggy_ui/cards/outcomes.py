@@ -43,19 +43,27 @@ def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
             )
 
     card_grid(result.items, card, key=ctx.key)
+    if result.has_more:
+        total = f" of {result.total}" if result.total else ""
+        st.caption(f"Showing {len(result.items)}{total} saved addresses: ask for more.")
 
 
 def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
     with st.container(border=True):
         app_badge()
         st.markdown(":green[**Order placed**] ✅")
-        st.markdown(f"Order id {inline_code(result.order_id)}")
+        ids = result.order_ids or [result.order_id]
+        label = "Order ids" if len(ids) > 1 else "Order id"
+        st.markdown(f"{label} {', '.join(inline_code(order_id) for order_id in ids)}")
         _facts(
             plain(result.status),
             rupees(result.amount) if price_known(result.amount) else None,
             plain(result.payment_method),
             f"ETA {plain(result.eta)}" if result.eta else None,
         )
+        if result.failures:
+            failed = "; ".join(plain(failure) for failure in result.failures)
+            st.warning(f"{plain(result.message or '')} Not placed: {failed}".strip())
         st.caption("Cash on delivery orders cannot be cancelled.")
 
 
@@ -93,10 +101,21 @@ def render_status(result: StatusResult, ctx: CardContext) -> None:
 
 def render_info(result: InfoResult, ctx: CardContext) -> None:
     with st.container(border=True):
+        if result.title:
+            st.markdown(f"**{plain(result.title)}**")
         for name, value in list(result.fields.items())[:12]:
             st.markdown(f"**{plain(name)}**: {plain(value)}")
 
 
+RAW_LINES = 20
+RAW_CHARS = 1_500
+
+
 def render_raw(result: RawResult, ctx: CardContext) -> None:
-    if result.text.strip():
-        st.caption(plain(result.text[:600]) + ("…" if result.truncated else ""))
+    """Text no card understood (a summary's prose): its lines as written, shortened."""
+    text = result.text[:RAW_CHARS]
+    every = [line for line in text.splitlines() if line.strip()]
+    lines = [plain(line) for line in every[:RAW_LINES]]
+    if lines:
+        more = result.truncated or len(text) < len(result.text) or len(every) > RAW_LINES
+        st.caption("  \n".join(lines) + ("…" if more else ""))

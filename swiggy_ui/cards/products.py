@@ -14,6 +14,7 @@ from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
 VEG_MARKS: dict[bool | None, str] = {True: ":green[●] ", False: ":red[▲] ", None: ""}
+MAX_VARIANTS_LISTED = 4
 
 
 def render_products(result: ProductsResult, ctx: CardContext) -> None:
@@ -24,6 +25,8 @@ def render_products(result: ProductsResult, ctx: CardContext) -> None:
         lambda item, key: _product_card(item, key, result, ctx.image_origin),
         key=ctx.key,
     )
+    if result.truncated and result.kind == "menu":
+        st.caption(f"The first {len(result.items)} dishes: ask for a dish by name to see more.")
 
 
 def price_line(price: float | None, mrp: float | None) -> str:
@@ -47,6 +50,10 @@ def _product_card(
     veg = VEG_MARKS[item.is_veg] if result.kind == "menu" else ""
     st.markdown(f"{veg}**{plain(item.name)}**")
     details = [plain(part) for part in (item.brand, item.quantity_description) if part]
+    if item.bestseller:
+        details.append(":orange[Bestseller]")
+    if item.customisable:
+        details.append(_customisations(item))
     if details:
         st.caption(" · ".join(details))
     if item.description:
@@ -62,6 +69,15 @@ def _product_card(
         on_click=queue_action,
         args=(_add_action(item, result),),
     )
+
+
+def _customisations(item: ProductItem) -> str:
+    """ "Customisable: Half, Full · 2 add-ons" (the choices are picked in the chat)."""
+    names = [plain(variant.name) for variant in item.variants[:MAX_VARIANTS_LISTED]]
+    parts = [", ".join(names)] if names else []
+    if item.addons:
+        parts.append(f"{len(item.addons)} add-on{'s' if len(item.addons) != 1 else ''}")
+    return "Customisable" + (f": {' · '.join(parts)}" if parts else "")
 
 
 def _add_action(item: ProductItem, result: ProductsResult) -> CardAction:

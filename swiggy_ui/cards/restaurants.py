@@ -1,18 +1,28 @@
-"""Restaurant cards: identity, rating, cost for two, delivery time, Menu / Slots buttons."""
+"""Restaurant cards: identity, rating, cost for two, delivery time, Menu / Slots buttons.
+
+Dineout deals show under the restaurant; a paid prebook says it is not bookable here.
+A Food search that also matched dishes shows them under the restaurants.
+"""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import streamlit as st
 
 from swiggy_core.actions import CardAction
 from swiggy_core.constants import VERTICAL_DINING
 from swiggy_core.formatting import price_known, rupees
-from swiggy_core.parsers import RestaurantItem, RestaurantsResult
+from swiggy_core.parsers import ProductsResult, RestaurantDeal, RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
+from swiggy_ui.cards.products import render_products
 from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
+
+_NOT_TAKING_ORDERS = {"CLOSED": "Closed now", "UNAVAILABLE": "Not taking orders"}
+MAX_DEALS_SHOWN = 4
 
 
 def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
@@ -22,6 +32,10 @@ def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
         lambda item, key: _restaurant_card(item, key, dining, ctx.image_origin),
         key=ctx.key,
     )
+    if result.dishes:
+        st.markdown("**Matching dishes**")
+        dishes = ProductsResult(kind="menu", items=result.dishes, tool_name=result.tool_name)
+        render_products(dishes, replace(ctx, key=f"{ctx.key}-dishes"))
 
 
 def _restaurant_card(
@@ -40,12 +54,18 @@ def _restaurant_card(
         facts.append(f"{item.delivery_time_minutes} min")
     elif item.locality:
         facts.append(plain(item.locality))
+    if item.distance_km is not None:
+        facts.append(f"{item.distance_km:g} km")
     if facts:
         st.markdown(" · ".join(facts))
     if item.offer:
         st.caption(f":orange[{plain(item.offer)}]")
+    _deals(item.deals)
     if item.is_open is False:
-        st.badge("Closed now", color="gray")  # the menu can still be browsed
+        label = _NOT_TAKING_ORDERS.get((item.availability or "").upper(), "Closed now")
+        st.badge(label, color="gray")  # the menu can still be browsed
+        if item.next_open:
+            st.caption(plain(item.next_open))
     if not item.restaurant_id:
         return
     ids = {"restaurantId": item.restaurant_id, "restaurantName": item.name}
@@ -56,3 +76,13 @@ def _restaurant_card(
         action = CardAction(kind="show_menu", label=f"Show me the menu of {item.name}", ids=ids)
         label, icon = "Menu", ":material/restaurant_menu:"
     st.button(label, key=f"{key}-open", icon=icon, on_click=queue_action, args=(action,))
+
+
+def _deals(deals: list[RestaurantDeal]) -> None:
+    """Each deal on its own line; a paid prebook is marked as not bookable here."""
+    for deal in deals[:MAX_DEALS_SHOWN]:
+        if deal.paid:
+            price = f" ({rupees(deal.price)})" if price_known(deal.price) else ""
+            st.caption(f"{plain(deal.title)}{price} · paid prebook — not bookable here")
+        else:
+            st.caption(f":green[{plain(deal.title)}]")

@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from uihelpers import buttons, open_page, texts
@@ -123,20 +124,32 @@ def test_food_cards_restaurants_with_menu_buttons_and_dishes(app, sandbox):
 
 
 def _first_bookable(slots: dict) -> tuple[dict, str]:
-    for day in slots["data"]["days"]:
-        for slot in day["slots"]:
-            free = [deal for deal in slot.get("deals", []) if deal.get("isFree")]
-            if slot.get("available") and free:
-                return slot, free[0]["itemId"]
+    """A slot with tables left and a free deal (flat documented slots, or grouped by day)."""
+    data = slots["data"]
+    found = data.get("slots") or [s for day in data.get("days", []) for s in day["slots"]]
+    for slot in found:
+        free = [deal for deal in slot.get("deals", []) if deal.get("isFree")]
+        left = slot.get("availableInventory", 1 if slot.get("available") else 0)
+        if left and free:
+            return slot, free[0]["itemId"]
     raise AssertionError("the sandbox offered no free slot")
+
+
+def _near(location: dict) -> dict:
+    """Where to search: a saved location's id, and its coordinates when it has them."""
+    if "lat" in location:
+        return {"latitude": location["lat"], "longitude": location["lng"]}
+    return {"addressId": location["id"]}
 
 
 def test_dining_cards_slots_booking_and_a_failed_booking(app, sandbox):
     dine = Recorder(sandbox, "dineout", "swiggy-dineout")
     location = dine.call("get_saved_locations", {})["data"]["locations"][0]
-    where = {"latitude": location["lat"], "longitude": location["lng"]}
-    found = dine.call("search_restaurants_dineout", {"query": "italian", **where})
-    restaurant_id = found["data"]["restaurants"][0]["id"]
+    found = dine.call("search_restaurants_dineout", {"query": "italian", **_near(location)})
+    # Documented locations carry no coordinates: details, slots and booking reuse the search's.
+    data = found["data"]
+    where = {"latitude": data["latitude"], "longitude": data["longitude"]}
+    restaurant_id = data["restaurants"][0]["id"]
     tomorrow = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
     slots = dine.call(
         "get_available_slots", {"restaurantId": restaurant_id, "date": tomorrow, **where}
@@ -158,3 +171,116 @@ def test_dining_cards_slots_booking_and_a_failed_booking(app, sandbox):
     assert "Table booked" in texts(at.markdown)
     assert texts(at.warning)  # the refusal is a status card, never a confirmation
     assert texts(at.markdown).count("Table booked") == 1
+
+
+# --- Swiggy's documented shapes, in both result forms, render the right cards ---------
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "payloads"
+PRODUCTS_SUMMARY = (
+    "Found 2 products for 'milk':\n"
+    "1. Amul Taaza Toned Fresh Milk — 500 ml | ₹27 (MRP ₹29) | in stock "
+    "(ID: SPN-88121, SKU: SKU-5501)\n"
+    "2. Nandini Toned Milk — 500 ml | ₹24 | in stock (ID: SPN-555, SKU: SKU-555)"
+)
+
+
+def _case(server: str, name: str) -> dict:
+    return json.loads((FIXTURES / f"documented_{server}.json").read_text())[name]
+
+
+def _two_blocks(case: dict) -> list[str]:
+    """A result kept as the local engine stores structuredContent: summary, then its JSON."""
+    return ["Here is what Swiggy returned.", json.dumps(case["result"]["data"])]
+
+
+def _store_chat(vertical_id: str, calls: list[tuple[dict, list[str]]]) -> None:
+    blocks = []
+    for index, (case, bodies) in enumerate(calls):
+        tool_id = f"mcptoolu_doc{index}"
+        blocks.append(
+            block_from_dict(
+                {
+                    "type": "mcp_tool_use",
+                    "id": tool_id,
+                    "name": case["tool"],
+                    "server_name": "swiggy",
+                    "input": case["input"],
+                }
+            )
+        )
+        blocks.append(
+            block_from_dict(
+                {
+                    "type": "mcp_tool_result",
+                    "tool_use_id": tool_id,
+                    "content": [{"type": "text", "text": body} for body in bodies],
+                }
+            )
+        )
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    conversation_id = store.create_conversation(VIEWER, vertical_id)
+    store.append_messages(
+        conversation_id,
+        [
+            ChatMessage(role="user", content="show me"),
+            ChatMessage(role="assistant", content=blocks),
+        ],
+    )
+    store.close()
+
+
+def _envelope(case: dict) -> list[str]:
+    return [json.dumps(case["result"])]
+
+
+def test_documented_dineout_cards_never_offer_a_full_or_paid_slot(app):
+    calls = [
+        (
+            _case("dineout", "get_saved_locations"),
+            _envelope(_case("dineout", "get_saved_locations")),
+        ),
+        (
+            _case("dineout", "get_restaurant_details"),
+            _two_blocks(_case("dineout", "get_restaurant_details")),
+        ),
+        (
+            _case("dineout", "get_available_slots"),
+            _two_blocks(_case("dineout", "get_available_slots")),
+        ),
+        (_case("dineout", "book_table_free"), _envelope(_case("dineout", "book_table_free"))),
+        (_case("dineout", "book_table_upi"), _two_blocks(_case("dineout", "book_table_upi"))),
+    ]
+    _store_chat("dining", calls)
+    at = _render(app, "", "pages/tablescout.py")
+    markdown, captions = texts(at.markdown), texts(at.caption)
+    assert "**Home**" in markdown and "**Office**" in markdown  # address labels
+    (seven,) = buttons(at, "7:00 PM")
+    (half_past,) = buttons(at, "7:30 PM")
+    assert not seven.disabled and half_past.disabled  # 0 tables left: greyed
+    assert not buttons(at, "8:00 PM")  # a paid prebook has no button at all
+    assert "8:00 PM ₹210 — paid prebook, not bookable here" in captions
+    assert "Prime deal: 30% off the bill (₹210) · paid prebook — not bookable here" in captions
+    # The free booking confirmed by its orderId; the UPI one is pending, not booked.
+    assert markdown.count("Table booked") == 1 and "DO-55120045" in markdown
+    assert "Payment pending" in texts(at.warning)
+
+
+def test_documented_grocery_cards_show_labels_charged_prices_and_summaries(app):
+    cart = _case("instamart", "update_cart")
+    calls = [
+        (_case("instamart", "get_addresses"), _envelope(_case("instamart", "get_addresses"))),
+        (_case("instamart", "search_products"), [PRODUCTS_SUMMARY]),  # summary text only
+        (cart, _two_blocks(cart)),
+        (_case("instamart", "get_orders"), _two_blocks(_case("instamart", "get_orders"))),
+        (_case("instamart", "checkout_multi"), _envelope(_case("instamart", "checkout_multi"))),
+    ]
+    _store_chat("food", calls)
+    at = _render(app, "", "pages/nutricart.py")
+    markdown, captions, warnings = texts(at.markdown), texts(at.caption), texts(at.warning)
+    assert "**Home**" in markdown and "**Work**" in markdown
+    assert "Showing 2 of 5 saved addresses" in captions
+    assert len(buttons(at, "Add")) >= 2  # product cards from the summary's numbered lines
+    assert "₹27 each ~~₹29~~" in captions  # the price charged, MRP struck
+    assert "Removed (out of stock): Akshayakalpa Organic Cow Milk" in warnings
+    assert "**Your orders**" in markdown
+    assert "Order placed" in markdown and "Not placed: Store closed for the day" in warnings
