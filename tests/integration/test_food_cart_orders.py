@@ -258,6 +258,10 @@ def test_a_far_address_gets_no_delivery_and_addons_are_capped() -> None:
         assert "Too many add-ons" in await refused(
             call, "update_food_cart", restaurantId=near["id"], addressId=HOME, cartItems=too_many
         )
+        deleted = await ok(call, "delete_address", addressId=far_id)
+        assert isinstance(deleted["statusCode"], int) and deleted["statusMessage"]
+        listed = (await ok(call, "get_addresses", page=1, pageSize=10))["addresses"]
+        assert far_id not in [a["id"] for a in listed]
 
     run_food(body)
 
