@@ -388,16 +388,19 @@ def test_a_failed_call_is_reported_not_retried() -> None:
         (
             "book_table",
             {
-                "bookingId": "BK-3",
+                "orderId": "DO-3",
+                "isDineout": True,
+                "restaurantName": "Toit",
+                "reservationDate": "2026-11-21",
+                "reservationTime": "8:00 PM",
                 "guestCount": 4,
-                "restaurant": {"name": "Toit"},
-                "dateStr": "2026-11-21",
-                "time": "20:00",
+                "status": "CONFIRMED",
             },
-            "Booking id BK-3",
+            "Booked — table for 4 at Toit on Saturday 21 November at 8:00 PM. Booking id DO-3.",
             "won't book it",
         ),
-        ("book_table", {"bookingId": "BK-4"}, "BK-4", "won't book it"),
+        ("book_table", {"orderId": "DO-5"}, "Booking id DO-5", "won't book it"),
+        ("book_table", {"bookingId": "BK-4"}, "BK-4", "won't book it"),  # an older shape
     ],
 )
 def test_each_spending_tool_has_its_own_words(
