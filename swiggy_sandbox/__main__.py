@@ -61,6 +61,7 @@ def _serve(mcp_port: int, emulator_port: int, result_form: ResultForm | None = N
         print(f"Messages API emulator: {services.emulator_url}", flush=True)
         for key, url in services.server_urls.items():
             print(f"MCP {MCP_SERVERS[key].name}: {url}", flush=True)
+        print(f"OAuth authorization server: {services.auth_base_url}", flush=True)
         print("Ready. Press Ctrl-C to stop.", flush=True)
         while not stop.wait(0.5):
             pass  # short waits keep the main thread responsive to signals

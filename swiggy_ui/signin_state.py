@@ -19,6 +19,7 @@ import streamlit as st
 from swiggy_core.constants import MCP_SERVERS, OAUTH_PENDING_TTL_SECONDS
 from swiggy_core.oauth import OAuthError, SignInService, SwiggyToken, TokenVault
 from swiggy_core.settings import Settings
+from swiggy_core.store import StoreError
 
 World = Literal["sandbox", "swiggy"]
 REAL_SERVER_URLS: dict[str, str] = {key: spec.url for key, spec in MCP_SERVERS.items()}
@@ -95,8 +96,10 @@ def current_token(person: str, world: World, settings: Settings) -> SwiggyToken 
         return None
     try:
         token = remembered.load(person, world)
-    except OAuthError:
-        return None  # a key change makes old copies unreadable: sign in again
+    except (OAuthError, StoreError):
+        # A key change makes old copies unreadable, a database fault hides them: either
+        # way the person simply signs in again; the chat pages show database faults.
+        return None
     if token is not None:
         registry.keep(person, world, token)
     return token

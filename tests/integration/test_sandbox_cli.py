@@ -43,8 +43,11 @@ def test_serve_prints_urls_that_work_and_stops_on_sigterm():
     try:
         lines = _read_until_ready(process)
         urls = [URL_RE.search(line).group(1) for line in lines if URL_RE.search(line)]
-        assert len(urls) == 4  # the emulator and three MCP servers
-        emulator, *servers = urls
+        assert len(urls) == 5  # the emulator, three MCP servers, the authorization server
+        emulator, *servers, auth = urls
+        origin = auth.removesuffix("/auth")  # Swiggy's layout: metadata at the host root
+        metadata = httpx2.get(f"{origin}/.well-known/oauth-authorization-server", timeout=5)
+        assert metadata.json()["issuer"] == auth
         models = httpx2.get(f"{emulator}/v1/models", headers={"x-api-key": "k"}, timeout=5)
         assert models.status_code == 200 and models.json()["data"]
         assert [url.rsplit("/", 1)[1] for url in servers] == ["im", "food", "dineout"]
