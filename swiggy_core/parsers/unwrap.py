@@ -202,8 +202,10 @@ def structured_envelope(value: Any) -> Envelope:
     record = as_dict(value)
     if record is None:
         return Envelope(ok=None, data=value)
-    if record.keys() & {"success", "ok", "isError"}:
+    if record.keys() & {"success", "ok", "isError", "error", "errors"}:
         return read_envelope(record)
+    if record.keys() <= _ENVELOPE_KEYS:
+        return read_envelope(record)  # only `status`/`message`: an envelope, not data
     if record.keys() == {"data"}:
         return Envelope(ok=None, data=maybe_decode(record["data"]))
     return Envelope(ok=None, data=record)

@@ -320,3 +320,12 @@ def test_hostile_summaries_never_hang() -> None:
     ):
         parse_tool_result("search_products", text, "food")
         read_summary(text)
+
+
+def test_an_envelope_after_prose_is_still_an_envelope() -> None:
+    text = 'Swiggy says: {"status": "error", "message": "Server busy"}'
+    result = parse_tool_result("search_products", text, "food")
+    assert result == StatusResult(tool_name="search_products", success=False, message="Server busy")
+    failed = 'Result: {"success": false, "error": {"message": "Slot gone"}}'
+    result = parse_tool_result("book_table", failed, "dining")
+    assert isinstance(result, StatusResult) and result.message == "Slot gone"
