@@ -6,9 +6,9 @@ import anthropic
 import httpx2
 
 from swiggy_core.engine.retry import parse_retry_after
-from swiggy_core.engine.tool_errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ErrorInfo
+from swiggy_core.tool_errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
 
 # The tool-side catalogue lives in tool_errors; these names stay importable from here.
 __all__ = [

@@ -22,7 +22,7 @@ import anthropic
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation import StreamParams, sanitize_assistant_blocks
-from swiggy_core.engine.errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
+from swiggy_core.engine.errors import ToolError, classify_mcp_tool_error
 from swiggy_core.engine.events import (
     RetryScheduled,
     StreamEvent,
@@ -46,10 +46,10 @@ from swiggy_core.engine.stream import (
     _ToolErrorBudget,
     run_message_stream,
 )
-from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.models import ChatMessage, ContentBlock, ErrorInfo, ToolUseBlock, TurnResult, Usage
+from swiggy_core.tool_errors import category_of
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_core.verticals.policy import ToolPolicy
 
@@ -60,7 +60,6 @@ HELD_MESSAGE = (
     + APPROVAL_TOOL_NAME
     + " with the exact arguments; the person decides."
 )
-_CATEGORY_BY_CODE = {ErrorCode.TOOL_AUTH: ToolErrorCategory.AUTH}
 
 
 @dataclass
@@ -234,7 +233,7 @@ def _call(tools: _Tools, use: ToolUseBlock) -> tuple[ToolOutput, ToolError | Non
         output = tools.manager.call_tool(tools.url, tools.token, use.name, use.input)
     except McpCallError as error:
         # The model sees what went wrong and may try again; the budget bounds that.
-        category = _CATEGORY_BY_CODE.get(error.code, ToolErrorCategory.SERVER)
+        category = category_of(error.code)
         message = _error_info(error).message
         return ToolOutput(str(error), True), ToolError(category, error.code, message, str(error))
     if not output.is_error:
@@ -243,7 +242,7 @@ def _call(tools: _Tools, use: ToolUseBlock) -> tuple[ToolOutput, ToolError | Non
 
 
 def _error_info(error: McpCallError) -> ErrorInfo:
-    category = "tool_auth" if error.code is ErrorCode.TOOL_AUTH else "tool_server"
+    category = f"tool_{category_of(error.code)}"
     return ErrorInfo(code=error.code.value, category=category, message=error.message)
 
 

@@ -47,8 +47,8 @@ from swiggy_core.engine.events import (
     TurnDone,
 )
 from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers
-from swiggy_core.engine.tool_errors import RECONNECT_CATEGORIES, tool_error_info
 from swiggy_core.models import ContentBlock, ErrorInfo, TurnResult, Usage, block_from_dict
+from swiggy_core.tool_errors import RECONNECT_CATEGORIES, tool_error_info
 
 Clock = Callable[[], float]
 StopCheck = Callable[[], bool]

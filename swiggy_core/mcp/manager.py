@@ -27,10 +27,10 @@ from mcp.types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST
 
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MCP_SERVERS
 from swiggy_core.conversation import truncate_tool_result
-from swiggy_core.errors import ErrorCode
 from swiggy_core.logsafe import mask_url_password, register_secret
 from swiggy_core.mcp.client import McpCallError, stored_texts
 from swiggy_core.mcp.loop import run_sync
+from swiggy_core.tool_errors import classify_tool_failure
 
 T = TypeVar("T")
 LISTING_TTL_SECONDS = 300.0
@@ -162,11 +162,17 @@ class _Connection:
         where = urlsplit(self.url)  # host and port only: no user info, no query string
         port = f":{where.port}" if where.port else ""
         host = f"{where.scheme}://{where.hostname}{port}{where.path}"
-        if any(status in _AUTH_STATUSES for status in self.statuses):
-            message = f"The MCP server at {host} refused the token ({self.statuses[0]}) "
-            return McpCallError(f"{message}while {doing}. Reconnect.", code=ErrorCode.TOOL_AUTH)
+        refused = [status for status in self.statuses if status in _AUTH_STATUSES]
+        if refused:
+            # Swiggy's catalogue: 401 reconnect, 403 scope too narrow, 419 session revoked.
+            code = classify_tool_failure(status=refused[0]).code
+            message = f"The MCP server at {host} refused the token ({refused[0]}) "
+            return McpCallError(f"{message}while {doing}. Reconnect.", code=code)
         if self.statuses:
-            message = f"The MCP server at {host} answered {self.statuses[0]} while {doing}"
+            status = self.statuses[0]
+            message = f"The MCP server at {host} answered {status} while {doing}"
+            code = classify_tool_failure(status=status).code
+            return McpCallError(f"{message}: {detail}." if detail else f"{message}.", code=code)
         elif timed_out:
             message = f"The MCP server at {host} did not answer in time while {doing}"
         else:

@@ -12,6 +12,7 @@ import pytest
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp import McpCallError, McpManager, ServerHealth, ToolOutput
 from swiggy_core.mcp.manager import resolve_url
+from swiggy_core.tool_errors import RECONNECT_CATEGORIES, category_of
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 
 SECRET = "sk-very-secret-token-123"
@@ -107,6 +108,18 @@ def test_a_refused_token_is_an_auth_error_that_never_shows_the_token(
         assert wrong not in shown and SECRET not in shown
     manager.list_tools(url, SECRET)
     assert SECRET not in repr(manager) and SECRET not in repr(manager._listings)
+
+
+def test_a_revoked_session_is_419_and_asks_for_a_full_sign_in(
+    sandbox: SandboxHttpServer, manager: McpManager
+) -> None:
+    token = sandbox.store.issue("revoked-user")
+    sandbox.store.revoke(token)
+    with pytest.raises(McpCallError) as caught:
+        manager.call_tool(sandbox.url_for("instamart"), token, "get_addresses", {})
+    assert caught.value.code is ErrorCode.TOOL_SESSION_REVOKED and "419" in str(caught.value)
+    # A reconnect category: the turn stops and the banner offers Reconnect.
+    assert category_of(caught.value.code) in RECONNECT_CATEGORIES
 
 
 def test_a_dead_server_is_a_coded_server_error(manager: McpManager) -> None:

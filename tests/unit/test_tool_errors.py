@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from swiggy_core.engine.tool_errors import (
+from swiggy_core.errors import ErrorCode
+from swiggy_core.tool_errors import (
     RECONNECT_CATEGORIES,
     ToolErrorCategory,
     classify_mcp_tool_error,
     classify_tool_failure,
     tool_error_info,
 )
-from swiggy_core.errors import ErrorCode
 
 C = ToolErrorCategory
 

@@ -191,6 +191,14 @@ _VALIDATION_RE = re.compile(r"^\s*(?:invalid|missing)\b|\b(?:invalid|missing) \w
 _MAX_SAMPLE = 2000
 
 
+def category_of(code: ErrorCode) -> ToolErrorCategory:
+    """The category an E-3xxx code belongs to (transport errors carry only the code)."""
+    for category, (known, _) in _MESSAGES.items():
+        if known is code:
+            return category
+    return ToolErrorCategory.SERVER
+
+
 def classify_tool_failure(
     *,
     status: int | None = None,
