@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.models import ErrorInfo
-from swiggy_ui.safe_text import plain
+from swiggy_ui.safe_text import inline_code, plain
 
 CONNECTIONS_PAGE = "pages/connections.py"
 KEY_RECONNECT = "swiggy_reconnect"  # Connections then says Swiggy refused the sign-in
@@ -65,7 +65,7 @@ def report_offer(error: ErrorInfo, *, key: str) -> bool:
     if not error.report_tool:
         return False
     st.caption(
-        f"`{plain(error.report_tool)}` kept failing. You can send Swiggy an error report "
+        f"{inline_code(error.report_tool)} kept failing. You can send Swiggy an error report "
         "(the tool name and its error message only)."
     )
     return st.button("Report to Swiggy", key=f"{key}-report", icon=":material/bug_report:")

@@ -108,3 +108,43 @@ def test_expired_token_inside_a_tool_result_asks_to_reconnect(app, scripted):
     assert any("Reconnect" in link.label for link in at.get("page_link"))
     assert "never shown" not in texts(at.markdown)
     assert "Searching." in texts(at.markdown)  # what arrived before the error is kept
+
+
+def _failing_call(number: int, text: str) -> list[dict]:
+    use_id = f"mcptoolu_{number}"
+    return [
+        {
+            "type": "mcp_tool_use",
+            "id": use_id,
+            "name": "search_products",
+            "server_name": "swiggy-instamart",
+            "input": {"query": "amul butter"},
+        },
+        {
+            "type": "mcp_tool_result",
+            "tool_use_id": use_id,
+            "is_error": True,
+            "content": [{"type": "text", "text": text}],
+        },
+    ]
+
+
+def test_a_tool_that_keeps_failing_offers_a_report_to_swiggy(app, scripted):
+    internal = "Internal error in search_products; please try again later."
+    turn = ScriptedTurn(content=[*_failing_call(1, internal), *_failing_call(2, internal)])
+    at = _send(app, scripted, turn)
+    assert "E-3105" in texts(at.error)
+    assert "search_products" in texts(at.caption)
+    at = buttons(at, "Report to Swiggy")[0].click().run()
+    assert not at.exception
+    # The sandbox's report_error answered: the report reached the Instamart server.
+    answer = texts(at.info)
+    assert "report" in answer.lower() and "could not be sent" not in answer
+
+
+def test_a_revoked_session_is_not_reported_but_reconnected(app, scripted):
+    turn = ScriptedTurn(content=_failing_call(1, "Session revoked (419): sign in again."))
+    at = _send(app, scripted, turn)
+    assert "E-3101" in texts(at.error)
+    assert any("Reconnect" in link.label for link in at.get("page_link"))
+    assert not buttons(at, "Report to Swiggy")
