@@ -94,7 +94,7 @@ def addresses_step(view: ConversationView) -> Step:
 
 def address_label(address: dict[str, Any]) -> str:
     """An address's name: Swiggy's addressTag (or its category), else an older `label`."""
-    category = str(address.get("addressCategory") or "").replace("_", " ").title()
+    category = str(address.get("addressCategory") or "").replace("_", " ").capitalize()
     return str(address.get("addressTag") or address.get("label") or category or "Address")
 
 

@@ -200,7 +200,7 @@ class AddressBook:
             ).scalar_one()
             address = SavedAddress(
                 id=f"addr_{number}",
-                label=checked.tag or checked.category.replace("_", " ").title(),
+                label=checked.tag or checked.category.replace("_", " ").capitalize(),
                 address_line=checked.full_address,
                 locality=locality,
                 lat=lat,

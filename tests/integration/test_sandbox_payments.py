@@ -207,7 +207,7 @@ def test_create_address_validates_geocodes_and_delete_reports_status() -> None:
         listed = (await data(call, "get_addresses"))["addresses"]
         new = next(a for a in listed if a["id"] == made["addressId"])
         assert (new["addressTag"], new["addressCategory"], new["phoneNumber"]) == (
-            "Friends And Family", "FRIENDS_AND_FAMILY", "9876543210",
+            "Friends and family", "FRIENDS_AND_FAMILY", "9876543210",
         )  # fmt: skip
         assert (new["lat"], new["lng"]) == LOCALITIES["HSR Layout"]  # geocoded by locality
         elsewhere = {
