@@ -2,12 +2,15 @@
 
 Swiggy's spending tools are not idempotent and cannot be cancelled, so nothing here ever
 calls one twice. When the outcome is unclear (a timeout, an unreadable answer) the app
-compares the order or booking ids listed before and after the call instead of retrying.
+compares the order ids listed before and after the call instead of retrying. Dineout has
+no list of bookings: an unclear booking is settled by `get_booking_status` of the
+`orderId` the answer carried, and stays "unknown" when it carried none.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +29,15 @@ from swiggy_core.parsers import (
 from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.verticals import Vertical
 
-# Read tools that list what was placed, by server key, with their arguments.
+# Read tools that list what was placed, by server key, with their arguments. Dineout's
+# get_booking_status needs an orderId (there is no list), so it is used per booking instead.
 STATUS_READERS: dict[str, tuple[str, dict[str, Any]]] = {
     "instamart": ("get_orders", {}),
     "food": ("get_food_orders", {}),
-    "dineout": ("get_booking_status", {}),
 }
+BOOKING_STATUS_TOOL = "get_booking_status"
+_BOOKED_STATUSES = frozenset({"CONFIRMED", "COMPLETED", "BOOKED", "SUCCESS"})
+_SUMMARY_ID_RE = re.compile(r"\(ID:\s*([A-Za-z0-9_-]+)")
 # Arguments of the spending call that its status reader needs too (Food lists orders per address).
 _READER_KEYS: dict[str, tuple[str, ...]] = {"food": ("addressId",)}
 _ID_KEYS = ("orderId", "order_id", "bookingId", "booking_id")
@@ -51,7 +57,9 @@ class Execution:
 def placed_ids(
     vertical: Vertical, read: Reader, spend_arguments: dict[str, Any] | None = None
 ) -> set[str] | None:
-    """Order or booking ids the account has now; None when they cannot be read."""
+    """Order ids the account has now; None when they cannot be read (or there is no list)."""
+    if vertical.server_key not in STATUS_READERS:
+        return None
     tool, arguments = STATUS_READERS[vertical.server_key]
     arguments = dict(arguments)
     for key in _READER_KEYS.get(vertical.server_key, ()):
@@ -88,7 +96,8 @@ def execute(
         return _outcome(vertical, tool, "done", text, arguments, card=card)
     if isinstance(card, StatusResult) and not card.success:
         return _outcome(vertical, tool, "failed", text, arguments, card=card)
-    return reconcile(vertical, tool, arguments, read, before, reason="Swiggy's answer was unclear")
+    reason = "Swiggy's answer was unclear"
+    return reconcile(vertical, tool, arguments, read, before, reason=reason, answer=text)
 
 
 def reconcile(
@@ -99,21 +108,64 @@ def reconcile(
     before: set[str] | None,
     *,
     reason: str,
+    answer: str = "",
 ) -> Execution:
-    """Find out from the order or booking list whether the call went through."""
+    """Find out from the order list (or the booking's status) whether the call went through."""
+    if vertical.server_key not in STATUS_READERS:
+        return _reconcile_booking(vertical, tool, arguments, read, reason, answer)
     after = placed_ids(vertical, read, arguments)
     if before is not None and after is not None:
         new = sorted(after - before)
         if new:
-            key = "bookingId" if vertical.server_key == "dineout" else "orderId"
-            text = json.dumps({"success": True, "data": {key: new[0], "status": "PLACED"}})
+            text = json.dumps({"success": True, "data": {"orderId": new[0], "status": "PLACED"}})
             return _outcome(vertical, tool, "done", text, arguments)
         return _outcome(vertical, tool, "failed", _failure_text(reason), arguments)
+    return _unknown(vertical, tool, arguments, reason)
+
+
+def _reconcile_booking(
+    vertical: Vertical,
+    tool: str,
+    arguments: dict[str, Any],
+    read: Reader,
+    reason: str,
+    answer: str,
+) -> Execution:
+    """An unclear booking: ask for the status of the orderId its answer carried, if any."""
+    order_id = _answer_order_id(answer)
+    if order_id is None:
+        return _unknown(vertical, tool, arguments, reason)
+    try:
+        payload = json.loads(read(BOOKING_STATUS_TOOL, {"orderId": order_id}))
+    except (McpCallError, ValueError):
+        return _unknown(vertical, tool, arguments, reason)
+    if isinstance(payload, dict) and payload.get("success") is False:
+        # Swiggy does not know this orderId: no booking was made.
+        return _outcome(vertical, tool, "failed", _failure_text(reason), arguments)
+    status = next((str(n["status"]) for n in iter_nodes(payload) if "status" in n), "")
+    if status.upper() in _BOOKED_STATUSES:
+        text = json.dumps({"success": True, "data": {"orderId": order_id, "status": status}})
+        return _outcome(vertical, tool, "done", text, arguments)
+    return _unknown(vertical, tool, arguments, reason)
+
+
+def _unknown(vertical: Vertical, tool: str, arguments: dict[str, Any], reason: str) -> Execution:
+    where = "bookings" if vertical.server_key == "dineout" else "orders"
     message = (
-        f"{reason}. The app could not tell whether it went through: check your orders in "
-        "Swiggy before trying again."
+        f"{reason}. The app could not tell whether it went through: check your {where} in "
+        "the Swiggy app before trying again."
     )
     return _outcome(vertical, tool, "unknown", _failure_text(message), arguments)
+
+
+def _answer_order_id(answer: str) -> str | None:
+    """The orderId in an unclear answer: JSON anywhere in it, else a summary's `(ID: …)`."""
+    try:
+        ids = [str(value) for value in _id_values(json.loads(answer))]
+    except ValueError:
+        match = _SUMMARY_ID_RE.search(answer)
+        return match.group(1) if match else None
+    return ids[0] if ids else None
 
 
 def _outcome(

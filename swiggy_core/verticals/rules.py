@@ -109,7 +109,7 @@ COD_RULE = RuleSection(
         "These tools stay switched off until the person presses Confirm. If one is "
         "unavailable, ask for confirmation; never look for a workaround.",
         "Never retry checkout, place_food_order or book_table blindly after an error or "
-        "timeout: check the status first (get_orders, get_food_orders, "
-        "get_booking_status), then decide with the person.",
+        "timeout: check the status first (get_orders, get_food_orders, or "
+        "get_booking_status with the booking's orderId), then decide with the person.",
     ),
 )
