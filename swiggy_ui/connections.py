@@ -205,7 +205,7 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
     except McpCallError as error:
         st.error(plain(str(error)), icon=":material/cloud_off:")
         return None
-    parsed = parse_tool_result("get_addresses", result.text, "food")
+    parsed = parse_tool_result("get_addresses", result.content, "food")
     if isinstance(parsed, AddressesResult):
         return parsed
     st.warning(f"**E-3004** · Swiggy did not return addresses: {plain(result.text[:200])}")
