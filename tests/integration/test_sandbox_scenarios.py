@@ -45,7 +45,12 @@ def call_via(session: Any) -> Call:
 
     async def call(name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         result = await session.call_tool(name, arguments)
-        return json.loads(result.content[0].text), bool(result.is_error)
+        structured = result.structured_content
+        if structured is None:  # the envelope as text (and every failure, in both forms)
+            return json.loads(result.content[0].text), bool(result.is_error)
+        # The summary form: prose in the text, the data (or the envelope) in structuredContent.
+        envelope = structured if "success" in structured else {"success": True, "data": structured}
+        return envelope, bool(result.is_error)
 
     return call
 
