@@ -22,7 +22,7 @@ _SATURDAY = 5
 
 # Field spellings seen in Swiggy payloads and in our own address models.
 _ID_KEYS = ("id", "addressId", "address_id")
-_LABEL_KEYS = ("label", "tag", "annotation")
+_LABEL_KEYS = ("label", "addressTag", "tag", "addressCategory", "annotation")
 _TEXT_KEYS = ("address", "addressLine", "address_line", "text", "full_address", "formatted_address")
 _LAT_KEYS = ("lat", "latitude")
 _LNG_KEYS = ("lng", "lon", "longitude")

@@ -157,7 +157,7 @@ class ConversationView:
         if call is None:
             return None
         found = call.data.get("addresses") or call.data.get("locations") or []
-        home = [a for a in found if str(a.get("label", "")).lower() == "home"]
+        home = [a for a in found if _address_label(a).lower() == "home"]
         return (home or found or [None])[0]
 
     def today(self) -> date:
@@ -343,3 +343,11 @@ def _json_object(text: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return payload if isinstance(payload, dict) else None
+
+
+def _address_label(address: dict[str, Any]) -> str:
+    """Swiggy's `addressTag` / `addressCategory`, or an older shape's `label`."""
+    for key in ("addressTag", "label", "addressCategory"):
+        if address.get(key):
+            return str(address[key])
+    return ""

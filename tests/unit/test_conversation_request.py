@@ -51,6 +51,7 @@ ALL_SPENDERS_OFF = {
     "checkout": {"enabled": False},
     "place_food_order": {"enabled": False},
     "book_table": {"enabled": False},
+    "confirm_order": {"enabled": False},  # completes paid (UPI) orders: never offered
 }
 
 
@@ -161,6 +162,19 @@ def test_address_may_be_an_object_and_aware_times_are_shown_in_ist():
     assert "Office: Koramangala (addressId: a-1)" in system[1]["text"]
     assert "22:40 IST" in system[2]["text"]
     assert "+0530" in system[2]["text"]
+
+
+def test_a_documented_address_keeps_its_swiggy_label():
+    address = {
+        "id": "a-2",
+        "addressLine": "12 MG Road",
+        "addressTag": "Mom's",
+        "addressCategory": "FRIENDS_AND_FAMILY",
+    }
+    system = _params(address=address)["system"]
+    assert "Mom's: 12 MG Road (addressId: a-2)" in system[1]["text"]
+    bare = {"id": "a-3", "addressLine": "4 Church St", "addressCategory": "WORK"}
+    assert "WORK: 4 Church St (addressId: a-3)" in _params(address=bare)["system"][1]["text"]
 
 
 def test_weekend_on_a_sunday_is_just_today():

@@ -265,7 +265,12 @@ def test_reads_and_cart_edits_are_not_spending(tool_name):
 def test_explicit_money_tools_win_over_any_pattern():
     policy = ToolPolicy(money_tools=("get_paid_deal",))
     assert policy.is_money_spending("get_paid_deal")  # explicit beats the read prefix
-    assert set(DEFAULT_MONEY_TOOLS) == {"checkout", "place_food_order", "book_table"}
+    assert set(DEFAULT_MONEY_TOOLS) == {
+        "checkout",
+        "place_food_order",
+        "book_table",
+        "confirm_order",
+    }
 
 
 def test_disabled_configs_cover_explicit_names_and_spenders_among_the_given():
@@ -276,10 +281,11 @@ def test_disabled_configs_cover_explicit_names_and_spenders_among_the_given():
         "checkout": {"enabled": False},
         "place_food_order": {"enabled": False},
         "book_table": {"enabled": False},
+        "confirm_order": {"enabled": False},
         "reserve_table": {"enabled": False},
     }
     # Explicit names first, in a fixed order: the toolset opens the prompt-cache prefix.
-    assert list(configs)[:3] == list(DEFAULT_MONEY_TOOLS)
+    assert list(configs)[:4] == list(DEFAULT_MONEY_TOOLS)
     assert ToolPolicy().disabled_configs([]) == {
         name: {"enabled": False} for name in DEFAULT_MONEY_TOOLS
     }
