@@ -8,6 +8,8 @@ copy in the database (`TokenVault`, key from the `SWIGGY_TOKEN_KEY` secret).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import threading
 import time
 from collections.abc import Mapping
@@ -16,7 +18,7 @@ from typing import Literal
 
 import streamlit as st
 
-from swiggy_core.constants import MCP_SERVERS, OAUTH_PENDING_TTL_SECONDS
+from swiggy_core.constants import MCP_SERVERS, OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS
 from swiggy_core.oauth import OAuthError, SignInService, SwiggyToken, TokenVault
 from swiggy_core.settings import Settings
 from swiggy_core.store import StoreError
@@ -42,6 +44,7 @@ class SignIns:
     service: SignInService = field(default_factory=SignInService)
     _tokens: dict[str, SwiggyToken] = field(default_factory=dict)
     _started: dict[str, StartedSignIn] = field(default_factory=dict)
+    _refreshing: set[str] = field(default_factory=set)  # digests of tokens tried
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __repr__(self) -> str:
@@ -67,6 +70,15 @@ class SignIns:
         with self._lock:
             self._tokens[f"{person}@{world}"] = token
 
+    def claim_refresh(self, token: SwiggyToken) -> bool:
+        """True the first time a refresh of this very token is attempted."""
+        digest = hashlib.sha256(token.access_token.encode()).hexdigest()
+        with self._lock:
+            if digest in self._refreshing:
+                return False
+            self._refreshing.add(digest)
+            return True
+
     def drop(self, person: str, world: World) -> SwiggyToken | None:
         with self._lock:
             return self._tokens.pop(f"{person}@{world}", None)
@@ -86,20 +98,53 @@ def vault(settings: Settings) -> TokenVault | None:
 
 
 def current_token(person: str, world: World, settings: Settings) -> SwiggyToken | None:
-    """This person's sign-in for `world`: memory first, then a remembered one."""
+    """This person's sign-in for `world`: memory first, then a remembered one; refreshed
+    a day before it expires when the server gave a refresh token (Swiggy v1 gives none)."""
     registry = sign_ins()
     token = registry.token(person, world)
-    if token is not None:
-        return token
     remembered = vault(settings)
-    if remembered is None:
-        return None
+    if token is None and remembered is not None:
+        token = _load(remembered, person, world)
+        if token is not None:
+            registry.keep(person, world, token)
+    if token is None or not _refresh_due(token):
+        return token
+    return refresh_now(registry, person, world, token, remembered)
+
+
+def refresh_now(
+    registry: SignIns,
+    person: str,
+    world: World,
+    token: SwiggyToken,
+    remembered: TokenVault | None,
+) -> SwiggyToken:
+    """Swap `token` for a fresh one; on any failure keep it (the page warns of its expiry)."""
+    if not registry.claim_refresh(token):
+        return token  # tried once already: no request on every rerun
+    servers = {str(index): url for index, url in enumerate(token.resources)}
     try:
-        token = remembered.load(person, world)
+        fresh = registry.service.refresh(token, servers)
+    except OAuthError:
+        return token
+    registry.keep(person, world, fresh)
+    if remembered is not None:
+        with contextlib.suppress(OAuthError, StoreError):
+            if remembered.load(person, world) is not None:
+                remembered.save(person, world, fresh)
+    return fresh
+
+
+def _refresh_due(token: SwiggyToken) -> bool:
+    return bool(token.refresh_token and token.resources) and token.expires_within(
+        OAUTH_EXPIRY_WARNING
+    )
+
+
+def _load(remembered: TokenVault, person: str, world: World) -> SwiggyToken | None:
+    try:
+        return remembered.load(person, world)
     except (OAuthError, StoreError):
         # A key change makes old copies unreadable, a database fault hides them: either
         # way the person simply signs in again; the chat pages show database faults.
         return None
-    if token is not None:
-        registry.keep(person, world, token)
-    return token

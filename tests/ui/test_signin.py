@@ -9,18 +9,23 @@ store nothing and leave the previous sign-in alone.
 from __future__ import annotations
 
 import sys
+import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from uihelpers import new_app, open_page, same_browser, texts, use_scripted_model
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
-from oauth_peers import mcp_status, sign_in_by_hand
+from oauth_peers import CALLBACK, Clock, mcp_status, sign_in_by_hand
 
-from swiggy_core.oauth import SwiggyToken
+from swiggy_core.oauth import SignInService, SwiggyToken
+from swiggy_core.settings import load_settings
+from swiggy_sandbox.auth_server import AuthSettings
 from swiggy_sandbox.emulator import text_turn
+from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
 from swiggy_ui.credentials import KEY_USE_SANDBOX
-from swiggy_ui.signin_state import sign_ins
+from swiggy_ui.signin_state import current_token, sign_ins
 
 START = "signin-start::sandbox"
 DISCONNECT = "signin-disconnect::sandbox"
@@ -193,3 +198,28 @@ def test_a_real_sign_in_about_to_expire_is_announced_on_the_shop_pages(scripted)
         assert servers[0]["authorization_token"] == "real-swiggy-access-token"
     finally:
         sign_ins().drop(person, "swiggy")
+
+
+def test_a_sign_in_with_a_refresh_token_is_renewed_a_day_before_it_expires():
+    """Swiggy v1 issues no refresh tokens; when a server does, the app renews silently."""
+    clock = Clock()
+    store = TokenStore(clock=clock.epoch)
+    with SandboxHttpServer(store=store, auth=AuthSettings(issue_refresh_tokens=True)) as server:
+        servers = {key: server.url_for(key) for key in ("instamart", "food", "dineout")}
+        service = SignInService(clock=clock.now)
+        authorize = service.start("renew@sandbox", servers, CALLBACK)
+        token = service.finish("renew@sandbox", sign_in_by_hand(authorize))
+        assert token.refresh_token
+        person, settings = f"renew-{uuid.uuid4().hex}", load_settings({}, {})
+        sign_ins().keep(person, "sandbox", token)
+        try:
+            assert current_token(person, "sandbox", settings) is token  # not due yet
+            # Four days on, it expires within a day (the app reads the wall clock).
+            token_now = replace(token, expires_at=datetime.now(UTC) + timedelta(hours=20))
+            sign_ins().keep(person, "sandbox", token_now)
+            fresh = current_token(person, "sandbox", settings)
+            assert fresh is not None and fresh.access_token != token.access_token
+            assert sign_ins().token(person, "sandbox") is fresh
+            assert mcp_status(servers["instamart"], fresh.access_token).status_code == 200
+        finally:
+            sign_ins().drop(person, "sandbox")
