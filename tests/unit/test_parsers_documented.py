@@ -755,4 +755,4 @@ def test_cart_lines_are_named_from_the_dishes_a_restaurant_search_listed() -> No
         McpToolResultBlock(tool_use_id="b", content=json.dumps({"success": True})),
     ]
     state = derive_cart([ChatMessage(role="assistant", content=blocks)], "foodorder")
-    assert [(i.name, i.unit_price) for i in state.items][0] == ("Chicken Dum Biryani", 349.0)
+    assert (state.items[0].name, state.items[0].unit_price) == ("Chicken Dum Biryani", 349.0)
