@@ -46,15 +46,18 @@ def _day_row(day: SlotDay, result: TimeSlotsResult, key: str) -> None:
         for offset, (column, slot) in enumerate(zip(st.columns(CHIPS_PER_ROW), row, strict=False)):
             with column:
                 _chip(slot, day, result, f"{key}-{start + offset}")
-    paid = [slot for slot in shown if not slot.free]
+    # No free table: a full slot is just full; one with seats but only a paid deal says so.
+    full = [slot for slot in shown if not slot.free and not slot.available]
+    paid = [slot for slot in shown if not slot.free and slot.available]
+    if full:
+        st.caption("Full: " + ", ".join(plain(slot.time) for slot in full))
     if paid:
         st.caption(" · ".join(_paid_text(slot) for slot in paid) + PAID_NOTE)
 
 
 def _paid_text(slot: TimeSlot) -> str:
     price = f" {rupees(slot.paid_price)}" if price_known(slot.paid_price) else ""
-    full = " (full)" if not slot.available else ""
-    return f"{plain(slot.time)}{price}{full}"
+    return f"{plain(slot.time)}{price}"
 
 
 def _help(slot: TimeSlot) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Iterator
@@ -263,6 +264,27 @@ def test_documented_dineout_cards_never_offer_a_full_or_paid_slot(app):
     # The free booking confirmed by its orderId; the UPI one is pending, not booked.
     assert markdown.count("Table booked") == 1 and "DO-55120045" in markdown
     assert "Payment pending" in texts(at.warning)
+
+
+def test_a_full_slot_reads_full_not_paid(app):
+    case = copy.deepcopy(_case("dineout", "get_available_slots"))
+    paid_deal = case["result"]["data"]["slots"][0]["deals"][1]
+    full_and_paid = {
+        "isFree": False,
+        "slotId": 7399442100,
+        "displayTime": "8:30 PM",
+        "reservationTime": 1795532400,
+        "slotGroupName": "Dinner",
+        "availableInventory": 0,
+        "dateStr": "2026-11-24",
+        "deals": [{**paid_deal, "slotId": 7399442100}],
+    }
+    case["result"]["data"]["slots"].append(full_and_paid)
+    _store_chat("dining", [(case, _envelope(case))])
+    captions = texts(_render(app, "", "pages/tablescout.py").caption)
+    assert "Full: 8:30 PM" in captions
+    assert "8:30 PM ₹210" not in captions  # no seats: its price is beside the point
+    assert "8:00 PM ₹210 — paid prebook, not bookable here" in captions
 
 
 def test_documented_grocery_cards_show_labels_charged_prices_and_summaries(app):
