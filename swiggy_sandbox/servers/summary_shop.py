@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from swiggy_core.parsers.dishes import price_scale
 from swiggy_sandbox.servers.summary_format import (
     Record,
     child,
@@ -16,9 +17,6 @@ from swiggy_sandbox.servers.summary_format import (
 
 # A bare-number costForTwo this large is paise ("40000" = ₹400): no meal for two costs that.
 _PAISE_COST_THRESHOLD = 5_000
-# Swiggy's older menus (`card.info`) give dish prices in paise; the documented flat lists
-# leave the unit open, and a dish price this large can only be paise.
-_PAISE_DISH_THRESHOLD = 2_000
 _CART_KEYS = ("billBreakdown", "pricing", "cartTotalAmount", "cartAbsent")
 
 
@@ -99,11 +97,15 @@ def dishes(record: Record) -> str | None:
         return None
     name = child(record, "restaurant").get("name")
     heading = f"Menu of {name}:" if name else ""
-    body = numbered(_dish_line(i, dish) for i, dish in enumerate(found, 1))
+    # Swiggy's older menus (`card.info`) give dish prices in paise; the documented flat lists
+    # leave the unit open: decide per menu exactly as the app's parsers do, so both agree.
+    flat = [dish for dish in found if not child(child(dish, "card"), "info")]
+    in_paise = price_scale(flat) > 1
+    body = numbered(_dish_line(i, dish, in_paise) for i, dish in enumerate(found, 1))
     return "\n".join(part for part in (heading, body or "No dishes found.") if part)
 
 
-def _dish_line(index: int, entry: Record) -> str:
+def _dish_line(index: int, entry: Record, menu_in_paise: bool) -> str:
     legacy = child(child(entry, "card"), "info")
     dish = legacy or entry
     place = child(entry, "restaurant")
@@ -113,7 +115,7 @@ def _dish_line(index: int, entry: Record) -> str:
     if category is None and isinstance(labels, list) and labels:
         category = labels[0]
     price = dish.get("price")
-    in_paise = isinstance(price, int | float) and (bool(legacy) or price >= _PAISE_DISH_THRESHOLD)
+    in_paise = isinstance(price, int | float) and (bool(legacy) or menu_in_paise)
     details = [
         None if veg is None else "veg" if veg in (True, 1, "1", "true") else "non-veg",
         category,

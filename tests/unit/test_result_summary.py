@@ -6,6 +6,7 @@ import json
 
 from mcp_types import CallToolResult, TextContent
 
+from swiggy_core.parsers import parse_tool_result
 from swiggy_core.parsers.summary import read_summary
 from swiggy_sandbox.servers.envelope import fail, ok, summarised
 from swiggy_sandbox.servers.summary import render_summary
@@ -183,3 +184,18 @@ def _slot(
 def _result(text: str, *, is_error: bool = False) -> CallToolResult:
     assert json.loads(text)
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
+
+
+def test_dish_prices_read_the_same_in_the_summary_and_in_the_data() -> None:
+    """Swiggy states no unit for dish prices: the summary and the parsers decide alike."""
+    for prices in ([210, 2_100, 2_300, 2_400], [24_900, 31_900, 45_000]):
+        items = [
+            {"menu_item_id": f"D{i}", "name": f"Dish {i}", "price": price, "isVeg": 1}
+            for i, price in enumerate(prices)
+        ]
+        data = {"items": items, "totalItems": len(items), "hasMore": False}
+        from_data = parse_tool_result("search_menu", {"success": True, "data": data}, "foodorder")
+        from_text = parse_tool_result(
+            "search_menu", render_summary("search_menu", data, ""), "foodorder"
+        )
+        assert [d.price for d in from_text.items] == [d.price for d in from_data.items]
