@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from swiggy_core.parsers import CartResult
 from swiggy_core.verticals import Vertical
 
 
@@ -14,3 +15,8 @@ class CardContext:
     # The running sandbox's own `http://127.0.0.1:<port>`, whose images cards may show;
     # None when there is no sandbox (then only Swiggy's https image hosts are allowed).
     image_origin: str | None = None
+    # False for an older cart, slot picker or confirmation: shown read-only (greyed, no
+    # buttons), so nothing ever acts on numbers that are no longer true.
+    live: bool = True
+    # The cart as it was before this card's result (for a compact "cart updated" line).
+    previous_cart: CartResult | None = None
