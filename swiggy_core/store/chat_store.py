@@ -13,7 +13,13 @@ from swiggy_core.store import approvals, audit, chats, tokens
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.migrations import migrate
-from swiggy_core.store.records import ApprovalRecord, ConversationInfo, NewApproval, StoredMessage
+from swiggy_core.store.records import (
+    ApprovalRecord,
+    ChatDeletion,
+    ConversationInfo,
+    NewApproval,
+    StoredMessage,
+)
 
 # How long an SQLite writer waits for another writer's lock before reporting "busy".
 DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
@@ -64,6 +70,28 @@ class ChatStore:
     def list_conversations(self, user_id: str, vertical_id: str) -> list[ConversationInfo]:
         """The user's conversations in one vertical, most recently updated first."""
         return chats.list_conversations(self._db, user_id, vertical_id)
+
+    def list_chats(self, user_id: str, vertical_id: str) -> list[ConversationInfo]:
+        """The user's chats in one vertical that hold a message, most recent first."""
+        return chats.list_chats(self._db, user_id, vertical_id)
+
+    def new_chat(self, user_id: str, vertical_id: str) -> str:
+        """An empty conversation for "New chat" (the newest empty one is reused)."""
+        return chats.new_chat(self._db, user_id, vertical_id)
+
+    def rename_chat(self, user_id: str, conversation_id: str, title: str) -> bool:
+        """Retitle the user's chat (messages untouched); False when it is not theirs."""
+        return chats.rename_chat(self._db, user_id, conversation_id, title)
+
+    def delete_chats(
+        self,
+        user_id: str,
+        vertical_id: str,
+        only: Collection[str] | None = None,
+        spare: Collection[str] = (),
+    ) -> ChatDeletion:
+        """Delete the user's chats in a vertical (or `only` these), keeping busy ones."""
+        return chats.delete_chats(self._db, user_id, vertical_id, only, spare)
 
     def conversation_owner(self, conversation_id: str) -> str | None:
         return chats.conversation_owner(self._db, conversation_id)

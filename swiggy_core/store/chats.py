@@ -8,23 +8,31 @@ tabs (or processes) appending to one conversation both keep their messages.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Collection, Sequence
+from typing import Any, Final
 
 from pydantic import ValidationError
-from sqlalchemy import Connection, case, delete, func, insert, select, update
+from sqlalchemy import Connection, Row, case, delete, exists, func, insert, select, update
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ChatMessage, conversation_adapter
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError, is_conflict, store_error
-from swiggy_core.store.records import ConversationInfo, StoredMessage
-from swiggy_core.store.schema import TITLE_LENGTH, conversations, messages, utc_now
+from swiggy_core.store.records import ChatDeletion, ConversationInfo, StoredMessage
+from swiggy_core.store.schema import (
+    TITLE_LENGTH,
+    approvals,
+    conversations,
+    messages,
+    utc_now,
+)
 
 # A concurrent writer that took the same seq makes us start over; this bounds the retries.
 APPEND_ATTEMPTS: Final = 20
 # Titles come from the first line of the first user message, cut to this many characters.
 TITLE_CHARS: Final = 80
+# Approvals in these states still belong to a live chat: it is not deleted under them.
+BUSY_APPROVALS: Final = ("pending", "executing")
 
 _GONE: Final = (
     "This chat no longer exists (it was deleted, perhaps in another tab), so nothing "
@@ -129,10 +137,112 @@ def list_conversations(db: Database, user_id: str, vertical_id: str) -> list[Con
         .order_by(conversations.c.updated_at.desc(), conversations.c.created_at.desc())
     )
     with db.read() as conn:
-        return [
-            ConversationInfo(row.id, row.user_id, row.vertical_id, row.title, row.updated_at)
-            for row in conn.execute(query)
-        ]
+        return [_info(row) for row in conn.execute(query)]
+
+
+def list_chats(db: Database, user_id: str, vertical_id: str) -> list[ConversationInfo]:
+    """The user's chats in one vertical that hold a message, most recently active first.
+
+    An empty conversation is a "New chat" nobody has written in yet: not worth listing.
+    """
+    has_messages = exists().where(messages.c.conversation_id == conversations.c.id)
+    query = (
+        select(conversations)
+        .where(
+            conversations.c.user_id == user_id,
+            conversations.c.vertical_id == vertical_id,
+            has_messages,
+        )
+        .order_by(conversations.c.updated_at.desc(), conversations.c.created_at.desc())
+    )
+    with db.read() as conn:
+        return [_info(row) for row in conn.execute(query)]
+
+
+def new_chat(db: Database, user_id: str, vertical_id: str) -> str:
+    """A conversation with no message yet: the newest empty one is reused, else one is made,
+    so pressing "New chat" again and again leaves no trail of empty rows."""
+    has_messages = exists().where(messages.c.conversation_id == conversations.c.id)
+    query = (
+        select(conversations.c.id)
+        .where(
+            conversations.c.user_id == user_id,
+            conversations.c.vertical_id == vertical_id,
+            ~has_messages,
+        )
+        .order_by(conversations.c.created_at.desc())
+        .limit(1)
+    )
+    with db.write() as conn:
+        reused = conn.execute(query).scalar_one_or_none()
+        if reused is not None:
+            # Newest first everywhere: the reused chat is the one a reload opens.
+            conn.execute(
+                update(conversations)
+                .where(conversations.c.id == reused)
+                .values(updated_at=utc_now())
+            )
+            return str(reused)
+    return create_conversation(db, user_id, vertical_id, "")
+
+
+def rename_chat(db: Database, user_id: str, conversation_id: str, title: str) -> bool:
+    """Give the user's chat a title (first line, cut to length); False if it is not theirs.
+
+    Only the title changes: the messages stay exactly as they were appended.
+    """
+    cleaned = title.strip().splitlines()[0].strip()[:TITLE_CHARS] if title.strip() else ""
+    if not cleaned:
+        raise ValueError("A chat needs a title with at least one visible character.")
+    with db.write() as conn:
+        touched = conn.execute(
+            update(conversations)
+            .where(conversations.c.id == conversation_id, conversations.c.user_id == user_id)
+            .values(title=cleaned)
+        )
+    return touched.rowcount == 1
+
+
+def delete_chats(
+    db: Database,
+    user_id: str,
+    vertical_id: str,
+    only: Collection[str] | None = None,
+    spare: Collection[str] = (),
+) -> ChatDeletion:
+    """Delete the user's chats in one vertical (`only` these ids, if given), whole.
+
+    A chat with an approval still waiting for an answer (or being carried out) is kept, as
+    is every id in `spare` (the caller's running turns): nothing is deleted from under them.
+    Checked and deleted in one transaction, so an approval created meanwhile is not missed.
+    """
+    mine = select(conversations.c.id).where(
+        conversations.c.user_id == user_id, conversations.c.vertical_id == vertical_id
+    )
+    if only is not None:
+        mine = mine.where(conversations.c.id.in_(list(only)))
+    with db.write() as conn:
+        ids = [str(row_id) for row_id in conn.execute(mine).scalars()]
+        waiting = _waiting(conn, ids) if ids else set()
+        kept = [chat_id for chat_id in ids if chat_id in waiting or chat_id in spare]
+        doomed = [chat_id for chat_id in ids if chat_id not in kept]
+        if doomed:
+            conn.execute(delete(messages).where(messages.c.conversation_id.in_(doomed)))
+            conn.execute(delete(conversations).where(conversations.c.id.in_(doomed)))
+    return ChatDeletion(deleted=tuple(doomed), kept=tuple(kept))
+
+
+def _waiting(conn: Connection, ids: list[str]) -> set[str]:
+    query = select(approvals.c.conversation_id).where(
+        approvals.c.conversation_id.in_(ids), approvals.c.status.in_(BUSY_APPROVALS)
+    )
+    return {str(chat_id) for chat_id in conn.execute(query).scalars()}
+
+
+def _info(row: Row[Any]) -> ConversationInfo:
+    return ConversationInfo(
+        row.id, row.user_id, row.vertical_id, row.title, row.updated_at, row.created_at
+    )
 
 
 def conversation_owner(db: Database, conversation_id: str) -> str | None:

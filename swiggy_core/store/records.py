@@ -29,6 +29,15 @@ class ConversationInfo:
     vertical_id: str
     title: str
     updated_at: datetime
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatDeletion:
+    """What a delete did: the chats removed and those kept because they were busy."""
+
+    deleted: tuple[str, ...]
+    kept: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
