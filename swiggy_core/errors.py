@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     APPROVAL_INVALID = "E-1104"
     TURN_BUSY = "E-1105"
     APPROVAL_UNKNOWN = "E-1106"
+    SPENDING_LIMIT = "E-1107"  # above the person's per-order or per-day limit
     # E-2xxx: the model API
     API_BAD_REQUEST = "E-2000"
     API_RATE_LIMIT = "E-2001"

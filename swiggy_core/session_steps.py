@@ -8,14 +8,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
-from swiggy_core.approval import ApprovalInvalid, execute, placed_ids, prepare, recheck, reconcile
+from swiggy_core.approval import (
+    ApprovalInvalid,
+    ApprovalView,
+    approval_amount,
+    execute,
+    placed_ids,
+    prepare,
+    recheck,
+    reconcile,
+)
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
 from swiggy_core.errors import ErrorCode
+from swiggy_core.limits import SpendingLimitExceeded, budget_for, india_day
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import ContentBlock, ErrorInfo, ToolUseBlock, block_pairs
@@ -37,6 +47,7 @@ class SessionSteps:
     setup: TurnSetup
     manager: McpManager
     expires_at: Callable[[], datetime]
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
 
     def open_approval(
         self,
@@ -47,7 +58,13 @@ class SessionSteps:
         """Store a pending approval; or the refusal the model must hear (None = pending)."""
         use, asked = request
         try:
-            prepared = prepare(self.vertical, asked, self.setup.address, self._read)
+            budget = budget_for(self.store, self.user_id, self.now())
+            prepared = prepare(self.vertical, asked, self.setup.address, self._read, budget)
+        except SpendingLimitExceeded as error:
+            # Above a limit: nothing is stored as pending; the person sees the coded reason.
+            self._audit("approval_refused", {"tool": asked.tool, "reason": error.message})
+            handle.publish(StreamFailed(error=_error(error.code, error.message)))
+            return ApprovalAnswer(approval="refused", tool=asked.tool, message=str(error))
         except (ApprovalInvalid, McpCallError) as error:
             self._audit("approval_refused", {"tool": asked.tool, "reason": error.message})
             return ApprovalAnswer(approval="refused", tool=asked.tool, message=error.message)
@@ -78,7 +95,10 @@ class SessionSteps:
         before = placed_ids(self.vertical, self._read, record.arguments)
         facts = {"before": sorted(before) if before is not None else None}
         self.store.transition_approval(record.id, ["executing"], "executing", result=facts)
-        changed = self._changed(record)
+        try:
+            changed = self._changed(record)
+        except SpendingLimitExceeded as error:  # the limits may have changed since asking
+            return self._refuse_over_limit(record, error, handle)
         if changed:
             self.store.transition_approval(record.id, ["executing"], "refused", note=changed)
             self._audit("approval_changed", {"approval": record.id, "reason": changed})
@@ -105,6 +125,9 @@ class SessionSteps:
                 "input": record.arguments,
                 "outcome": run.status,
                 "id": _placed_id(run.card),
+                # What today's spending adds up from (swiggy_core.limits.spent_on).
+                "amount": approval_amount(ApprovalView.model_validate(record.view)),
+                "day": india_day(self.now()),
             },
             record.conversation_id,
         )
@@ -160,10 +183,24 @@ class SessionSteps:
             return parse_tool_result(record.tool, text, vertical_id, record.arguments)
         return StatusResult(success=False, message=answer.message)
 
+    def _refuse_over_limit(
+        self, record: ApprovalRecord, error: SpendingLimitExceeded, handle: TurnHandle
+    ) -> ApprovalAnswer:
+        self.store.transition_approval(record.id, ["executing"], "refused", note=error.message)
+        self._audit("approval_over_limit", {"approval": record.id, "reason": error.message})
+        handle.publish(StreamFailed(error=_error(error.code, error.message)))
+        return ApprovalAnswer(
+            approval="refused",
+            tool=record.tool,
+            message=f"{error} Nothing was run: the person's spending limit refused it.",
+        )
+
     def _changed(self, record: ApprovalRecord) -> str | None:
+        """Why the action differs from what the person saw; raises SpendingLimitExceeded."""
         what = "The slot" if self.vertical.server_key == "dineout" else "The cart"
+        budget = budget_for(self.store, self.user_id, self.now())
         try:
-            digest = recheck(self.vertical, record.tool, record.arguments, self._read)
+            digest = recheck(self.vertical, record.tool, record.arguments, self._read, budget)
         except ApprovalInvalid as error:
             return f"{what} changed since you were asked: {error.message}"
         except McpCallError:

@@ -6,6 +6,7 @@ from swiggy_core.approval.view import (
     ApprovalView,
     Prepared,
     Reader,
+    approval_amount,
     prepare,
     recheck,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "Execution",
     "Prepared",
     "Reader",
+    "approval_amount",
     "execute",
     "placed_ids",
     "prepare",

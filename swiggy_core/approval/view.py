@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
 from swiggy_core.conversation._context import LOCAL_TZ, address_view, long_date
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.limits import Budget, check_spend
 from swiggy_core.parsers import BillLine, CartLine, CartResult, parse_tool_result
 from swiggy_core.parsers.deals import read_deal, seats_left
 from swiggy_core.parsers.records import iter_nodes
@@ -71,23 +72,64 @@ class Prepared(BaseModel):
     view: ApprovalView
 
 
-def prepare(vertical: Vertical, request: ApprovalRequest, address: Any, read: Reader) -> Prepared:
-    """Validate the model's request against the current state; raises ApprovalInvalid."""
+def prepare(
+    vertical: Vertical,
+    request: ApprovalRequest,
+    address: Any,
+    read: Reader,
+    budget: Budget | None = None,
+) -> Prepared:
+    """Validate the model's request against the current state and the person's limits.
+
+    Raises ApprovalInvalid, or SpendingLimitExceeded when a limit is in the way.
+    """
     spender = spending_tool_for(vertical)
     if request.tool != spender:
         raise ApprovalInvalid(f"Only {spender} can be approved here, not {request.tool!r}.")
     if vertical.server_key == "dineout":
-        return _prepare_booking(vertical, request, read)
-    return _prepare_order(vertical, request, address, read)
+        prepared = _prepare_booking(vertical, request, read)
+    else:
+        prepared = _prepare_order(vertical, request, address, read)
+    if budget is not None:
+        check_spend(budget, approval_amount(prepared.view))
+    return prepared
 
 
-def recheck(vertical: Vertical, tool: str, arguments: dict[str, Any], read: Reader) -> str:
-    """The digest of the same action against the state now (ApprovalInvalid if it is gone)."""
+def recheck(
+    vertical: Vertical,
+    tool: str,
+    arguments: dict[str, Any],
+    read: Reader,
+    budget: Budget | None = None,
+) -> str:
+    """The digest of the same action against the state now (ApprovalInvalid if it is gone).
+
+    The limits are checked again too: they may have changed since the person was asked.
+    """
     request = ApprovalRequest(tool=tool, arguments=arguments)
     if vertical.server_key == "dineout":
-        return _prepare_booking(vertical, request, read).digest
-    fixed = {"address_id": arguments.get("addressId"), "label": "", "address": ""}
-    return _prepare_order(vertical, request, fixed, read).digest
+        prepared = _prepare_booking(vertical, request, read)
+    else:
+        fixed = {"address_id": arguments.get("addressId"), "label": "", "address": ""}
+        prepared = _prepare_order(vertical, request, fixed, read)
+    if budget is not None:
+        check_spend(budget, approval_amount(prepared.view))
+    return prepared.digest
+
+
+def approval_amount(view: ApprovalView) -> float | None:
+    """What the action spends in rupees: the cart's to-pay; a free table booking is ₹0.
+
+    None when an order's total cannot be read (no to-pay and a line without a price).
+    """
+    if view.kind == "booking":
+        return 0.0  # only free deals are ever approved (paid prebooks are refused above)
+    if view.to_pay is not None:
+        return view.to_pay
+    totals = [line.line_total for line in view.lines]
+    if not totals or any(total is None for total in totals):
+        return None
+    return float(sum(total for total in totals if total is not None))
 
 
 def _prepare_order(

@@ -1,0 +1,130 @@
+"""Spending limits through ChatSession: the approval step refuses what is over a limit.
+
+Real peers only: the emulator through the real SDK, the sandbox shop over HTTP, SQLite on
+disk. The limits are the person's stored preference, read at request and again at Confirm.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from session_peers import Shop, ask_checkout, echo, finish, new_session
+
+from swiggy_core.actions import typed_message
+from swiggy_core.engine import StreamFailed
+from swiggy_core.errors import ErrorCode
+from swiggy_core.limits import SpendingLimits, save_limits
+from swiggy_core.models import ToolResultBlock
+from swiggy_core.session import ChatSession
+from swiggy_core.store import ApprovalRecord, ChatStore
+
+LIMIT = ErrorCode.SPENDING_LIMIT.value
+
+
+def _ask(session: ChatSession, emu, *, refused: bool = False) -> list[object]:
+    """The model asks to check out; a refused request is answered and the model replies."""
+    emu.brain.enqueue(ask_checkout(), *([echo] if refused else []))
+    return finish(session.send(typed_message("place the order")))
+
+
+def _pending(session: ChatSession) -> ApprovalRecord:
+    approval = session.pending_approval()
+    assert approval is not None, session.history()[-1].text()
+    return approval
+
+
+def _limit_failures(events: list[object]) -> list[StreamFailed]:
+    return [e for e in events if isinstance(e, StreamFailed) and e.error.code == LIMIT]
+
+
+def _refusal_sent_to_model(session: ChatSession) -> dict[str, object]:
+    answers = [
+        block
+        for message in session.history()
+        if message.role == "user"
+        for block in message.blocks()
+        if isinstance(block, ToolResultBlock)
+    ]
+    return dict(json.loads(answers[-1].content))
+
+
+@pytest.mark.parametrize("engine", ["connector", "local"])
+def test_an_order_over_the_per_order_limit_is_refused_and_nothing_is_placed(
+    engine, emu, store: ChatStore, shop: Shop
+) -> None:
+    session = new_session(store, shop, emu.base_url, engine=engine)
+    save_limits(store, session.user_id, SpendingLimits(per_order=1))
+    before = shop.orders()
+
+    events = _ask(session, emu, refused=True)
+
+    assert session.pending_approval() is None
+    assert session.conversation_id is not None
+    assert store.approvals_for(session.conversation_id) == [], "nothing stored as pending"
+    (failure,) = _limit_failures(events)
+    assert "per-order limit of ₹1" in failure.error.message
+    refusal = _refusal_sent_to_model(session)
+    assert refusal["approval"] == "refused" and LIMIT in str(refusal["message"])
+    assert shop.orders() == before
+
+
+def test_the_per_day_limit_refuses_the_second_order_of_the_day(
+    emu, store: ChatStore, shop: Shop
+) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local")
+    before = shop.orders()
+    first = _pending(_ask_ok(session, emu))
+    to_pay = float(first.view["to_pay"])
+    # Room for this order today, not for a second one like it.
+    save_limits(store, session.user_id, SpendingLimits(per_day=to_pay * 1.5))
+    emu.brain.enqueue(echo)
+    finish(session.confirm(first.id))
+    assert shop.orders() == before + 1
+
+    shop.set_cart(shop.milk_line())
+    events = _ask(session, emu, refused=True)
+
+    assert session.pending_approval() is None
+    (failure,) = _limit_failures(events)
+    assert "daily limit" in failure.error.message and "already spent today" in failure.error.message
+    assert shop.orders() == before + 1
+
+
+def test_a_limit_lowered_before_confirm_refuses_it_and_a_raised_one_allows_it(
+    emu, store: ChatStore, shop: Shop
+) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local")
+    before = shop.orders()
+    asked = _pending(_ask_ok(session, emu))
+    save_limits(store, session.user_id, SpendingLimits(per_order=1, per_day=None))
+
+    emu.brain.enqueue(echo)
+    events = finish(session.confirm(asked.id))
+
+    assert _limit_failures(events)
+    record = store.get_approval(asked.id)
+    assert record is not None and record.status == "refused"
+    assert shop.orders() == before
+
+    save_limits(store, session.user_id, SpendingLimits(per_order=100_000, per_day=100_000))
+    again = _pending(_ask_ok(session, emu))
+    emu.brain.enqueue(echo)
+    events = finish(session.confirm(again.id))
+    assert not _limit_failures(events)
+    done = store.get_approval(again.id)
+    assert done is not None and done.status == "done"
+    assert shop.orders() == before + 1
+
+
+def test_limits_belong_to_one_user_and_world(emu, store: ChatStore, shop: Shop) -> None:
+    """The same person's real-Swiggy limit does not apply in the sandbox world."""
+    session = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
+    save_limits(store, "asha@swiggy", SpendingLimits(per_order=1))
+    approval = _pending(_ask_ok(session, emu))
+    assert approval.tool == "checkout"
+
+
+def _ask_ok(session: ChatSession, emu) -> ChatSession:
+    _ask(session, emu)
+    return session
