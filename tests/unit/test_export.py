@@ -1,0 +1,137 @@
+"""Exporting a chat: what the person saw, as Markdown and JSON, and nothing else."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from swiggy_core.export import build_export, local_day, local_when, to_json, to_markdown
+from swiggy_core.models import ChatMessage, block_from_dict
+from swiggy_core.parsers.results import (
+    BillLine,
+    CartLine,
+    CartResult,
+    OrderPlacedResult,
+    ProductItem,
+    ProductsResult,
+)
+from swiggy_core.store.records import ConversationInfo
+
+STARTED = datetime(2026, 11, 23, 14, 35, tzinfo=UTC)  # 8:05 PM in India
+UPDATED = datetime(2026, 11, 23, 15, 0, tzinfo=UTC)
+SECRET_ADDRESS_ID = "addr-9f1c2e"
+RAW_MARKER = "RAW-TOOL-OUTPUT-XYZ"
+
+
+def _info() -> ConversationInfo:
+    return ConversationInfo("c1", "alice@sandbox", "food", "Protein bars", UPDATED, STARTED)
+
+
+def _tool_reply(tool_id: str, name: str, card, text: str = "") -> ChatMessage:
+    blocks = [
+        block_from_dict(
+            {
+                "type": "mcp_tool_use",
+                "id": tool_id,
+                "name": name,
+                "server_name": "swiggy-instamart",
+                "input": {"address_id": SECRET_ADDRESS_ID},
+            }
+        ),
+        block_from_dict({"type": "mcp_tool_result", "tool_use_id": tool_id, "content": RAW_MARKER}),
+    ]
+    if text:
+        blocks.append(block_from_dict({"type": "text", "text": text}))
+    return ChatMessage(role="assistant", content=blocks, meta={"cards": {tool_id: card}})
+
+
+def _chat() -> list[ChatMessage]:
+    products = ProductsResult(
+        items=[ProductItem(name="Yoga Bar Protein", quantity_description="60 g", price=99.0)]
+    )
+    stale_cart = CartResult(items=[CartLine(name="Yoga Bar Protein", quantity=1)])
+    cart = CartResult(
+        items=[CartLine(name="Yoga Bar Protein", quantity=2, line_total=198.0)],
+        bill=[BillLine(label="Item total", amount=198.0), BillLine(label="Discount", amount=-20)],
+        to_pay=178.0,
+    )
+    two_carts = _tool_reply("t2", "get_cart", stale_cart)
+    two_carts = two_carts.model_copy(
+        update={
+            "content": [*two_carts.blocks(), *_tool_reply("t3", "update_cart", cart).blocks()],
+            "meta": two_carts.meta.model_copy(update={"cards": {"t2": stale_cart, "t3": cart}}),
+        }
+    )
+    answer = block_from_dict({"type": "tool_result", "tool_use_id": "a1", "content": RAW_MARKER})
+    placed = OrderPlacedResult(order_id="ORD-42", amount=178.0, payment_method="Cash")
+    outcome = ChatMessage(
+        role="user", content=[answer], meta={"approval_id": "ap1", "cards": {"a1": placed}}
+    )
+    return [
+        ChatMessage(role="user", content="Find protein bars"),
+        _tool_reply("t1", "search_products", products, "Here are some bars."),
+        two_carts,
+        outcome,
+        ChatMessage(role="assistant", content="Sorry.", meta={"usage": {"input_tokens": 1234567}}),
+    ]
+
+
+def test_dates_read_as_a_person_in_india_reads_them():
+    assert local_day(STARTED) == "Mon 23 Nov"
+    assert local_when(STARTED) == "Mon 23 Nov, 8:05 PM"
+
+
+def test_json_has_roles_texts_and_card_essentials_only():
+    data = json.loads(to_json(build_export(_info(), _chat(), "NutriCart")))
+    assert data["title"] == "Protein bars"
+    assert data["shop"] == "NutriCart"
+    assert data["started"] == "Mon 23 Nov, 8:05 PM"
+    roles = [m["role"] for m in data["messages"]]
+    assert roles == ["user", "assistant", "assistant", "assistant", "assistant"]
+    assert data["messages"][0]["text"] == "Find protein bars"
+    assert all("time" in m for m in data["messages"])
+    (products,) = data["messages"][1]["cards"]
+    assert products["items"] == [
+        {"name": "Yoga Bar Protein", "size": "60 g", "price": 99.0, "in_stock": True}
+    ]
+    (cart,) = data["messages"][2]["cards"]  # only the newest of the reply's two carts
+    assert cart["items"] == [{"name": "Yoga Bar Protein", "quantity": 2, "total": 198.0}]
+    assert cart["to_pay"] == 178.0
+    assert data["messages"][3]["cards"][0]["order_id"] == "ORD-42"
+
+
+def test_nothing_beyond_the_page_leaves():
+    for text in (
+        to_json(build_export(_info(), _chat(), "NutriCart")),
+        to_markdown(build_export(_info(), _chat(), "NutriCart")),
+    ):
+        assert SECRET_ADDRESS_ID not in text
+        assert RAW_MARKER not in text
+        assert "search_products" not in text
+        assert "1234567" not in text
+        assert "alice" not in text
+
+
+def test_markdown_reads_like_the_chat():
+    text = to_markdown(build_export(_info(), _chat(), "NutriCart"))
+    assert text.startswith("# Protein bars\n")
+    assert "NutriCart · last active Mon 23 Nov, 8:30 PM · started Mon 23 Nov, 8:05 PM" in text
+    assert "**You:**\n\nFind protein bars" in text
+    assert "Here are some bars." in text
+    assert "- Yoga Bar Protein (60 g) · ₹99" in text
+    assert "- 2 × Yoga Bar Protein · ₹198" in text
+    assert "- Discount: -₹20" in text
+    assert "**To pay: ₹178**" in text
+    assert "*Order placed*: ORD-42 · ₹178" in text
+    assert "1 × Yoga Bar" not in text
+
+
+def test_an_action_shows_its_label_not_its_hidden_block():
+    from swiggy_core.actions import action_message
+    from swiggy_core.models import CardAction
+
+    pressed = action_message(
+        CardAction(kind="add_to_cart", label="Add 2 × Yoga Bar", ids={"spin_id": "s1"})
+    )
+    (message,) = build_export(_info(), [pressed], "NutriCart").messages
+    assert message.text == "Add 2 × Yoga Bar"
