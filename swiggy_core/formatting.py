@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import date
 
 # No single line, price or bill on Swiggy comes near ₹10,00,000: a larger amount is a fault
 # in the data, shown as unknown rather than as a number.
@@ -61,3 +62,88 @@ def _sane(amount: float | None) -> bool:
         return math.isfinite(amount) and abs(amount) <= MAX_RUPEES
     except OverflowError:  # an int too large for a float
         return False
+
+
+# --- Dates, times and distances as a person reads them --------------------------------
+
+# Where a slot without a meal name belongs: before 11:30 is breakfast, before 4 PM lunch.
+_LUNCH_FROM_MINUTES = 11 * 60 + 30
+_DINNER_FROM_MINUTES = 16 * 60
+_ISO_DATE_CHARS = 10
+
+
+def clock_label(minutes: int | None) -> str | None:
+    """Minutes after midnight as "8:00 PM" (the one time format the app shows)."""
+    if minutes is None or not 0 <= minutes < 24 * 60:
+        return None
+    hours, mins = divmod(minutes, 60)
+    return f"{(hours % 12) or 12}:{mins:02d} {'AM' if hours < 12 else 'PM'}"
+
+
+def time_label(text: str | None) -> str:
+    """ "20:00", "8 pm" or "8:00 PM" as "8:00 PM"; anything else as given."""
+    if not text:
+        return ""
+    return clock_label(_minutes(text)) or text
+
+
+def day_label(value: str | None) -> str:
+    """An ISO date ("2026-11-23") as "Mon 23 Nov"; any other label as given."""
+    if not value:
+        return ""
+    parsed = _iso_date(value)
+    return f"{parsed:%a} {parsed.day} {parsed:%b}" if parsed else value
+
+
+def date_time_label(text: str | None) -> str:
+    """ "2026-11-23 20:00" as "Mon 23 Nov, 8:00 PM"; a lone date or time alike."""
+    if not text:
+        return ""
+    parsed = _iso_date(text[:_ISO_DATE_CHARS])
+    rest = text[_ISO_DATE_CHARS:].lstrip(" T,") if parsed else text
+    day = day_label(text[:_ISO_DATE_CHARS]) if parsed else ""
+    clock = clock_label(_minutes(rest)) if rest else None
+    if parsed and (clock or not rest):
+        return f"{day}, {clock}" if clock else day
+    return clock or text
+
+
+def meal_label(meal: str | None, minutes: int | None) -> str:
+    """Breakfast, Lunch or Dinner: the server's name for the slot group, else by the clock."""
+    if meal and meal.strip():
+        return meal.strip().capitalize()
+    if minutes is None:
+        return "Other times"
+    if minutes < _LUNCH_FROM_MINUTES:
+        return "Breakfast"
+    return "Lunch" if minutes < _DINNER_FROM_MINUTES else "Dinner"
+
+
+def distance_label(km: float | None) -> str | None:
+    """ "1.2 km" or "800 m"; None when unknown, zero or not a sane number."""
+    if isinstance(km, bool) or not isinstance(km, int | float):
+        return None
+    if not math.isfinite(km) or km <= 0 or km > _MAX_KM:
+        return None
+    if km < 1:
+        return f"{max(round(km * 1000, -1), 10):.0f} m"
+    return f"{km:.1f} km"
+
+
+_MAX_KM = 1_000  # no restaurant a person would go to is further away
+
+
+def _iso_date(text: str) -> date | None:
+    if len(text) != _ISO_DATE_CHARS:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _minutes(text: str) -> int | None:
+    # Imported here: the parsers import this module for prices.
+    from swiggy_core.parsers.clock import clock_minutes
+
+    return clock_minutes(text)

@@ -14,8 +14,12 @@ MAX_COLUMNS = 3
 
 
 def columns_for(count: int) -> int:
-    """One column per item up to three; wider grids squeeze cards unreadably."""
-    return max(1, min(count, MAX_COLUMNS))
+    """Always three columns, however few the items.
+
+    A lone result sits in a normal-width column instead of stretching across the page;
+    wider grids squeeze cards unreadably. Streamlit stacks the columns on a phone.
+    """
+    return MAX_COLUMNS
 
 
 def card_grid(
@@ -35,10 +39,11 @@ def card_grid(
     per_row = columns_for(len(visible))
     for start in range(0, len(visible), per_row):
         row = visible[start : start + per_row]
-        for offset, (column, item) in enumerate(
-            zip(st.columns(per_row, border=True), row, strict=False)
-        ):
-            with column:
+        # The border is on each card, not the column: a part-filled last row leaves its
+        # spare columns blank instead of drawing empty frames.
+        columns = st.columns(per_row)
+        for offset, (column, item) in enumerate(zip(columns, row, strict=False)):
+            with column, st.container(border=True):
                 render(item, f"{key}-{start + offset}")
     hidden = len(items) - len(visible)
     if hidden > 0 and st.button(f"Show {hidden} more", key=f"{key}-more", type="tertiary"):

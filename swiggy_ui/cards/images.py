@@ -19,28 +19,48 @@ import streamlit as st
 from swiggy_core.parsers.images import displayable_image_url
 
 PLACEHOLDER_CLASS = "swiggy-card-image"
-_TILE_STYLE = (
-    "width:100%;aspect-ratio:1/1;border-radius:0.5rem;"
-    "background-color:rgba(128,128,128,0.12);background-size:cover;background-position:center;"
+# A compact picture: a fixed height, the whole image shown (never cropped or stretched to
+# the card's width), so the name, price and button stay the bigger part of a card.
+IMAGE_HEIGHT_PX = 96
+ICON_TILE_PX = 44
+_IMAGE_STYLE = (
+    f"width:100%;height:{IMAGE_HEIGHT_PX}px;border-radius:0.5rem;"
+    "background-color:rgba(128,128,128,0.08);background-size:contain;"
+    "background-repeat:no-repeat;background-position:center;"
 )
+# No picture the browser may load: a small neutral tile with the category's icon.
+_ICON_STYLE = (
+    f"width:{ICON_TILE_PX}px;height:{ICON_TILE_PX}px;border-radius:0.5rem;"
+    "background-color:rgba(128,128,128,0.12);display:flex;align-items:center;"
+    "justify-content:center;font-size:1.3rem;margin-bottom:0.25rem;"
+)
+CATEGORY_ICONS = {"grocery": "🛒", "beauty": "🧴", "dish": "🍲", "restaurant": "🍽️"}
 
 
-def image_tile_html(url: str | None) -> str:
-    """The tile for an already-checked URL (None: the neutral tile alone)."""
-    style = _TILE_STYLE
-    if url is not None:
-        # `url` has no quote, backslash, bracket or whitespace (safe_image_url refuses
-        # them), so it cannot leave the CSS string; the attribute is escaped as a whole.
-        style += f'background-image:url("{url}");'
+def image_tile_html(url: str | None, category: str = "grocery") -> str:
+    """The tile for an already-checked URL (None: the category icon on a neutral tile)."""
+    if url is None:
+        icon = CATEGORY_ICONS.get(category, CATEGORY_ICONS["grocery"])
+        return (
+            f'<div class="{PLACEHOLDER_CLASS}" role="presentation" '
+            f'style="{escape(_ICON_STYLE)}">{icon}</div>'
+        )
+    # `url` has no quote, backslash, bracket or whitespace (safe_image_url refuses them),
+    # so it cannot leave the CSS string; the attribute is escaped as a whole.
+    style = _IMAGE_STYLE + f'background-image:url("{url}");'
     return f'<div class="{PLACEHOLDER_CLASS}" role="presentation" style="{escape(style)}"></div>'
 
 
-def card_image(url: str | None, sandbox_origin: str | None = None) -> None:
-    """The card's image tile; nothing when the item has no image at all.
+def card_image(
+    url: str | None, sandbox_origin: str | None = None, category: str = "grocery"
+) -> None:
+    """The card's image: compact, or the category icon when it may not be shown.
 
-    `sandbox_origin` is the running sandbox's `http://127.0.0.1:<port>` (or None): its own
-    images are allowed, no other loopback address is.
+    Nothing when the item has no image at all. `sandbox_origin` is the running sandbox's
+    `http://127.0.0.1:<port>` (or None): its own images are allowed, no other loopback
+    address is. `category` picks the icon (see CATEGORY_ICONS).
     """
     if not url:
         return
-    st.markdown(image_tile_html(displayable_image_url(url, sandbox_origin)), unsafe_allow_html=True)
+    tile = image_tile_html(displayable_image_url(url, sandbox_origin), category)
+    st.markdown(tile, unsafe_allow_html=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from swiggy_core.formatting import price_known, rupees
+from swiggy_core.formatting import date_time_label, price_known, rupees
 from swiggy_core.parsers import (
     AddressesResult,
     AddressItem,
@@ -20,6 +20,7 @@ from swiggy_core.parsers import (
     StatusResult,
 )
 from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.empty import is_empty_search, render_empty_search
 from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.safe_text import inline_code, plain
 from swiggy_ui.state import active_address, set_active_address
@@ -74,7 +75,7 @@ def render_booking_confirmed(result: BookingConfirmedResult, ctx: CardContext) -
         st.markdown(f"Booking id {inline_code(result.booking_id)}")
         _facts(
             plain(result.restaurant_name),
-            plain(result.date_time),
+            plain(date_time_label(result.date_time)),  # "Mon 23 Nov, 8:00 PM"
             f"{result.guest_count} guests" if result.guest_count else None,
             plain(result.status),
         )
@@ -93,13 +94,18 @@ def _facts(*facts: str | None) -> None:
 
 
 def render_status(result: StatusResult, ctx: CardContext) -> None:
-    if result.success:
+    if is_empty_search(result):
+        render_empty_search(result, ctx.vertical)
+    elif result.success:
         st.success(plain(result.message) or "Done.", icon=":material/check_circle:")
     else:
         st.warning(plain(result.message) or "That did not work.", icon=":material/error:")
 
 
 def render_info(result: InfoResult, ctx: CardContext) -> None:
+    if is_empty_search(result):
+        render_empty_search(result, ctx.vertical)
+        return
     with st.container(border=True):
         if result.title:
             st.markdown(f"**{plain(result.title)}**")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import CardAction
+from swiggy_core.constants import VERTICAL_STYLE
 from swiggy_core.formatting import PRICE_UNKNOWN, discount_percent, price_known, rupees
 from swiggy_core.parsers import ProductItem, ProductsResult
 from swiggy_ui.cards.context import CardContext
@@ -22,7 +23,7 @@ def render_products(result: ProductsResult, ctx: CardContext) -> None:
         st.markdown(f"**Menu · {plain(result.restaurant_name)}**")
     card_grid(
         result.items,
-        lambda item, key: _product_card(item, key, result, ctx.image_origin),
+        lambda item, key: _product_card(item, key, result, ctx),
         key=ctx.key,
     )
     if result.truncated and result.kind == "menu":
@@ -43,10 +44,15 @@ def price_line(price: float | None, mrp: float | None) -> str:
     return text
 
 
-def _product_card(
-    item: ProductItem, key: str, result: ProductsResult, image_origin: str | None
-) -> None:
-    card_image(item.image_url, image_origin)
+def _category(result: ProductsResult, ctx: CardContext) -> str:
+    """Which icon stands in for a picture the browser may not load."""
+    if result.kind == "menu":
+        return "dish"
+    return "beauty" if ctx.vertical.id == VERTICAL_STYLE else "grocery"
+
+
+def _product_card(item: ProductItem, key: str, result: ProductsResult, ctx: CardContext) -> None:
+    card_image(item.image_url, ctx.image_origin, _category(result, ctx))
     veg = VEG_MARKS[item.is_veg] if result.kind == "menu" else ""
     st.markdown(f"{veg}**{plain(item.name)}**")
     details = [plain(part) for part in (item.brand, item.quantity_description) if part]

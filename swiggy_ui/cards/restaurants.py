@@ -12,7 +12,7 @@ import streamlit as st
 
 from swiggy_core.actions import CardAction
 from swiggy_core.constants import VERTICAL_DINING
-from swiggy_core.formatting import price_known, rupees
+from swiggy_core.formatting import distance_label, price_known, rupees
 from swiggy_core.parsers import ProductsResult, RestaurantDeal, RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.grid import card_grid
@@ -41,7 +41,7 @@ def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
 def _restaurant_card(
     item: RestaurantItem, key: str, dining: bool, image_origin: str | None
 ) -> None:
-    card_image(item.image_url, image_origin)
+    card_image(item.image_url, image_origin, "restaurant")
     st.markdown(f"**{plain(item.name)}**")
     if item.cuisines:
         st.caption(", ".join(plain(cuisine) for cuisine in item.cuisines[:4]))
@@ -54,8 +54,9 @@ def _restaurant_card(
         facts.append(f"{item.delivery_time_minutes} min")
     elif item.locality:
         facts.append(plain(item.locality))
-    if item.distance_km is not None:
-        facts.append(f"{item.distance_km:g} km")
+    distance = distance_label(item.distance_km)  # None when unknown or 0
+    if distance:
+        facts.append(distance)
     if facts:
         st.markdown(" · ".join(facts))
     if item.offer:

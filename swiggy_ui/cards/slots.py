@@ -1,8 +1,12 @@
-"""Time-slot chips grouped by day; picking one asks for a booking (confirmed later).
+"""The slot picker: a few days as tabs, each day's times grouped by meal.
 
-Only a slot with tables left and a free deal is a chip that books. A full slot is a
-greyed chip; a slot offered only as a paid prebook gets no button at all, just a line
-saying it is not bookable here (this app books free tables only).
+Only a slot with tables left and a free deal is a chip that books. A slot whose free deal
+has no tables left is a greyed chip; a full slot reads "Full"; a slot offered only as a paid
+prebook gets no button at all, just a line saying it is not bookable here (this app books
+free tables only). The asked-for time and its nearest free neighbours stand out. Chips wrap
+at their own width, so a phone shows several on a line instead of one per row.
+
+An older picker (`CardContext.live` False) is read-only: the times as grey text, no buttons.
 """
 
 from __future__ import annotations
@@ -10,69 +14,130 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import CardAction
-from swiggy_core.formatting import price_known, rupees
+from swiggy_core.formatting import day_label, meal_label, price_known, rupees, time_label
 from swiggy_core.parsers import SlotDay, TimeSlot, TimeSlotsResult
+from swiggy_core.parsers.clock import clock_minutes
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
-CHIPS_PER_ROW = 6
 DAYS_SHOWN = 3
 MAX_CHIPS_PER_DAY = 24  # a whole day of half-hour slots, so the asked-for time is there
+NEIGHBOURS = 2  # free times highlighted on each side of the asked-for one
+MEAL_ORDER = ("Breakfast", "Lunch", "Dinner")
 PAID_NOTE = " — paid prebook, not bookable here"
+REQUESTED_ICON = ":material/star:"
+READ_ONLY_NOTE = "Earlier times, shown read-only: ask again for the current ones."
 
 
 def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
     if not result.days:
         st.caption("No slots were returned.")
         return
-    if result.requested_available is False and result.requested_time:
+    if ctx.live and result.requested_available is False and result.requested_time:
         st.warning(
-            f"{plain(result.requested_time)} is not available; the nearest times come first."
+            f"{plain(time_label(result.requested_time))} is not available; "
+            "the nearest free times are highlighted."
         )
+    days = result.days[:DAYS_SHOWN]
     with st.container(border=True):
-        for day_index, day in enumerate(result.days[:DAYS_SHOWN]):
-            _day_row(day, result, f"{ctx.key}-d{day_index}")
+        if not ctx.live:
+            st.caption(READ_ONLY_NOTE)
+        panes = st.tabs([plain(day_label(day.date)) or "—" for day in days])
+        for index, (pane, day) in enumerate(zip(panes, days, strict=True)):
+            with pane:
+                _day(day, result, f"{ctx.key}-d{index}", live=ctx.live)
         if len(result.days) > DAYS_SHOWN:
             st.caption(f"{len(result.days) - DAYS_SHOWN} more days available: ask for a date.")
 
 
-def _day_row(day: SlotDay, result: TimeSlotsResult, key: str) -> None:
-    st.markdown(f"**{plain(day.date)}**")
+def meal_groups(slots: list[TimeSlot]) -> list[tuple[str, list[TimeSlot]]]:
+    """Slots by meal (breakfast, lunch, dinner, then any other name), each in time order."""
+    groups: dict[str, list[TimeSlot]] = {}
+    for slot in slots:
+        groups.setdefault(meal_label(slot.meal, slot.minutes), []).append(slot)
+    for members in groups.values():
+        members.sort(key=lambda slot: (slot.minutes is None, slot.minutes or 0))
+
+    def rank(name: str) -> tuple[int, int]:
+        first = groups[name][0].minutes
+        return (MEAL_ORDER.index(name) if name in MEAL_ORDER else len(MEAL_ORDER), first or 0)
+
+    return [(name, groups[name]) for name in sorted(groups, key=rank)]
+
+
+def highlighted(slots: list[TimeSlot], requested_minutes: int | None) -> set[int]:
+    """Indexes (into `slots`) of the asked-for time and the nearest free times around it."""
+    if requested_minutes is None:
+        return set()
+    free = [i for i, slot in enumerate(slots) if slot.bookable and slot.minutes is not None]
+    free.sort(key=lambda i: slots[i].minutes or 0)
+    before = [i for i in free if (slots[i].minutes or 0) < requested_minutes][-NEIGHBOURS:]
+    after = [i for i in free if (slots[i].minutes or 0) > requested_minutes][:NEIGHBOURS]
+    exact = {i for i, slot in enumerate(slots) if slot.requested}
+    return exact | set(before) | set(after)
+
+
+def _day(day: SlotDay, result: TimeSlotsResult, key: str, *, live: bool) -> None:
     shown = day.slots[:MAX_CHIPS_PER_DAY]
-    chips = [slot for slot in shown if slot.free]
-    for start in range(0, len(chips), CHIPS_PER_ROW):
-        row = chips[start : start + CHIPS_PER_ROW]
-        for offset, (column, slot) in enumerate(zip(st.columns(CHIPS_PER_ROW), row, strict=False)):
-            with column:
-                _chip(slot, day, result, f"{key}-{start + offset}")
+    asked_today = day.date == result.requested_date or any(slot.requested for slot in shown)
+    asked = _requested_minutes(result) if asked_today else None
+    near = {id(shown[i]) for i in highlighted(shown, asked)}
+    keys = {id(slot): f"{key}-{index}" for index, slot in enumerate(shown)}
+    for meal, slots in meal_groups(shown):
+        if live:
+            _meal(meal, slots, day, result, keys, near)
+        else:
+            times = ", ".join(plain(time_label(slot.time)) for slot in slots)
+            st.caption(f"{plain(meal)}: {times}")
+
+
+def _meal(
+    meal: str,
+    slots: list[TimeSlot],
+    day: SlotDay,
+    result: TimeSlotsResult,
+    keys: dict[int, str],
+    near: set[int],
+) -> None:
+    st.caption(f"**{plain(meal)}**")
+    chips = [slot for slot in slots if slot.free]
+    if chips:
+        with st.container(horizontal=True, wrap=True, gap="small"):
+            for slot in chips:
+                _chip(slot, day, result, keys[id(slot)], id(slot) in near)
     # No free table: a full slot is just full; one with seats but only a paid deal says so.
-    full = [slot for slot in shown if not slot.free and not slot.available]
-    paid = [slot for slot in shown if not slot.free and slot.available]
+    full = [slot for slot in slots if not slot.free and not slot.available]
+    paid = [slot for slot in slots if not slot.free and slot.available]
     if full:
-        st.caption("Full: " + ", ".join(plain(slot.time) for slot in full))
+        st.caption("Full: " + ", ".join(plain(time_label(slot.time)) for slot in full))
     if paid:
         st.caption(" · ".join(_paid_text(slot) for slot in paid) + PAID_NOTE)
 
 
+def _requested_minutes(result: TimeSlotsResult) -> int | None:
+    return clock_minutes(result.requested_time) if result.requested_time else None
+
+
 def _paid_text(slot: TimeSlot) -> str:
     price = f" {rupees(slot.paid_price)}" if price_known(slot.paid_price) else ""
-    return f"{plain(slot.time)}{price}"
+    return f"{plain(time_label(slot.time))}{price}"
 
 
 def _help(slot: TimeSlot) -> str | None:
     """What the chip's tooltip says: tables left, meal and the free deal."""
     left = None
     if slot.seats_left is not None:
-        left = "full" if slot.seats_left == 0 else f"{slot.seats_left} left"
+        left = "Full" if slot.seats_left == 0 else f"{slot.seats_left} left"
     parts = [part for part in (slot.meal, left, slot.deal_title) if part]
     return plain(" · ".join(parts)) if parts else None
 
 
-def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str) -> None:
+def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str, near: bool) -> None:
+    when = time_label(slot.time)
     action = CardAction(
         kind="pick_slot",
-        label=f"Book the {slot.time} slot on {day.date}",
+        label=f"Book the {when} slot on {day_label(day.date)}",
         ids={
             name: value
             for name, value in {
@@ -87,12 +152,12 @@ def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str) -> No
         },
     )
     st.button(
-        plain(slot.time) or "—",
+        plain(when) or "—",
         key=key,
         help=_help(slot),
         disabled=not slot.bookable,
-        type="primary" if slot.requested else "secondary",
+        type="primary" if near and slot.bookable else "secondary",
+        icon=REQUESTED_ICON if slot.requested else None,
         on_click=queue_action,
         args=(action,),
-        width="stretch",
     )

@@ -35,7 +35,8 @@ PAGE = "pages/nutricart.py"
 APP_BADGE_BODY = f":green-badge[{APP_BADGE_ICON} {APP_BADGE}]"
 APP_ORDER_BODY = ":green[**Order placed**] ✅"
 TILE_RE = re.compile(
-    r'<div class="swiggy-card-image" role="presentation" style="(?P<style>[^"<>]*)"></div>'
+    r'<div class="swiggy-card-image" role="presentation" style="(?P<style>[^"<>]*)">'
+    r'[^"<>]{0,2}</div>'  # an image, or the category's icon (an emoji) on a blank tile
 )
 
 # The hazard reader of the unit tests (what a Markdown source would render).
