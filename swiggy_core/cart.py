@@ -20,6 +20,7 @@ from swiggy_core.parsers import (
     CartLine,
     CartResult,
     OrderPlacedResult,
+    ParsedToolResult,
     ProductsResult,
     RestaurantsResult,
     StatusResult,
@@ -36,7 +37,7 @@ from swiggy_core.parsers.routing import (
     route_for,
 )
 
-__all__ = ["CartState", "derive_cart"]
+__all__ = ["CartState", "carts_before", "derive_cart"]
 
 
 class CartState(BaseModel):
@@ -47,6 +48,7 @@ class CartState(BaseModel):
     to_pay: float | None = None
     restaurant_id: str | None = None
     restaurant_name: str | None = None
+    payment_methods: list[str] = Field(default_factory=list)
     updated_from_tool: str | None = None
 
     @property
@@ -59,20 +61,53 @@ class CartState(BaseModel):
         """Units across all lines."""
         return sum(line.quantity for line in self.items)
 
+    def as_result(self) -> CartResult:
+        """The same cart as a card's result (for `CardContext.previous_cart`)."""
+        return CartResult(
+            items=self.items,
+            bill=self.bill,
+            to_pay=self.to_pay,
+            restaurant_id=self.restaurant_id,
+            restaurant_name=self.restaurant_name,
+            payment_methods=self.payment_methods,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class _Call:
+    id: str
     name: str
     input: dict[str, Any]
     result: McpToolResultBlock | ToolResultBlock
+    # The result as parsed when it was stored (an approval's outcome: the order placed).
+    card: ParsedToolResult | None
 
 
 def derive_cart(messages: Sequence[ChatMessage | dict[str, Any]], vertical_id: str) -> CartState:
     """The current cart from a conversation's tool uses and results."""
+    return _derive(messages, vertical_id, None)
+
+
+def carts_before(
+    messages: Sequence[ChatMessage | dict[str, Any]], vertical_id: str
+) -> dict[str, CartState]:
+    """The cart just before each answered tool call, by tool_use_id (one pass)."""
+    before: dict[str, CartState] = {}
+    _derive(messages, vertical_id, before)
+    return before
+
+
+def _derive(
+    messages: Sequence[ChatMessage | dict[str, Any]],
+    vertical_id: str,
+    before: dict[str, CartState] | None,
+) -> CartState:
     state = CartState()
     catalog: dict[str, CartLine] = {}
     for call in _calls(messages):
-        parsed = parse_tool_result(
+        if before is not None:
+            before[call.id] = state
+        parsed = call.card or parse_tool_result(
             call.name, call.result.content, vertical_id, call.input, is_error=call.result.is_error
         )
         if isinstance(parsed, ProductsResult):
@@ -91,7 +126,8 @@ def _calls(messages: Sequence[ChatMessage | dict[str, Any]]) -> Iterator[_Call]:
     chat = [message for raw in messages if (message := _message(raw)) is not None]
     for pair in tool_pairs(chat):
         if pair.result is not None:
-            yield _Call(name=pair.use.name, input=pair.use.input, result=pair.result)
+            card = chat[pair.message_index].meta.cards.get(pair.use.id)
+            yield _Call(pair.use.id, pair.use.name, pair.use.input, pair.result, card)
 
 
 def _message(raw: ChatMessage | dict[str, Any]) -> ChatMessage | None:
@@ -142,6 +178,7 @@ def _from_snapshot(
         restaurant_id=restaurant_id,
         restaurant_name=snapshot.restaurant_name
         or next((line.restaurant_name for line in lines if line.restaurant_name), None),
+        payment_methods=snapshot.payment_methods,
         updated_from_tool=tool,
     )
 

@@ -99,9 +99,8 @@ def test_grocery_cards_products_addresses_cart_and_order(app, sandbox):
     assert len(buttons(at, "Add")) >= 3  # product cards in a grid
     assert len(buttons(at, "Use this address")) == 3  # address picker
     markdown = texts(at.markdown)
-    assert "Your cart" in markdown and "To pay" in markdown  # cart with the bill
+    assert "Cart: 2 items · ₹" in markdown  # the cart as one line (the panel holds it all)
     assert "Order placed" in markdown  # confirmation card
-    assert buttons(at, "+") and buttons(at, "−")  # cart line steppers
     # Long lists start short and grow on request.
     shown = len(buttons(at, "Add"))
     more = [b for b in at.button if b.label.startswith("Show ") and b.label.endswith(" more")]
@@ -302,7 +301,6 @@ def test_documented_grocery_cards_show_labels_charged_prices_and_summaries(app):
     assert "**Home**" in markdown and "**Work**" in markdown
     assert "Showing 2 of 5 saved addresses" in captions
     assert len(buttons(at, "Add")) >= 2  # product cards from the summary's numbered lines
-    assert "₹27 each ~~₹29~~" in captions  # the price charged, MRP struck
     assert "Removed (out of stock): Akshayakalpa Organic Cow Milk" in warnings
     assert "**Your orders**" in markdown
     assert "Order placed" in markdown and "Not placed: Store closed for the day" in warnings

@@ -65,7 +65,7 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
     assert "Your cart" in texts(at.markdown)
     assert buttons(at, "Place order")
     _click(at, "+")
-    assert "Change" in texts(at.chat_message[-2].markdown)  # the human sentence is shown
+    assert "Added 1 ×" in texts(at.chat_message[-2].markdown)  # the human sentence is shown
     _click(at, "Place order", index=-1)
     assert "Order placed" not in texts(at.markdown)  # nothing is spent without a yes
     assert "Waiting for your confirmation" in texts(at.markdown)
