@@ -5,15 +5,30 @@ It opens only for an approval the core stored; the buttons pass its id, never wo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
 import streamlit as st
 
-from swiggy_core.approval import ApprovalView
+from swiggy_core.approval import ApprovalView, approval_amount
+from swiggy_core.errors import ErrorCode
 from swiggy_core.formatting import rupees
-from swiggy_core.store import ApprovalRecord
+from swiggy_core.limits import SpendingLimitExceeded, budget_for, check_spend
+from swiggy_core.store import ApprovalRecord, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
+from swiggy_ui.banners import CONNECTIONS_PAGE
 from swiggy_ui.cards.rows import amount_row, bill_rows
+from swiggy_ui.runtime import load_runtime_settings, open_store
 from swiggy_ui.safe_text import plain
+
+
+@dataclass(frozen=True, slots=True)
+class LimitsNote:
+    """The person's limits as the dialog shows them, read when the bar is drawn."""
+
+    summary: str
+    over: bool = False
 
 
 def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
@@ -32,7 +47,23 @@ def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
             or record.id not in chat.dialogs_opened
         ):
             chat.dialogs_opened.add(record.id)
-            _dialog(record.id, view)
+            _dialog(record.id, view, _limits_note(record, view))
+
+
+def _limits_note(record: ApprovalRecord, view: ApprovalView) -> LimitsNote:
+    """Today's limits (they may have changed since the request) and whether this fits."""
+    try:
+        store = open_store(load_runtime_settings().database_url)
+        budget = budget_for(store, record.user_id, datetime.now(UTC))
+    except StoreError:
+        return LimitsNote("Your spending limits could not be read just now.")
+    if not budget.limits.any:
+        return LimitsNote("No spending limits set.")
+    try:
+        check_spend(budget, approval_amount(view))
+    except SpendingLimitExceeded:
+        return LimitsNote(budget.summary(), over=True)
+    return LimitsNote(budget.summary())
 
 
 def _gist(view: ApprovalView) -> str:
@@ -55,12 +86,13 @@ def _gist(view: ApprovalView) -> str:
 
 
 @st.dialog("Please confirm", width="medium")
-def _dialog(approval_id: str, view: ApprovalView) -> None:
+def _dialog(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
     st.subheader(plain(view.title))
     if view.kind == "booking":
         _booking(view)
+        _limits(limits)
     else:
-        _order(view)
+        _order(view, limits)
     for note in view.notes:
         st.caption(f":material/info: {plain(note)}")
     yes, no = st.columns(2)
@@ -86,7 +118,19 @@ def _dialog(approval_id: str, view: ApprovalView) -> None:
         st.rerun()
 
 
-def _order(view: ApprovalView) -> None:
+def _limits(note: LimitsNote) -> None:
+    """The limits next to the total; above them, a warning that Confirm will refuse."""
+    st.caption(f":material/savings: {note.summary}")
+    if note.over:
+        st.warning(
+            f"**{ErrorCode.SPENDING_LIMIT}** · This is above your spending limits, so Confirm "
+            "will refuse it. Change the limits on Connections, or change the order.",
+            icon=":material/savings:",
+        )
+        st.page_link(CONNECTIONS_PAGE, label="Spending limits", icon=":material/settings:")
+
+
+def _order(view: ApprovalView, limits: LimitsNote) -> None:
     if view.restaurant_name:
         st.markdown(f"**{plain(view.restaurant_name)}**")
     for line in view.lines:
@@ -95,6 +139,7 @@ def _order(view: ApprovalView) -> None:
         amount_row(f"{line.quantity} × {plain(line.name)}{size}", total)
     st.divider()
     bill_rows(view.bill, view.to_pay)
+    _limits(limits)
     where = " · ".join(plain(part) for part in (view.address_label, view.address_text) if part)
     st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
     st.markdown(f":material/payments: {plain(view.payment) or 'Cash on delivery'}")

@@ -10,9 +10,12 @@ import streamlit as st
 
 from swiggy_core.constants import KNOWN_MODELS, MCP_SERVERS
 from swiggy_core.engine import classify_api_error, make_client
+from swiggy_core.limits import SpendingLimits, budget_for, parse_limit, save_limits
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp import McpCallError, call_tool
 from swiggy_core.parsers import AddressesResult, parse_tool_result
+from swiggy_core.pricing import INR_PER_USD, estimate_cost, format_inr, format_usd
+from swiggy_core.store import StoreError
 from swiggy_core.verticals import get_vertical
 from swiggy_ui import state
 from swiggy_ui.cards import CardContext, render_result
@@ -32,7 +35,8 @@ def render_connections() -> None:
     _anthropic_section(runtime)
     _swiggy_section(runtime)
     _address_section(runtime)
-    _usage_section()
+    _limits_section(runtime)
+    _usage_section(runtime)
 
 
 def _anthropic_section(runtime: Runtime) -> None:
@@ -212,7 +216,68 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
     return None
 
 
-def _usage_section() -> None:
+_ORDER_LIMIT_FIELD = "form_limit_order"
+_DAY_LIMIT_FIELD = "form_limit_day"
+
+
+def _limits_section(runtime: Runtime) -> None:
+    """Per-order and per-day caps in rupees for this person in this world (empty = none)."""
+    with st.container(border=True):
+        st.subheader("Spending limits")
+        st.caption(
+            "The app refuses an order above these limits before you are asked to confirm, "
+            "and checks again when you press Confirm. Leave a field empty for no limit."
+        )
+        try:
+            budget = budget_for(runtime.store, runtime.user_id, datetime.now(UTC))
+        except StoreError as error:
+            st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+            return
+        with st.form("spending-limits", border=False):
+            order_col, day_col = st.columns(2)
+            per_order = order_col.text_input(
+                "Per order (₹)",
+                value=_limit_text(budget.limits.per_order),
+                placeholder="No limit",
+                key=_ORDER_LIMIT_FIELD,
+            )
+            per_day = day_col.text_input(
+                "Per day (₹)",
+                value=_limit_text(budget.limits.per_day),
+                placeholder="No limit",
+                key=_DAY_LIMIT_FIELD,
+            )
+            saved = st.form_submit_button("Save limits", icon=":material/savings:")
+        if saved:
+            _save_limits(runtime, per_order, per_day)
+        else:
+            st.caption(f":material/savings: {budget.summary()}")
+
+
+def _limit_text(amount: float | None) -> str:
+    return "" if amount is None else f"{amount:g}"
+
+
+def _save_limits(runtime: Runtime, per_order: str, per_day: str) -> None:
+    try:
+        limits = SpendingLimits(per_order=parse_limit(per_order), per_day=parse_limit(per_day))
+    except ValueError:
+        st.error(
+            "**E-1001** · A limit is an amount in rupees, such as 1500; leave it empty for "
+            "no limit. (The limits were not changed.)",
+            icon=":material/savings:",
+        )
+        return
+    try:
+        save_limits(runtime.store, runtime.user_id, limits)
+        budget = budget_for(runtime.store, runtime.user_id, datetime.now(UTC))
+    except StoreError as error:
+        st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+        return
+    st.success(f"Saved. {budget.summary()}", icon=":material/check:")
+
+
+def _usage_section(runtime: Runtime) -> None:
     usage = state.session_usage()
     with st.container(border=True):
         st.subheader("Usage this session")
@@ -221,3 +286,13 @@ def _usage_section() -> None:
         cols[1].metric("Output tokens", f"{usage.output_tokens:,}")
         cols[2].metric("Cache writes", f"{usage.cache_creation_input_tokens:,}")
         cols[3].metric("Cache reads", f"{usage.cache_read_input_tokens:,}")
+        cost = estimate_cost(usage, runtime.model)
+        if cost is None:
+            st.caption(f"No price is known for {plain(runtime.model)}, so no cost estimate.")
+            return
+        st.metric("Estimated cost", f"{format_inr(cost.inr)} · {format_usd(cost.usd)}")
+        free = " The offline demo itself is free." if runtime.mode == "offline_demo" else ""
+        st.caption(
+            f"Estimated at {plain(runtime.model)} list prices, US$1 = ₹{INR_PER_USD:g}; "
+            f"your provider's bill is what counts.{free}"
+        )
