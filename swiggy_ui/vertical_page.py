@@ -21,6 +21,7 @@ from swiggy_ui import chat, state
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
+from swiggy_ui.chat_list import render_chat_list
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
 from swiggy_ui.safe_text import markdown_text, plain
 from swiggy_ui.signin_state import current_token
@@ -39,6 +40,7 @@ def render_vertical(vertical_id: str) -> None:
     origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
     chat.render_history(messages or [], vertical, image_origin=origin)
     render_cart_panel(runtime, vertical, messages or [])
+    render_chat_list(runtime, vertical)
     if session is None:
         _show_notice(page, vertical)
         return

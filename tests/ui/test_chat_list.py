@@ -1,0 +1,194 @@
+"""The sidebar's chats: New chat, the list, reopen, rename, delete, clear all, export."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import app_test
+from uihelpers import buttons, new_app, open_page, store_user, texts
+
+from swiggy_core.export import local_day
+from swiggy_core.store import ChatStore, NewApproval
+from swiggy_ui.runtime import open_store
+
+PAGE = "pages/nutricart.py"
+
+
+class RecordingFiles(MediaFileManager):
+    """The run's media manager, kept so a test can press a download as a browser would."""
+
+    latest: MediaFileManager | None = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        RecordingFiles.latest = self
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    monkeypatch.setattr(app_test, "MediaFileManager", RecordingFiles)
+
+    def fetch(button) -> str:
+        manager = RecordingFiles.latest
+        assert manager is not None
+        url = manager.execute_deferred(button.proto.deferred_file_id)
+        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
+        assert stored is not None
+        return stored.content.decode() if isinstance(stored.content, bytes) else stored.content
+
+    return fetch
+
+
+def _say(at, text: str):
+    at.chat_input[0].set_value(text).run()
+    assert not at.exception
+    return at
+
+
+def _click(at, label: str):
+    matches = buttons(at, label)
+    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
+    matches[0].click().run()
+    assert not at.exception
+    return at
+
+
+def _chats(at):
+    return at.sidebar.radio[0] if at.sidebar.radio else None
+
+
+def _shared_store() -> ChatStore:
+    """The app's own store (one per database URL in this process)."""
+    return open_store(os.environ["SWIGGY_DATABASE_URL"])
+
+
+def _approval(user: str, conversation_id: str) -> NewApproval:
+    return NewApproval(
+        user_id=user,
+        conversation_id=conversation_id,
+        vertical_id="food",
+        server_key="instamart",
+        tool="checkout",
+        arguments={"address_id": "a1", "payment": "cod"},
+        digest="sha256:cart",
+        view={"kind": "order", "tool": "checkout", "title": "Place this order"},
+        tool_use_id="toolu_1",
+        expires_at=datetime.now(UTC) + timedelta(minutes=10),
+    )
+
+
+def _user_words(at) -> str:
+    return "\n".join(texts(m.markdown) for m in at.chat_message if m.name == "user")
+
+
+def test_new_chat_lists_the_old_one_and_reopening_brings_it_back(app):
+    at = open_page(app, PAGE)
+    assert "Your chats with NutriCart will be listed here." in texts(at.sidebar.caption)
+    _say(at, "show my saved addresses")
+    assert _chats(at).options == ["show my saved addresses"]
+    assert _chats(at).index == 0  # the open chat is the chosen one
+    _click(at, "New chat")
+    assert [m.name for m in at.chat_message] == []
+    assert _chats(at).value is None
+    assert buttons(at, "New chat")[0].disabled  # already an empty chat
+    _say(at, "eggs and bread for breakfast")
+    assert _chats(at).options == ["eggs and bread for breakfast", "show my saved addresses"]
+    assert list(_chats(at).proto.captions) == [local_day(datetime.now(UTC))] * 2
+    _chats(at).set_value(_id_of(at, "show my saved addresses")).run()
+    assert not at.exception
+    assert "show my saved addresses" in _user_words(at)
+    assert "eggs and bread" not in _user_words(at)
+
+
+def _id_of(at, title: str) -> str:
+    user = store_user(at)
+    (chat,) = [c for c in _shared_store().list_chats(user, "food") if c.title == title]
+    return chat.id
+
+
+def test_rename_changes_the_listed_title(app):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    _click(at, "Rename")
+    at.sidebar.text_input[0].set_value("Where to deliver")
+    _click(at, "Save name")
+    assert _chats(at).options == ["Where to deliver"]
+    assert _shared_store().list_chats(store_user(at), "food")[0].title == "Where to deliver"
+
+
+def test_delete_asks_first_then_removes_only_the_open_chat(app):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    _click(at, "New chat")
+    _say(at, "eggs and bread for breakfast")
+    _click(at, "Delete")
+    assert "Delete “eggs and bread for breakfast”?" in texts(at.sidebar.warning)
+    _click(at, "Keep")
+    assert len(_chats(at).options) == 2
+    _click(at, "Delete")
+    _click(at, "Delete chat")
+    assert _chats(at).options == ["show my saved addresses"]
+    assert "show my saved addresses" in _user_words(at)  # the newest left is opened
+    assert [c.title for c in _shared_store().list_chats(store_user(at), "food")] == [
+        "show my saved addresses"
+    ]
+
+
+def test_a_chat_waiting_for_an_approval_is_not_deleted(app):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    store = _shared_store()
+    (chat,) = store.list_chats(store_user(at), "food")
+    store.create_approval(_approval(store_user(at), chat.id))
+    _click(at, "Delete")
+    _click(at, "Delete chat")
+    assert "This chat was not deleted" in texts(at.sidebar.warning)
+    assert "waiting for your answer" in texts(at.sidebar.warning)
+    assert _chats(at).options == ["show my saved addresses"]
+
+
+def test_clear_all_asks_then_empties_this_shop_only(app):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    _click(at, "New chat")
+    _say(at, "eggs and bread for breakfast")
+    at.switch_page("pages/stylekit.py").run()
+    _say(at, "Suggest a skincare routine for oily skin")
+    at.switch_page(PAGE).run()
+    _click(at, "Clear all chats")
+    assert "Delete all 2 chats with NutriCart?" in texts(at.sidebar.warning)
+    _click(at, "Delete all")
+    assert not at.exception
+    assert at.sidebar.radio == [] or not _chats(at)
+    assert [m.name for m in at.chat_message] == []
+    user = store_user(at)
+    assert _shared_store().list_chats(user, "food") == []
+    assert len(_shared_store().list_chats(user, "style")) == 1
+
+
+def test_export_buttons_give_the_open_chat_as_markdown_and_json(app, downloads):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    markdown, json_file = at.get("download_button")
+    assert markdown.label == "Markdown" and json_file.label == "JSON"
+    text = downloads(markdown)
+    assert text.startswith("# show my saved addresses\n")
+    assert "**You:**\n\nshow my saved addresses" in text
+    data = json.loads(downloads(json_file))
+    assert data["shop"] == "NutriCart"
+    assert [m["role"] for m in data["messages"]][:2] == ["user", "assistant"]
+    assert any(card["type"] == "addresses" for m in data["messages"] for card in m["cards"])
+    assert "mcp_tool" not in text and "tool_use_id" not in json.dumps(data)
+
+
+def test_another_person_never_sees_these_chats(app):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    other = open_page(new_app(), PAGE)
+    assert store_user(other) != store_user(at)
+    assert not other.sidebar.radio
+    assert "Your chats with NutriCart will be listed here." in texts(other.sidebar.caption)
