@@ -40,8 +40,8 @@ NUTRICART = Vertical(
     starter_prompts=(
         "Find high-protein snacks under ₹200",
         "Add Amul Taaza milk 1 L to my cart",
-        "Plan three high-protein vegetarian dinners for two",
-        "What's a healthy breakfast I can make in 10 minutes?",
+        "Plan 3 high-protein veg dinners for two",
+        "A healthy breakfast in 10 minutes",
     ),
     loading_labels=_INSTAMART_LABELS,
 )
@@ -54,10 +54,10 @@ STYLEKIT = Vertical(
     server_key="instamart",
     profile=STYLEKIT_PROFILE,
     starter_prompts=(
-        "Suggest a skincare routine for oily skin and find the products",
-        "I have dandruff and a dry scalp. What should I use?",
-        "Add Cetaphil Gentle Skin Cleanser 125 ml to my cart",
-        "Find a fragrance-free sunscreen for sensitive skin",
+        "A skincare routine for oily skin",
+        "Help with dandruff and a dry scalp",
+        "Add Cetaphil Gentle Skin Cleanser",
+        "Sunscreen for sensitive skin",
     ),
     loading_labels=_INSTAMART_LABELS,
 )
@@ -70,10 +70,10 @@ TABLESCOUT = Vertical(
     server_key="dineout",
     profile=TABLESCOUT_PROFILE,
     starter_prompts=(
-        "Book a table for 4 tomorrow at 8 pm near Indiranagar",
-        "A romantic rooftop dinner for two this Saturday",
-        "Family-friendly North Indian place for 6 tonight",
-        "Where can we get brunch this weekend?",
+        "Book a table for 4 tomorrow at 8 pm",
+        "Rooftop dinner for two on Saturday",
+        "North Indian for 6 tonight",
+        "Brunch this weekend",
     ),
     loading_labels={
         r"search": "Finding restaurants…",
@@ -94,9 +94,9 @@ FEEDME = Vertical(
     profile=FEEDME_PROFILE,
     starter_prompts=(
         "I want a paneer biryani",
-        "I'm hungry, something spicy under ₹300",
-        "Find the best-rated pizza that arrives in 30 minutes",
-        "Where's my order?",
+        "Something spicy under ₹300",
+        "Best-rated pizza in 30 minutes",
+        "Chinese for two tonight",
     ),
     loading_labels={
         r"search_restaurant": "Finding restaurants…",

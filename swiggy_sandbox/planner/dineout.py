@@ -28,6 +28,11 @@ def plan_dineout(view: ConversationView, intent: Intent) -> Step:
 
 def _search(view: ConversationView, intent: Intent) -> Step:
     query = say.venue_query(view.text)
+    intro = ""
+    if not query and (_guests(view) or view.remembered(en.day_word) or _time(view)):
+        # A party and a day but no cuisine: start from places that suit the party.
+        query = "family" if (_guests(view) or DEFAULT_GUESTS) > 2 else "date night"
+        intro = f"You didn't name a cuisine, so here are {query} favourites; name one to narrow it."
     if not query:
         return Finish(
             "What should I look for: a cuisine, a vibe (rooftop, romantic, family) or an area?"
@@ -42,7 +47,7 @@ def _search(view: ConversationView, intent: Intent) -> Step:
     where = _search_place(view)
     if not isinstance(where, dict):
         return where
-    return call(view, "search_restaurants_dineout", {"query": query, **where})
+    return call(view, "search_restaurants_dineout", {"query": query, **where}, say=intro)
 
 
 def _search_place(view: ConversationView) -> dict[str, Any] | Step:

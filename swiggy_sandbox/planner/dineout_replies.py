@@ -21,12 +21,32 @@ _NOT_QUERY = re.compile(
 
 
 def venue_query(text: str) -> str:
-    """Cuisine or vibe words plus the locality: what search_restaurants_dineout should get."""
+    """Cuisine or vibe words plus the locality: what search_restaurants_dineout should get.
+
+    A search matches only places that have (nearly) every word, so one cuisine or one vibe
+    goes in ("rooftop", not "romantic rooftop"); the rest is for the person to weigh.
+    """
     where = en.place(text) or ""
     rest = text.lower().replace(where, " ") if where else text.lower()
-    rest = _NOT_QUERY.sub(" ", en.without_time(rest))
-    words = [w for w in re.findall(r"[a-z]+", rest) if len(w) > 1]
-    return " ".join([*words, *where.split()]).strip()
+    rest = _NOT_QUERY.sub(" ", en.without_time(rest.replace("-", " ")))
+    words = [w for w in re.findall(r"[a-z]+", rest) if len(w) > 1 and w not in _FILLER]
+    joined = " ".join(words)
+    main = next((c for c in _CUISINES if re.search(rf"\b{c}\b", joined)), None)
+    main = main or next((v for v in _VIBES if re.search(rf"\b{v}\b", joined)), None)
+    return " ".join([*(main.split() if main else words), *where.split()]).strip()
+
+
+# Most specific first: a feature of the place beats a mood ("rooftop" over "romantic").
+_CUISINES = (
+    "north indian", "south indian", "modern indian", "chinese", "italian", "japanese",
+    "korean", "mexican", "asian", "continental", "seafood", "bbq", "pizza", "burgers",
+    "andhra", "kerala", "biryani", "cafe", "bakery", "brewpub", "mediterranean",
+)  # fmt: skip
+_VIBES = (
+    "rooftop", "brunch", "breakfast", "buffet", "outdoor", "live music", "craft beer",
+    "fine dining", "date night", "romantic", "family", "vegetarian", "cocktails", "desserts",
+)  # fmt: skip
+_FILLER = frozenset({"where", "can", "get", "go", "friendly", "dine", "eat", "out", "some"})
 
 
 def day_label(day: date) -> str:

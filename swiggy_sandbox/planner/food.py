@@ -9,6 +9,7 @@ from typing import Any
 from swiggy_sandbox.connector import Finish, Step
 from swiggy_sandbox.planner import food_replies as say
 from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner import wishes
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
@@ -32,16 +33,31 @@ def plan_food(view: ConversationView, intent: Intent) -> Step:
 
 
 def _search(view: ConversationView, intent: Intent, address: str) -> Step:
-    if intent.query in _VAGUE:
+    query, intro = wishes.food_wish(view.text, intent.query)
+    if query in _VAGUE:
         return Finish("What are you in the mood for — biryani, pizza or South Indian?")
     done = view.called("search_restaurants")
     if done is None:
         earlier = view.latest("search_restaurants")
-        if earlier is not None and earlier.input.get("query") == intent.query:
+        if earlier is not None and earlier.input.get("query") == query:
             done = earlier
     if done is not None:
-        return Finish(say.restaurants_reply(done.data, str(done.input.get("query", ""))))
-    return call(view, "search_restaurants", {"addressId": address, "query": intent.query})
+        reply = say.restaurants_reply(done.data, str(done.input.get("query", "")))
+        found = [r for r in done.data.get("restaurants") or [] if isinstance(r, dict)]
+        best = wishes.best_rated([r for r in found if say.is_open(r)], view.text)
+        return Finish(f"{best}\n\n{reply}" if best else reply)
+    return call(view, "search_restaurants", {"addressId": address, "query": query}, say=intro)
+
+
+def _track(view: ConversationView, intent: Intent, address: str) -> Step:
+    done = view.called("track_food_order")
+    if done is None:
+        return call(view, "track_food_order", {})
+    if not done.data.get("orders"):
+        return Finish(
+            "You have no food order on its way right now. Hungry? Try “I want a paneer biryani”."
+        )
+    return Finish(str(done.data.get("statusMessage") or "Your order is on its way."))
 
 
 def _open_menu(view: ConversationView, intent: Intent, address: str) -> Step:
@@ -251,6 +267,7 @@ def _after_update(data: dict[str, Any], dish: dict[str, Any], verb: str) -> str:
 
 _HANDLERS: dict[str, Callable[[ConversationView, Intent, str], Step]] = {
     "search": _search,
+    "track": _track,
     "choose": _open_menu,
     "add": _add,
     "set_quantity": _set_quantity,

@@ -10,6 +10,7 @@ from typing import Any
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Step
 from swiggy_sandbox.planner import instamart_replies as say
 from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner import wishes
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
@@ -31,6 +32,9 @@ def _search(view: ConversationView, intent: Intent) -> Step:
     address = address_or_step(view, "get_addresses")
     if not isinstance(address, str):
         return address
+    read = wishes.grocery_wish if view.vertical == "NutriCart" else wishes.style_wish
+    if intent.kind == "search" and (wish := read(view.text)) is not None:
+        return _search_each(view, address, wish)
     query = _qualified(view, intent.query)
     done = view.called("search_products")
     if done is None:
@@ -43,6 +47,18 @@ def _search(view: ConversationView, intent: Intent) -> Step:
         nutrition = view.vertical == "NutriCart"
         return Finish(say.products_reply(done.data, asked, cap, nutrition=nutrition))
     return call(view, "search_products", {"addressId": address, "query": query})
+
+
+def _search_each(view: ConversationView, address: str, wish: wishes.Wish) -> Step:
+    """One search per query of the wish (each shows its cards), then one short summary."""
+    queries = [_qualified(view, query) for query in wish.queries]
+    done = {str(c.input.get("query")): c for c in view.turn_calls() if c.name == "search_products"}
+    for query in queries:
+        if query not in done:
+            say_before = wish.intro if not done else ""
+            return call(view, "search_products", {"addressId": address, "query": query}, say_before)
+    found = [(query, done[query].data) for query in queries]
+    return Finish(say.several_reply(found, en.price_cap(view.text)))
 
 
 def _routine(view: ConversationView, intent: Intent) -> Step:
@@ -61,7 +77,7 @@ def _add(view: ConversationView, intent: Intent) -> Step:
     target = _target(view, intent)
     if target is None and intent.name_words and view.called("search_products") is None:
         # Naming a product is a direct order: find it now, then add the best match.
-        query = _qualified(view, intent.phrase or " ".join(intent.name_words))
+        query = _qualified(view, en.without_size(intent.phrase) or " ".join(intent.name_words))
         return _with_intro(_search(view, Intent("search", query=query)), f"Let me find {query}.")
     if target is None:
         return Finish("Which product should I add? Search first, then say “add the first one”.")
@@ -187,7 +203,7 @@ def _target(
         )
     if product is None and intent.position is None and not intent.name_words and shown:
         product = shown[0]  # "add it" right after a search means the top result
-    variation = say.buyable(product) if product else None
+    variation = say.buyable(product, en.pack_size(intent.phrase)) if product else None
     if product is None or variation is None:
         return None
     return {

@@ -20,12 +20,15 @@ _SKIN_TYPES = ("oily", "dry", "combination", "sensitive", "normal")
 _HAIR_TYPES = ("oily", "dry", "frizzy", "curly", "thin", "dandruff")
 
 
-def buyable(product: dict[str, Any]) -> dict[str, Any] | None:
-    """The first pack that is in stock (None when all are sold out)."""
-    for variation in product.get("variations") or []:
-        if variation.get("isInStockAndAvailable", True):
-            return variation
-    return None
+def buyable(product: dict[str, Any], size: str | None = None) -> dict[str, Any] | None:
+    """The pack of `size` ("1l") when it is in stock, else the first in stock (or None)."""
+    packs = [v for v in product.get("variations") or [] if v.get("isInStockAndAvailable", True)]
+    sized = [v for v in packs if _squeezed(v.get("quantityDescription")) == size]
+    return (sized or packs or [None])[0]
+
+
+def _squeezed(description: Any) -> str:
+    return str(description or "").lower().replace(" ", "")
 
 
 def price_of(product: dict[str, Any]) -> float | None:
@@ -83,6 +86,16 @@ def products_reply(data: dict[str, Any], query: str, cap: float | None, nutritio
     if nutrition and (note := _protein_note(shown)):
         reply += f"\n\n{note}"
     return reply + "\n\nSay “add 2 of the first one” or use the Add buttons."
+
+
+def several_reply(found: list[tuple[str, dict[str, Any]]], cap: float | None) -> str:
+    """The best few of each search, one line per search, then the next step."""
+    lines = []
+    for query, data in found:
+        shown = shown_products(data, cap)[:2]
+        names = "; ".join(_product_line(p) for p in shown) or "nothing in stock right now"
+        lines.append(f"**{query.capitalize()}**: {names}")
+    return "\n".join(lines) + "\n\nUse the Add buttons, or say “add the first one”."
 
 
 def _product_line(product: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ IntentKind = Literal[
     "addresses",
     "choose_address",
     "help",
+    "track",
 ]
 
 # Card action kinds and the intent each one means.
@@ -40,6 +41,7 @@ _ACTION_INTENTS: dict[str, IntentKind] = {
     "choose_address": "choose_address",
 }
 
+_TRACK = re.compile(r"\b(where'?s|where is|track|status of)\b.*\border\b")
 _ADDRESSES = re.compile(r"\b(address|addresses|saved locations?|delivery location)\b")
 _YES = re.compile(r"^(yes|yep|yeah|ya|sure|ok(ay)?|confirm(ed)?|go ahead|do it|please do)\b")
 _NO = re.compile(r"^(no|nope|nah|cancel|don'?t|do not|stop|never ?mind)\b")
@@ -61,7 +63,8 @@ _HELP = re.compile(
 )
 _SEARCH = re.compile(
     r"\b(find|search|look(ing)? for|show me|want|need|get me|suggest|recommend|craving|"
-    r"hungry|buy|order|any|table|book|dinner|lunch|snacks?)\b"
+    r"hungry|buy|order|any|table|book|dinner|lunch|snacks?|breakfast|brunch|ingredients?|"
+    r"recipe|cook|dandruff|scalp|hair|skin|spicy)\b"
 )
 _FILLER = re.compile(
     r"\b(please|can you|could you|i want|i'?d like|i need|i am|i'm|looking for|look for|"
@@ -104,6 +107,8 @@ def _typed_intent(text: str, vertical: str) -> Intent:
         return Intent("cancel")
     if _ADDRESSES.search(text):
         return Intent("addresses")
+    if _TRACK.search(text):
+        return Intent("track")
     if vertical == "TableScout":
         return _dining_intent(text)
     if _REMOVE.search(text):
@@ -139,12 +144,14 @@ def _dining_intent(text: str) -> Intent:
 
 def _add_intent(text: str) -> Intent:
     phrase = _ADD.split(text)[-1]
+    size = en.pack_size(phrase)  # kept whole: "1 l" picks the 1 L pack
+    named = _phrase(en.without_size(phrase)) + (f" {size}" if size else "")
     return Intent(
         "add",
         position=en.ordinal(text),
         quantity=en.quantity(text),
-        name_words=_item_words(phrase),
-        phrase=_phrase(phrase),
+        name_words=_item_words(en.without_size(phrase)),
+        phrase=named.strip(),
     )
 
 

@@ -35,6 +35,7 @@ _PARTY_RE = re.compile(
 _PLACE_RE = re.compile(r"\b(?:near|in|around|at)\s+([a-z][a-z .]+?)(?=\s+(?:for|at|on|tomorrow|"
                        r"tonight|today|this|next)\b|[,.!?]|$)")  # fmt: skip
 _WORD_RE = re.compile(r"[a-z0-9%]+")
+_SIZE_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(ml|l|litres?|g|kg|pcs)\b")
 _STOP = frozenset(
     {
         "a", "an", "the", "of", "to", "my", "me", "i", "from", "in", "on", "for", "with",
@@ -135,6 +136,20 @@ def place(text: str) -> str | None:
         return None
     words = [w for w in match.group(1).split() if w not in ("me", "us", "here", "the")]
     return " ".join(words) or None
+
+
+def pack_size(text: str) -> str | None:
+    """A pack size as the catalogue writes it, squeezed: "1 L" → "1l", "500 ml" → "500ml"."""
+    match = _SIZE_RE.search(text.lower())
+    if match is None:
+        return None
+    unit = "l" if match.group(2).startswith("litre") else match.group(2)
+    return f"{match.group(1)}{unit}"
+
+
+def without_size(text: str) -> str:
+    """The text without its pack size ("amul taaza milk 1 l" → "amul taaza milk")."""
+    return " ".join(_SIZE_RE.sub(" ", text.lower()).split())
 
 
 def words(text: str) -> list[str]:
