@@ -20,3 +20,7 @@ class CardContext:
     live: bool = True
     # The cart as it was before this card's result (for a compact "cart updated" line).
     previous_cart: CartResult | None = None
+    # The time the person asked for ("8 pm"), for a slot picker whose tool input had none
+    # (Swiggy's get_available_slots takes only a date): that time and its neighbours
+    # stand out.
+    requested_time: str | None = None

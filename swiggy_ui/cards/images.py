@@ -25,7 +25,7 @@ IMAGE_HEIGHT_PX = 96
 ICON_TILE_PX = 44
 _IMAGE_STYLE = (
     f"width:100%;height:{IMAGE_HEIGHT_PX}px;border-radius:0.5rem;"
-    "background-color:rgba(128,128,128,0.08);background-size:contain;"
+    "background-size:contain;"
     "background-repeat:no-repeat;background-position:center;"
 )
 # No picture the browser may load: a small neutral tile with the category's icon.

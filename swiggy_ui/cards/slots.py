@@ -14,7 +14,14 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import CardAction
-from swiggy_core.formatting import day_label, meal_label, price_known, rupees, time_label
+from swiggy_core.formatting import (
+    clock_label,
+    day_label,
+    meal_label,
+    price_known,
+    rupees,
+    time_label,
+)
 from swiggy_core.parsers import SlotDay, TimeSlot, TimeSlotsResult
 from swiggy_core.parsers.clock import clock_minutes
 from swiggy_ui.cards.context import CardContext
@@ -34,19 +41,21 @@ def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
     if not result.days:
         st.caption("No slots were returned.")
         return
-    if ctx.live and result.requested_available is False and result.requested_time:
-        st.warning(
-            f"{plain(time_label(result.requested_time))} is not available; "
-            "the nearest free times are highlighted."
-        )
+    asked = clock_minutes(result.requested_time or ctx.requested_time or "")
+    asked_day = result.requested_date or result.days[0].date
     days = result.days[:DAYS_SHOWN]
+    if ctx.live and asked is not None and not _open_at(result, asked_day, asked):
+        st.warning(
+            f"{clock_label(asked)} is not available; the nearest free times are highlighted."
+        )
     with st.container(border=True):
         if not ctx.live:
             st.caption(READ_ONLY_NOTE)
         panes = st.tabs([plain(day_label(day.date)) or "—" for day in days])
         for index, (pane, day) in enumerate(zip(panes, days, strict=True)):
             with pane:
-                _day(day, result, f"{ctx.key}-d{index}", live=ctx.live)
+                when = asked if day.date == asked_day else None
+                _day(day, result, f"{ctx.key}-d{index}", when, live=ctx.live)
         if len(result.days) > DAYS_SHOWN:
             st.caption(f"{len(result.days) - DAYS_SHOWN} more days available: ask for a date.")
 
@@ -74,19 +83,23 @@ def highlighted(slots: list[TimeSlot], requested_minutes: int | None) -> set[int
     free.sort(key=lambda i: slots[i].minutes or 0)
     before = [i for i in free if (slots[i].minutes or 0) < requested_minutes][-NEIGHBOURS:]
     after = [i for i in free if (slots[i].minutes or 0) > requested_minutes][:NEIGHBOURS]
-    exact = {i for i, slot in enumerate(slots) if slot.requested}
+    exact = {i for i, slot in enumerate(slots) if slot.minutes == requested_minutes}
     return exact | set(before) | set(after)
 
 
-def _day(day: SlotDay, result: TimeSlotsResult, key: str, *, live: bool) -> None:
+def _open_at(result: TimeSlotsResult, date: str, minutes: int) -> bool:
+    """Whether the asked-for day has a bookable slot at exactly that time."""
+    day = next((day for day in result.days if day.date == date), None)
+    return day is not None and any(s.bookable and s.minutes == minutes for s in day.slots)
+
+
+def _day(day: SlotDay, result: TimeSlotsResult, key: str, asked: int | None, *, live: bool) -> None:
     shown = day.slots[:MAX_CHIPS_PER_DAY]
-    asked_today = day.date == result.requested_date or any(slot.requested for slot in shown)
-    asked = _requested_minutes(result) if asked_today else None
     near = {id(shown[i]) for i in highlighted(shown, asked)}
     keys = {id(slot): f"{key}-{index}" for index, slot in enumerate(shown)}
     for meal, slots in meal_groups(shown):
         if live:
-            _meal(meal, slots, day, result, keys, near)
+            _meal(meal, slots, day, result, keys, near, asked)
         else:
             times = ", ".join(plain(time_label(slot.time)) for slot in slots)
             st.caption(f"{plain(meal)}: {times}")
@@ -99,13 +112,14 @@ def _meal(
     result: TimeSlotsResult,
     keys: dict[int, str],
     near: set[int],
+    asked: int | None,
 ) -> None:
     st.caption(f"**{plain(meal)}**")
     chips = [slot for slot in slots if slot.free]
     if chips:
         with st.container(horizontal=True, wrap=True, gap="small"):
             for slot in chips:
-                _chip(slot, day, result, keys[id(slot)], id(slot) in near)
+                _chip(slot, day, result, keys[id(slot)], id(slot) in near, asked)
     # No free table: a full slot is just full; one with seats but only a paid deal says so.
     full = [slot for slot in slots if not slot.free and not slot.available]
     paid = [slot for slot in slots if not slot.free and slot.available]
@@ -113,10 +127,6 @@ def _meal(
         st.caption("Full: " + ", ".join(plain(time_label(slot.time)) for slot in full))
     if paid:
         st.caption(" · ".join(_paid_text(slot) for slot in paid) + PAID_NOTE)
-
-
-def _requested_minutes(result: TimeSlotsResult) -> int | None:
-    return clock_minutes(result.requested_time) if result.requested_time else None
 
 
 def _paid_text(slot: TimeSlot) -> str:
@@ -133,7 +143,14 @@ def _help(slot: TimeSlot) -> str | None:
     return plain(" · ".join(parts)) if parts else None
 
 
-def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str, near: bool) -> None:
+def _chip(
+    slot: TimeSlot,
+    day: SlotDay,
+    result: TimeSlotsResult,
+    key: str,
+    near: bool,
+    asked: int | None,
+) -> None:
     when = time_label(slot.time)
     action = CardAction(
         kind="pick_slot",
@@ -157,7 +174,7 @@ def _chip(slot: TimeSlot, day: SlotDay, result: TimeSlotsResult, key: str, near:
         help=_help(slot),
         disabled=not slot.bookable,
         type="primary" if near and slot.bookable else "secondary",
-        icon=REQUESTED_ICON if slot.requested else None,
+        icon=REQUESTED_ICON if asked is not None and slot.minutes == asked else None,
         on_click=queue_action,
         args=(action,),
     )

@@ -27,15 +27,20 @@ TIMEOUT = 60
 CDN = "https://media-assets.swiggy.com/swiggy/image/upload/ok.png"
 
 
-def _card(result: object, vertical_id: str, live: bool) -> None:
+def _card(result: object, vertical_id: str, live: bool, asked: str | None) -> None:
     from swiggy_core.verticals import get_vertical
     from swiggy_ui.cards import CardContext, render_result
 
-    render_result(result, CardContext(key="t", vertical=get_vertical(vertical_id), live=live))  # type: ignore[arg-type]
+    vertical = get_vertical(vertical_id)
+    ctx = CardContext(key="t", vertical=vertical, live=live, requested_time=asked)
+    render_result(result, ctx)  # type: ignore[arg-type]
 
 
-def _render(result: object, vertical_id: str = "food", *, live: bool = True) -> AppTest:
-    at = AppTest.from_function(_card, args=(result, vertical_id, live), default_timeout=TIMEOUT)
+def _render(
+    result: object, vertical_id: str = "food", *, live: bool = True, asked: str | None = None
+) -> AppTest:
+    args = (result, vertical_id, live, asked)
+    at = AppTest.from_function(_card, args=args, default_timeout=TIMEOUT)
     at.run()
     assert not at.exception
     return at
@@ -184,6 +189,16 @@ def test_a_taken_requested_time_is_greyed_and_its_neighbours_offered():
     assert asked.disabled and asked.proto.type != "primary"
     primary = [b.label for b in first_day.button if b.proto.type == "primary"]
     assert primary == ["7:00 PM", "7:30 PM", "8:30 PM", "9:00 PM"]
+
+
+def test_the_time_asked_for_in_the_chat_stands_out_when_the_tool_had_none():
+    # Swiggy's get_available_slots takes a date only: the page passes the asked-for time.
+    dateless = _picker().model_copy(update={"requested_time": None})
+    at = _render(dateless, "dining", asked="8 pm")
+    primary = [b.label for b in at.tabs[0].button if b.proto.type == "primary"]
+    assert primary == ["7:00 PM", "7:30 PM", "8:00 PM", "8:30 PM", "9:00 PM"]
+    assert not at.warning
+    assert all(b.proto.type != "primary" for b in _render(dateless, "dining").button)
 
 
 def test_only_a_few_days_are_shown_at_a_time():
