@@ -55,7 +55,9 @@ def _product_card(item: ProductItem, key: str, result: ProductsResult, ctx: Card
     card_image(item.image_url, ctx.image_origin, _category(result, ctx))
     veg = VEG_MARKS[item.is_veg] if result.kind == "menu" else ""
     st.markdown(f"{veg}**{plain(item.name)}**")
-    details = [plain(part) for part in (item.brand, item.quantity_description) if part]
+    # Dishes found across restaurants say where each one is from.
+    where = item.restaurant_name if result.kind == "menu" and not result.restaurant_name else None
+    details = [plain(part) for part in (where, item.brand, item.quantity_description) if part]
     if item.bestseller:
         details.append(":orange[Bestseller]")
     if item.customisable:

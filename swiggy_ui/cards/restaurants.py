@@ -12,7 +12,7 @@ import streamlit as st
 
 from swiggy_core.actions import CardAction
 from swiggy_core.constants import VERTICAL_DINING
-from swiggy_core.formatting import distance_label, price_known, rupees
+from swiggy_core.formatting import date_time_label, distance_label, price_known, rupees
 from swiggy_core.parsers import ProductsResult, RestaurantDeal, RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.grid import card_grid
@@ -66,7 +66,7 @@ def _restaurant_card(
         label = _NOT_TAKING_ORDERS.get((item.availability or "").upper(), "Closed now")
         st.badge(label, color="gray")  # the menu can still be browsed
         if item.next_open:
-            st.caption(plain(item.next_open))
+            st.caption(plain(_opens(item.next_open)))
     if not item.restaurant_id:
         return
     ids = {"restaurantId": item.restaurant_id, "restaurantName": item.name}
@@ -77,6 +77,11 @@ def _restaurant_card(
         action = CardAction(kind="show_menu", label=f"Show me the menu of {item.name}", ids=ids)
         label, icon = "Menu", ":material/restaurant_menu:"
     st.button(label, key=f"{key}-open", icon=icon, on_click=queue_action, args=(action,))
+
+
+def _opens(next_open: str) -> str:
+    """ "Opens 11:00 AM" for a bare time or date-time ("11:00"); a sentence as given."""
+    return f"Opens {date_time_label(next_open)}" if next_open[:1].isdigit() else next_open
 
 
 def _deals(deals: list[RestaurantDeal]) -> None:

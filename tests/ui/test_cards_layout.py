@@ -250,3 +250,17 @@ def test_an_empty_restaurant_search_is_a_friendly_card_not_a_data_card():
 def test_facts_that_are_not_an_empty_search_stay_a_data_card():
     facts = InfoResult(fields={"status": "DELIVERED", "total": "0"}, tool_name="track_order")
     assert "**status**: DELIVERED" in texts(_render(facts, "foodorder").markdown)
+
+
+def test_a_closed_restaurant_says_when_it_opens_in_the_same_time_format():
+    closed = RestaurantsResult(
+        items=[
+            RestaurantItem(name="Nagarjuna", restaurant_id="1", is_open=False, next_open="12:00")
+        ],
+        dishes=[ProductItem(name="Paneer Biryani", price=259, restaurant_name="Meghana Foods")],
+        tool_name="search_restaurants",
+    )
+    at = _render(closed, "foodorder")
+    captions = texts(at.caption)
+    assert "Opens 12:00 PM" in captions
+    assert "Meghana Foods" in captions  # a dish found across restaurants says where from
