@@ -7,9 +7,13 @@ shapes the parsers produce; the parsers themselves have their own tests).
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from streamlit.testing.v1 import AppTest
 from uihelpers import texts
 
+from swiggy_core.mcp import call_tool
 from swiggy_core.parsers import (
     BookingConfirmedResult,
     InfoResult,
@@ -21,7 +25,9 @@ from swiggy_core.parsers import (
     StatusResult,
     TimeSlot,
     TimeSlotsResult,
+    parse_tool_result,
 )
+from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 
 TIMEOUT = 60
 CDN = "https://media-assets.swiggy.com/swiggy/image/upload/ok.png"
@@ -264,3 +270,29 @@ def test_a_closed_restaurant_says_when_it_opens_in_the_same_time_format():
     captions = texts(at.caption)
     assert "Opens 12:00 PM" in captions
     assert "Meghana Foods" in captions  # a dish found across restaurants says where from
+
+
+@pytest.mark.parametrize(
+    ("server", "tool", "vertical_id"),
+    [
+        ("instamart", "search_products", "food"),
+        ("food", "search_restaurants", "foodorder"),
+        ("dineout", "search_restaurants_dineout", "dining"),
+    ],
+)
+def test_the_sandbox_s_empty_searches_read_nothing_found(server, tool, vertical_id):
+    with SandboxHttpServer() as sandbox:
+        url = sandbox.url_for(server)
+        where: dict[str, object] = {"latitude": 12.97, "longitude": 77.64}
+        if server != "dineout":
+            listed = json.loads(call_tool(url, DEMO_TOKEN, "get_addresses", {}).text)
+            where = {"addressId": listed["data"]["addresses"][0]["id"]}
+        arguments = {"query": "zzqq unicorn", **where}
+        answer = call_tool(url, DEMO_TOKEN, tool, arguments)
+    assert not answer.is_error
+    parsed = parse_tool_result(
+        tool, [{"type": "text", "text": answer.text}], vertical_id, arguments
+    )
+    at = _render(parsed, vertical_id)
+    assert "Nothing found for “zzqq unicorn”" in texts(at.markdown)
+    assert "total" not in texts(at.markdown).lower()
