@@ -1,4 +1,9 @@
-"""Entry point: `streamlit run app.py` (the sandbox starts by itself when nothing is set)."""
+"""Entry point: `streamlit run app.py` (the sandbox starts by itself when nothing is set).
+
+The page scripts live in `app_pages/`, not `pages/`: Streamlit treats a `pages/` folder as
+the old multipage layout, lists its raw file names before this script has run, and runs
+those files directly (without this navigation, page config or log redaction).
+"""
 
 import streamlit as st
 
@@ -15,13 +20,13 @@ shops = [
 ]
 navigation = st.navigation(
     {
-        "": [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
+        "": [st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True)],
         "Shops": shops,
         "Settings": [
-            st.Page("pages/connections.py", title="Connections", icon=":material/settings:"),
+            st.Page("app_pages/connections.py", title="Connections", icon=":material/settings:"),
             # Where "Sign in with Swiggy" comes back (http://localhost:PORT/callback).
             st.Page(
-                "pages/callback.py",
+                "app_pages/callback.py",
                 title="Swiggy sign-in",
                 url_path="callback",
                 visibility="hidden",

@@ -7,7 +7,7 @@ import streamlit as st
 from swiggy_core.models import ErrorInfo
 from swiggy_ui.safe_text import inline_code, plain
 
-CONNECTIONS_PAGE = "pages/connections.py"
+CONNECTIONS_PAGE = "app_pages/connections.py"
 KEY_RECONNECT = "swiggy_reconnect"  # Connections then says Swiggy refused the sign-in
 _SWIGGY_CATEGORIES = frozenset({"permission", "tool_auth", "tool_revoked", "tool_forbidden"})
 _RATE_LIMIT_CATEGORIES = frozenset({"rate_limit", "tool_rate_limit"})

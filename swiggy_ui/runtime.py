@@ -10,25 +10,27 @@ import contextlib
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import anthropic
 import streamlit as st
 
 from swiggy_core.constants import SWIGGY_TOKEN_STALE_DAYS
-from swiggy_core.engine import TurnSetup, choose_engine, make_client
 from swiggy_core.errors import SettingsError
-from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.parsers import AddressItem
-from swiggy_core.session import ChatSession
 from swiggy_core.settings import SandboxResultForm, Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
-from swiggy_sandbox.runtime import SandboxServices
 from swiggy_ui import state
 from swiggy_ui.account import render_account
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 from swiggy_ui.signin_state import current_token
+
+if TYPE_CHECKING:  # the SDKs (anthropic, mcp) load on the first turn, not the first page
+    import anthropic
+
+    from swiggy_core.engine import TurnSetup
+    from swiggy_core.session import ChatSession
+    from swiggy_sandbox.runtime import SandboxServices
 
 Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
 MODE_LABELS: dict[str, str] = {
@@ -45,6 +47,8 @@ OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secr
 
 @st.cache_resource(show_spinner="Starting the sandbox…")
 def _sandbox(result_form: SandboxResultForm) -> SandboxServices:
+    from swiggy_sandbox.runtime import SandboxServices
+
     return SandboxServices.start(result_form=result_form)
 
 
@@ -92,6 +96,8 @@ class Runtime:
         return MODE_LABELS[self.mode]
 
     def client(self) -> anthropic.Anthropic:
+        from swiggy_core.engine import make_client
+
         if self.mode == "offline_demo":
             assert self.sandbox is not None
             return make_client(OFFLINE_KEY, self.sandbox.emulator_url)
@@ -106,6 +112,8 @@ class Runtime:
 
     def setup(self, vertical_id: str) -> TurnSetup:
         """The request setup; the app runs the MCP tools itself when the model can't reach them."""
+        from swiggy_core.engine import TurnSetup, choose_engine
+
         server_urls = self.sandbox.server_urls if self.sandbox is not None else None
         token = self.mcp_token()
         model_url = (
@@ -139,6 +147,9 @@ class Runtime:
 
     def session(self, vertical_id: str) -> ChatSession:
         """The core session of this page's conversation (the newest stored one at first)."""
+        from swiggy_core.mcp.manager import shared_manager
+        from swiggy_core.session import ChatSession
+
         chat = state.vertical_chat(vertical_id)
         if chat.conversation_id is None:
             stored = self.store.list_conversations(self.user_id, vertical_id)

@@ -7,13 +7,15 @@ conversation it shows, what a button asked for, and what must survive a failed s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 
 from swiggy_core.models import CardAction, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
-from swiggy_core.turn_handle import TurnHandle
+
+if TYPE_CHECKING:  # the engine (and its SDKs) loads with the first turn, not the first page
+    from swiggy_core.turn_handle import TurnHandle
 
 PENDING_ACTION = "pending_action"
 BACKEND = "backend"

@@ -64,7 +64,7 @@ def _grocery_cart(at: AppTest) -> AppTest:
 
 
 def test_panel_updates_on_each_cart_result_and_steps_act_on_the_current_cart(app):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     assert "Your cart is empty" in texts(at.sidebar.caption)
     _grocery_cart(at)
     sidebar = texts(at.sidebar.markdown)
@@ -106,9 +106,9 @@ def test_panel_updates_on_each_cart_result_and_steps_act_on_the_current_cart(app
 
 
 def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
-    at = _grocery_cart(open_page(app, "pages/nutricart.py"))
+    at = _grocery_cart(open_page(app, "app_pages/nutricart.py"))
     assert len(_line_keys(at)) == 1
-    at.switch_page("pages/stylekit.py").run()
+    at.switch_page("app_pages/stylekit.py").run()
     assert not at.exception
     question = "Your Instamart cart has 1 item from NutriCart — keep them or clear?"
     assert question in texts(at.main.markdown)
@@ -123,14 +123,14 @@ def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
     assert question not in texts(at.main.markdown)
     assert len(_line_keys(at)) == 1 and "**Your cart** (1)" in texts(at.sidebar.markdown)
 
-    at.switch_page("pages/nutricart.py").run()  # the same cart both sides: nothing to ask
+    at.switch_page("app_pages/nutricart.py").run()  # the same cart both sides: nothing to ask
     assert "keep them or clear?" not in texts(at.main.markdown)
 
 
 def test_feedme_has_its_own_cart_and_tablescout_none(app):
-    at = open_page(app, "pages/feedme.py")
+    at = open_page(app, "app_pages/feedme.py")
     assert "Your cart is empty" in texts(at.sidebar.caption)
-    at.switch_page("pages/tablescout.py").run()
+    at.switch_page("app_pages/tablescout.py").run()
     assert "Your cart" not in texts(at.sidebar.caption) + texts(at.sidebar.markdown)
 
 

@@ -15,7 +15,7 @@ from swiggy_core.export import local_day
 from swiggy_core.store import ChatStore, NewApproval
 from swiggy_ui.runtime import open_store
 
-PAGE = "pages/nutricart.py"
+PAGE = "app_pages/nutricart.py"
 
 
 class RecordingFiles(MediaFileManager):
@@ -156,7 +156,7 @@ def test_clear_all_asks_then_empties_this_shop_only(app):
     _say(at, "show my saved addresses")
     _click(at, "New chat")
     _say(at, "eggs and bread for breakfast")
-    at.switch_page("pages/stylekit.py").run()
+    at.switch_page("app_pages/stylekit.py").run()
     _say(at, "Suggest a skincare routine for oily skin")
     at.switch_page(PAGE).run()
     _click(at, "Clear all chats")

@@ -17,7 +17,7 @@ def _enter_key(at, key: str, base_url: str):
 
 
 def test_a_wrong_key_is_refused_with_a_code_and_not_kept(app, scripted):
-    at = open_page(app, "pages/connections.py")
+    at = open_page(app, "app_pages/connections.py")
     key_input = at.text_input(key="form_api_key").proto
     assert key_input.type == key_input.PASSWORD  # masked
     _enter_key(at, "sk-ant-invalid-123", scripted.base_url)
@@ -27,18 +27,18 @@ def test_a_wrong_key_is_refused_with_a_code_and_not_kept(app, scripted):
 
 
 def test_a_good_key_switches_the_chats_to_the_model(app, scripted, tmp_path):
-    at = open_page(app, "pages/connections.py")
+    at = open_page(app, "app_pages/connections.py")
     _enter_key(at, "sk-ant-good-secret-456", scripted.base_url)
     assert "Key accepted" in texts(at.success)
     assert at.session_state[KEY_API_KEY] == "sk-ant-good-secret-456"
     scripted.brain.enqueue(text_turn("Hello from the configured model."))
-    at.switch_page("pages/nutricart.py").run()
+    at.switch_page("app_pages/nutricart.py").run()
     at.chat_input[0].set_value("hello").run()
     assert "Hello from the configured model." in texts(at.markdown)
     assert scripted.requests[-1].api_key == "sk-ant-good-secret-456"
     # The key lives only in session memory: never in the chat database or on the page.
     assert b"sk-ant-good-secret-456" not in (tmp_path / "chats.db").read_bytes()
-    at.switch_page("pages/connections.py").run()
+    at.switch_page("app_pages/connections.py").run()
     page_text = texts(at.markdown) + texts(at.caption) + texts(at.success)
     assert "sk-ant-good-secret-456" not in page_text
     assert at.text_input(key="form_api_key").value == ""
@@ -52,7 +52,7 @@ def test_a_good_key_switches_the_chats_to_the_model(app, scripted, tmp_path):
 
 
 def test_saved_addresses_load_and_the_choice_is_remembered(app):
-    at = open_page(app, "pages/connections.py")
+    at = open_page(app, "app_pages/connections.py")
     buttons(at, "Load my saved addresses")[0].click().run()
     choices = buttons(at, "Use this address")
     assert len(choices) == 3
@@ -69,9 +69,9 @@ def test_saved_addresses_load_and_the_choice_is_remembered(app):
 
 
 def test_usage_totals_add_up_after_a_turn(app):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     at.chat_input[0].set_value("show my cart").run()
-    at.switch_page("pages/connections.py").run()
+    at.switch_page("app_pages/connections.py").run()
     metrics = {m.label: m.value for m in at.metric}
     assert int(metrics["Input tokens"].replace(",", "")) > 0
     assert int(metrics["Output tokens"].replace(",", "")) > 0

@@ -23,7 +23,7 @@ def test_a_read_only_database_gives_a_coded_banner_and_keeps_the_text(tmp_path, 
     path = tmp_path / "ro.db"
     _seeded(path)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///file:{path}?mode=ro&uri=true")
-    at = open_page(new_app(), "pages/nutricart.py")
+    at = open_page(new_app(), "app_pages/nutricart.py")
     assert not at.exception
     at.chat_input[0].set_value(TYPED).run()
     assert not at.exception
@@ -36,7 +36,7 @@ def test_a_locked_database_gives_a_coded_banner_and_keeps_the_text(tmp_path, mon
     path = tmp_path / "locked.db"
     _seeded(path)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{path}")
-    at = open_page(new_app(), "pages/nutricart.py")
+    at = open_page(new_app(), "app_pages/nutricart.py")
     holder = sqlite3.connect(path, timeout=0, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
@@ -57,7 +57,7 @@ def test_a_locked_database_gives_a_coded_banner_and_keeps_the_text(tmp_path, mon
 def test_a_deleted_database_file_gives_a_coded_banner_and_keeps_the_text(tmp_path, monkeypatch):
     path = tmp_path / "gone.db"
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{path}")
-    at = open_page(new_app(), "pages/nutricart.py")
+    at = open_page(new_app(), "app_pages/nutricart.py")
     at.chat_input[0].set_value("show my cart").run()
     assert not at.exception and len(at.chat_message) == 2
     for leftover in tmp_path.glob("gone.db*"):

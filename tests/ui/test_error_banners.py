@@ -6,7 +6,7 @@ from uihelpers import buttons, open_page, texts, use_scripted_model
 from swiggy_sandbox.emulator import Fault, ScriptedTurn, text_turn
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
-PAGE = "pages/nutricart.py"
+PAGE = "app_pages/nutricart.py"
 MESSAGE = "find amul butter"
 
 

@@ -36,12 +36,12 @@ def owner_secrets(monkeypatch, scripted):
 
 def test_a_visitor_base_url_gets_no_owner_credential(app, owner_secrets):
     visitor_listener = owner_secrets
-    at = open_page(app, "pages/connections.py")
+    at = open_page(app, "app_pages/connections.py")
     at.text_input(key="form_base_url").set_value(visitor_listener.base_url + "/v")
     buttons(at, "Check and use")[0].click().run()
     assert "E-1005" in texts(at.error)
     assert KEY_BASE_URL not in at.session_state
-    at.switch_page("pages/feedme.py").run()
+    at.switch_page("app_pages/feedme.py").run()
     at.chat_input[0].set_value("I'm hungry").run()
     assert not at.exception
     assert "Offline demo" in texts(at.markdown)  # the planner answered, not Claude
@@ -50,7 +50,7 @@ def test_a_visitor_base_url_gets_no_owner_credential(app, owner_secrets):
 
 def test_a_visitor_key_goes_to_the_visitor_url_without_the_owners_token(app, owner_secrets):
     listener = owner_secrets
-    at = open_page(app, "pages/feedme.py")
+    at = open_page(app, "app_pages/feedme.py")
     at.session_state[KEY_API_KEY] = "sk-ant-visitor-key-1"
     at.session_state[KEY_BASE_URL] = listener.base_url
     at.run()
@@ -76,7 +76,7 @@ def test_shared_owner_credentials_serve_only_signed_in_allow_listed_users(
     monkeypatch.setenv("SWIGGY_ALLOWED_EMAILS", "ann@example.com")
     owner_endpoint = owner_secrets
     _signed_in(app, "ann@example.com")
-    at = open_page(app, "pages/feedme.py")
+    at = open_page(app, "app_pages/feedme.py")
     owner_endpoint.brain.enqueue(text_turn("Hi Ann."))
     at.chat_input[0].set_value("I'm hungry").run()
     assert not at.exception
@@ -89,7 +89,7 @@ def test_shared_owner_credentials_serve_only_signed_in_allow_listed_users(
 
     bob = new_app()
     _signed_in(bob, "bob@example.com")
-    bob = open_page(bob, "pages/feedme.py")
+    bob = open_page(bob, "app_pages/feedme.py")
     bob.chat_input[0].set_value("I'm hungry").run()
     assert not bob.exception
     assert not owner_endpoint.requests, "bob is not on the allow-list: offline demo"
@@ -97,22 +97,22 @@ def test_shared_owner_credentials_serve_only_signed_in_allow_listed_users(
 
 def test_chats_belong_to_the_signed_in_user(app):
     _signed_in(app, "ann@example.com")
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     at.chat_input[0].set_value("show my cart").run()
     from uihelpers import new_app
 
     again = new_app()
     _signed_in(again, "ann@example.com")
-    again = open_page(again, "pages/nutricart.py")
+    again = open_page(again, "app_pages/nutricart.py")
     assert [m.name for m in again.chat_message] == ["user", "assistant"]
     other = new_app()
     _signed_in(other, "bob@example.com")
-    other = open_page(other, "pages/nutricart.py")
+    other = open_page(other, "app_pages/nutricart.py")
     assert not other.chat_message
 
 
 def test_switching_to_real_swiggy_sends_no_sandbox_chat_or_address(app, scripted):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     at.session_state[KEY_API_KEY] = "sk-ant-visitor-key-2"
     at.session_state[KEY_BASE_URL] = scripted.base_url
     at.session_state["active_address::sandbox"] = AddressItem(
@@ -141,7 +141,7 @@ def test_switching_to_real_swiggy_sends_no_sandbox_chat_or_address(app, scripted
 
 
 def test_sign_in_and_out_are_offered_only_when_login_is_configured(app):
-    at = open_page(app, "pages/home.py")  # default AppTest user: no [auth] configured
+    at = open_page(app, "app_pages/home.py")  # default AppTest user: no [auth] configured
     assert not buttons(at, "Sign in") and not buttons(at, "Sign out")
     from uihelpers import new_app
 

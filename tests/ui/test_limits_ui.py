@@ -13,7 +13,7 @@ LIMIT = "E-1107"
 
 
 def _set_limits(at, per_order: str, per_day: str):
-    at.switch_page("pages/connections.py").run()
+    at.switch_page("app_pages/connections.py").run()
     at.text_input(key="form_limit_order").set_value(per_order)
     at.text_input(key="form_limit_day").set_value(per_day)
     buttons(at, "Save limits")[0].click().run()
@@ -36,7 +36,7 @@ def _spends(at) -> list[str]:
 
 
 def test_limits_are_saved_on_connections_and_read_back(app):
-    at = open_page(app, "pages/connections.py")
+    at = open_page(app, "app_pages/connections.py")
     assert "Spending limits" in texts(at.subheader)
     assert "No spending limits" not in texts(at.caption)
     assert "no per-order limit · no daily limit" in texts(at.caption)
@@ -44,14 +44,14 @@ def test_limits_are_saved_on_connections_and_read_back(app):
     assert "Saved. Your limits: ₹1,500 per order · ₹5,000 per day (₹0 used today)" in texts(
         at.success
     )
-    at.switch_page("pages/nutricart.py").run()
-    at.switch_page("pages/connections.py").run()
+    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("app_pages/connections.py").run()
     assert at.text_input(key="form_limit_order").value == "1500"
     assert "₹1,500 per order · ₹5,000 per day" in texts(at.caption)
 
 
 def test_a_limit_that_is_not_an_amount_is_refused_and_nothing_changes(app):
-    at = open_page(app, "pages/connections.py")
+    at = open_page(app, "app_pages/connections.py")
     _set_limits(at, "lots", "")
     assert "E-1001" in texts(at.error)
     _set_limits(at, "", "")
@@ -59,9 +59,9 @@ def test_a_limit_that_is_not_an_amount_is_refused_and_nothing_changes(app):
 
 
 def test_the_dialog_shows_the_limits_next_to_the_total(app):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     _set_limits(at, "100000", "200000")
-    at.switch_page("pages/nutricart.py").run()
+    at.switch_page("app_pages/nutricart.py").run()
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     assert buttons(at, "Confirm")
@@ -74,9 +74,9 @@ def test_the_dialog_shows_the_limits_next_to_the_total(app):
 
 
 def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     _set_limits(at, "1", "")
-    at.switch_page("pages/nutricart.py").run()
+    at.switch_page("app_pages/nutricart.py").run()
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     assert not at.exception
@@ -87,12 +87,12 @@ def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
 
 
 def test_a_limit_lowered_after_asking_is_shown_in_the_dialog_and_refuses_confirm(app):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     assert "No spending limits set." in texts(at.caption)
     _set_limits(at, "1", "")
-    at.switch_page("pages/nutricart.py").run()
+    at.switch_page("app_pages/nutricart.py").run()
     buttons(at, "Review and confirm")[0].click().run()
     assert LIMIT in texts(at.warning) and "Confirm will refuse" in texts(at.warning)
     buttons(at, "Confirm")[0].click().run()
@@ -103,9 +103,9 @@ def test_a_limit_lowered_after_asking_is_shown_in_the_dialog_and_refuses_confirm
 
 
 def test_usage_shows_an_estimated_cost_in_rupees_and_dollars(app):
-    at = open_page(app, "pages/nutricart.py")
+    at = open_page(app, "app_pages/nutricart.py")
     at.chat_input[0].set_value("add 2 amul taaza milk").run()
-    at.switch_page("pages/connections.py").run()
+    at.switch_page("app_pages/connections.py").run()
     (cost,) = [m for m in at.metric if m.label == "Estimated cost"]
     inr, usd = cost.value.split(" · ")
     assert inr.startswith("₹") and float(inr[1:].replace(",", "")) > 0

@@ -32,7 +32,7 @@ DISCONNECT = "signin-disconnect::sandbox"
 
 
 def _connections(at):
-    return open_page(at, "pages/connections.py")
+    return open_page(at, "app_pages/connections.py")
 
 
 def _start(at) -> str:
@@ -49,7 +49,7 @@ def _callback(browser, params: dict[str, str]):
     page.run()
     for key, value in params.items():
         page.query_params[key] = value
-    page.switch_page("pages/callback.py")
+    page.switch_page("app_pages/callback.py")
     return page.run()
 
 
@@ -126,7 +126,7 @@ def test_the_chats_use_the_signed_in_token(scripted):
     assert token is not None
     chat = same_browser(at)
     use_scripted_model(chat, scripted)
-    chat = open_page(chat, "pages/feedme.py")
+    chat = open_page(chat, "app_pages/feedme.py")
     scripted.brain.enqueue(text_turn("Sure."))
     chat.chat_input[0].set_value("I'm hungry").run()
     servers = scripted.requests[-1].body["mcp_servers"]
@@ -189,7 +189,7 @@ def test_a_real_sign_in_about_to_expire_is_announced_on_the_shop_pages(scripted)
         shop = same_browser(at)
         use_scripted_model(shop, scripted)
         shop.session_state[KEY_USE_SANDBOX] = False
-        shop = open_page(shop, "pages/feedme.py")
+        shop = open_page(shop, "app_pages/feedme.py")
         assert "expires within a day" in texts(shop.warning)
         scripted.brain.enqueue(text_turn("Sure."))
         shop.chat_input[0].set_value("I'm hungry").run()

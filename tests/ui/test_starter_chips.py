@@ -1,7 +1,7 @@
 """Every starter chip of every shop, clicked in the real app's offline demo, leads somewhere.
 
 A chip is a promise: its reply shows cards the person can act on (Add, Menu, Slots), never
-an empty search, a raw data card or the planner's "I follow simple requests" fallback.
+an empty search, a raw data card or the planner's "here is what I can do" fallback.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from uihelpers import buttons, new_app, open_page, texts
 from swiggy_core.verticals.catalog import VERTICALS
 
 PAGES = {
-    "food": "pages/nutricart.py",
-    "style": "pages/stylekit.py",
-    "dining": "pages/tablescout.py",
-    "foodorder": "pages/feedme.py",
+    "food": "app_pages/nutricart.py",
+    "style": "app_pages/stylekit.py",
+    "dining": "app_pages/tablescout.py",
+    "foodorder": "app_pages/feedme.py",
 }
 # The buttons a result card offers, per shop.
 CARD_ACTIONS = {"food": "Add", "style": "Add", "dining": "Slots", "foodorder": "Menu"}
@@ -28,7 +28,7 @@ CHIPS = [
     for vertical_id, vertical in VERTICALS.items()
     for index in range(len(vertical.starter_prompts))
 ]
-_FALLBACK = "small offline planner"
+_FALLBACK = "Try one of these"
 _EMPTY = re.compile(
     r"couldn't find anything|couldn't find a matching|No restaurant near you delivers"
 )
