@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from swiggy_core.verticals.catalog import VERTICALS
 from swiggy_sandbox.connector import CallTool, Finish, Step
 from swiggy_sandbox.planner.view import ConversationView, ToolCall
 
@@ -46,12 +47,33 @@ def call(view: ConversationView, name: str, tool_input: dict[str, Any], say: str
     return CallTool(view.server, name, tool_input, say_before=say)
 
 
+# What each shop can do, said when a request is beyond it.
+CAN_DO = {
+    "NutriCart": "find groceries (several at once, a dish's ingredients or a meal plan), "
+    "keep your Instamart cart and check out once you confirm",
+    "StyleKit": "suggest a skin or hair routine, find the products for it, keep your cart "
+    "and check out once you confirm",
+    "FeedMe": "find restaurants that deliver a dish or cuisine, open their menus, fill your "
+    "cart and order once you confirm",
+    "TableScout": "find restaurants for a cuisine, vibe or area, show free slots for your "
+    "party and book a table once you confirm",
+}
+
+
 def help_reply(view: ConversationView) -> Finish:
-    """A friendly nudge with example requests for this vertical."""
-    examples = "; ".join(f"“{example}”" for example in EXAMPLES[view.vertical])
+    """What this shop can do, its starter prompts to tap, and the shape of a request."""
+    chips = "\n".join(f"- {prompt}" for prompt in starter_prompts(view.vertical))
+    example = EXAMPLES[view.vertical][0]
     return Finish(
-        f"I'm a small offline planner, so I follow simple requests best. You could try: {examples}."
+        f"Here I can {CAN_DO[view.vertical]}. Try one of these:\n{chips}\n\n"
+        f"Or say it your way, like “{example}”."
     )
+
+
+def starter_prompts(display_name: str) -> tuple[str, ...]:
+    """The vertical's own starter prompts (the chips on its page)."""
+    found = (v for v in VERTICALS.values() if v.display_name == display_name)
+    return next(found).starter_prompts
 
 
 def failure_reply(failed: ToolCall) -> Finish:

@@ -43,7 +43,8 @@ def _search(view: ConversationView, intent: Intent) -> Step:
         if earlier is not None and earlier.input.get("query") == query:
             done = earlier
     if done is not None:
-        return Finish(say.venues_reply(done.data, _wish(view), _missing(view)))
+        cap = en.price_cap(view.text)
+        return Finish(say.venues_reply(done.data, _wish(view), _missing(view), cap))
     where = _search_place(view)
     if not isinstance(where, dict):
         return where

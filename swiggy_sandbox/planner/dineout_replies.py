@@ -31,6 +31,7 @@ def venue_query(text: str) -> str:
     rest = _NOT_QUERY.sub(" ", en.without_time(rest.replace("-", " ")))
     words = [w for w in re.findall(r"[a-z]+", rest) if len(w) > 1 and w not in _FILLER]
     joined = " ".join(words)
+    joined = " ".join(_ALSO.get(word, word) for word in joined.split())
     main = next((c for c in _CUISINES if re.search(rf"\b{c}\b", joined)), None)
     main = main or next((v for v in _VIBES if re.search(rf"\b{v}\b", joined)), None)
     return " ".join([*(main.split() if main else words), *where.split()]).strip()
@@ -46,6 +47,13 @@ _VIBES = (
     "rooftop", "brunch", "breakfast", "buffet", "outdoor", "live music", "craft beer",
     "fine dining", "date night", "romantic", "family", "vegetarian", "cocktails", "desserts",
 )  # fmt: skip
+# Dishes and cuisines people name, as the places that serve them are listed.
+_ALSO = {
+    "chinese": "asian", "thai": "asian", "sushi": "japanese", "ramen": "japanese",
+    "steak": "steakhouse", "beer": "brewpub", "pub": "brewpub",
+    "dosa": "south indian", "idli": "south indian", "tacos": "mexican", "pasta": "italian",
+    "fish": "seafood", "coffee": "cafe", "cake": "bakery", "date": "date night",
+}  # fmt: skip
 _FILLER = frozenset({"where", "can", "get", "go", "friendly", "dine", "eat", "out", "some"})
 
 
@@ -60,16 +68,29 @@ def display_time(hhmm: str) -> str:
     return f"{hour % 12 or 12}:{minute:02d} {'PM' if hour >= 12 else 'AM'}"
 
 
-def venues_reply(data: dict[str, Any], wish: str, missing: list[str]) -> str:
+def venues_reply(
+    data: dict[str, Any], wish: str, missing: list[str], cap: float | None = None
+) -> str:
     """Venues with cuisine, rating and price, then the question that moves things on."""
     found = data.get("restaurants") or []
     if not found:
         return "I couldn't find a matching place nearby. Shall I try another cuisine or area?"
+    if cap is not None:
+        within = [v for v in found if (_cost(v) or 0) <= cap]
+        if not within:
+            return f"None of these is within {en.rupees(cap)} for two; here they are anyway."
+        found = within
     lines = [_venue_line(v) for v in found[:SHOWN_VENUES]]
     ask = "Which one should I check for free slots?"
     if missing:
         ask = f"Also tell me {' and '.join(missing)}. {ask}"
     return f"Here are places{wish}:\n{en.listing(lines)}\n\n{ask}"
+
+
+def _cost(venue: dict[str, Any]) -> int | None:
+    """Rupees for two from "₹2,000 for two"."""
+    digits = re.sub(r"[^\d]", "", str(venue.get("costForTwo") or "").split("for")[0])
+    return int(digits) if digits else None
 
 
 def _venue_line(venue: dict[str, Any]) -> str:

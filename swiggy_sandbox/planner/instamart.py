@@ -33,8 +33,16 @@ def _search(view: ConversationView, intent: Intent) -> Step:
     if not isinstance(address, str):
         return address
     read = wishes.grocery_wish if view.vertical == "NutriCart" else wishes.style_wish
-    if intent.kind == "search" and (wish := read(view.text)) is not None:
+    if (wish := read(view.text)) is not None:
         return _search_each(view, address, wish)
+    return _search_one(view, intent)
+
+
+def _search_one(view: ConversationView, intent: Intent) -> Step:
+    """One search for the intent's own query, then the reply about its results."""
+    address = address_or_step(view, "get_addresses")
+    if not isinstance(address, str):
+        return address
     query = _qualified(view, intent.query)
     done = view.called("search_products")
     if done is None:
@@ -64,7 +72,7 @@ def _search_each(view: ConversationView, address: str, wish: wishes.Wish) -> Ste
 def _routine(view: ConversationView, intent: Intent) -> Step:
     skin = say.skin_type(view.text) or view.remembered(say.skin_type) or "normal"
     query = f"face wash for {skin} skin"
-    search = _search(view, Intent("search", query=query))
+    search = _search_one(view, Intent("search", query=query))
     if view.called("search_products") is None and view.called("get_addresses") is None:
         # The routine comes first, in the same message as the search it leads to.
         return _with_intro(search, say.routine_reply(skin))
@@ -78,7 +86,9 @@ def _add(view: ConversationView, intent: Intent) -> Step:
     if target is None and intent.name_words and view.called("search_products") is None:
         # Naming a product is a direct order: find it now, then add the best match.
         query = _qualified(view, en.without_size(intent.phrase) or " ".join(intent.name_words))
-        return _with_intro(_search(view, Intent("search", query=query)), f"Let me find {query}.")
+        return _with_intro(
+            _search_one(view, Intent("search", query=query)), f"Let me find {query}."
+        )
     if target is None:
         return Finish("Which product should I add? Search first, then say “add the first one”.")
     quantity = int(intent.ids.get("quantity") or intent.quantity or 1)

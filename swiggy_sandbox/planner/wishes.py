@@ -116,6 +116,9 @@ def style_wish(text: str) -> Wish | None:
     for concern, (advice, queries) in _HAIR.items():
         if _has(text, concern):
             return Wish(queries, advice)
+    items = _items(text)
+    if len(items) > 1:
+        return Wish(items[:MAX_SEARCHES], f"Here's {_joined(items[:MAX_SEARCHES])}:")
     product = next((p for p in _STYLE_PRODUCTS if _has(text.replace("-", " "), p)), None)
     skin = _SKIN.search(text)
     if product and skin:
@@ -164,6 +167,11 @@ def food_wish(text: str, query: str) -> tuple[str, str]:
         if _has(text, craving):
             return search, intro
     cleaned = search_query(_DISH_NOISE.sub(" ", en.without_price(text)))
+    dishes = [part.strip() for part in _SPLIT.split(cleaned) if part.strip()]
+    if len(dishes) > 1:
+        # One restaurant per cart: find the first dish; the rest come from its menu.
+        rest = _joined(tuple(dishes[1:]))
+        return dishes[0], f"Starting with {dishes[0]}; pick a place and add {rest} from its menu."
     return (cleaned or query), ""
 
 

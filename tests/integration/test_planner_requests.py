@@ -1,0 +1,138 @@
+"""Natural first requests in every shop: the offline planner answers with relevant cards.
+
+Several items at once, a dish to cook, a budget, a cuisine for two, a party and a day; and
+when a request is beyond a shop, what it can do with its starter prompts. Real SDK, the
+emulator and the sandbox servers, through the same `Chat` as the main flows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anthropic
+from test_planner_flows import Chat, client, names, sandbox
+
+from swiggy_core.verticals.catalog import VERTICALS
+from swiggy_sandbox.servers import SandboxHttpServer
+
+__all__ = ["client", "sandbox"]  # the module's fixtures, shared with the main flows
+
+
+def _products(chat: Chat) -> list[list[str]]:
+    """Names of the products each search of the reply found."""
+    return [
+        [str(p["displayName"]) for p in result["data"]["products"]]
+        for result in chat.results("search_products")
+    ]
+
+
+def _queries(calls: list[tuple[str, dict[str, Any]]], tool: str) -> list[str]:
+    return [str(tool_input["query"]) for name, tool_input in calls if name == tool]
+
+
+def test_several_items_in_one_request_are_each_searched(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "food", "several")
+    calls = chat.say("eggs and bread for breakfast")
+    assert _queries(calls, "search_products") == ["eggs", "bread"]
+    eggs, bread = _products(chat)
+    assert eggs and all("Egg" in name for name in eggs[:3])
+    assert bread and all("Bread" in name for name in bread[:3])
+    assert "**Eggs**:" in chat.text() and "**Bread**:" in chat.text()
+
+
+def test_a_dish_to_cook_finds_its_ingredients(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "food", "cook")
+    calls = chat.say("ingredients for paneer tonight")
+    assert _queries(calls, "search_products") == ["paneer", "tomato", "fresh cream"]
+    assert all(found for found in _products(chat))
+    assert "paneer butter masala" in chat.text()
+    chat.say("add the first one")  # the cards act like any search's
+    (line,) = chat.shop.instamart.cart("cook")["items"]
+    assert "Cream" in line["itemName"]  # the latest search's first product
+
+
+def test_a_budget_keeps_to_it(client: anthropic.Anthropic, sandbox: SandboxHttpServer) -> None:
+    chat = Chat(client, sandbox, "food", "budget")
+    assert _queries(chat.say("snacks under ₹200"), "search_products") == ["snacks"]
+    assert "under ₹200" in chat.text()
+    prices = [float(p.split("₹")[-1]) for p in chat.text().split("\n") if " — ₹" in p]
+    assert prices and max(prices) <= 200
+
+
+def test_stylekit_several_products_and_a_concern(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "style", "style-several")
+    calls = chat.say("shampoo and conditioner")
+    assert _queries(calls, "search_products") == ["shampoo", "conditioner"]
+    assert all(found for found in _products(chat))
+    calls = chat.say("my hair is falling a lot, what helps with hair fall?")
+    assert _queries(calls, "search_products") == ["hair fall shampoo", "conditioner"]
+    assert "hair fall" in chat.text().lower()
+
+
+def test_feedme_a_cuisine_for_two_and_two_dishes(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "foodorder", "cuisine")
+    calls = chat.say("chinese for two")
+    assert _queries(calls, "search_restaurants") == ["chinese"]
+    found = chat.results("search_restaurants")[0]["data"]["restaurants"]
+    assert found and "Mainland China" in chat.text()
+    calls = chat.say("a biryani and a coke")
+    assert _queries(calls, "search_restaurants") == ["biryani"]
+    assert "from its menu" in chat.text()
+
+
+def test_feedme_best_rated_within_minutes(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "foodorder", "fast")
+    calls = chat.say("best-rated pizza that arrives in 30 minutes")
+    assert _queries(calls, "search_restaurants") == ["pizza"]
+    assert "The best rated that arrives within 30 minutes is **" in chat.text()
+
+
+def test_tablescout_a_party_and_a_day_without_a_cuisine(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "dining", "party")
+    calls = chat.say("table for 4 on Saturday")
+    assert _queries(calls, "search_restaurants_dineout") == ["family"]
+    assert chat.results("search_restaurants_dineout")[0]["data"]["restaurants"]
+    assert "for 4 on Saturday" in chat.text()
+
+
+def test_tablescout_a_cuisine_for_two_with_a_budget(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "dining", "asian")
+    calls = chat.say("chinese for two under ₹2000")
+    assert _queries(calls, "search_restaurants_dineout") == ["asian"]
+    assert "Burma Burma" in chat.text()  # ₹1,800 for two
+    assert "Shiro" not in chat.text()  # listed by the search, but above the budget
+
+
+def test_tablescout_two_vibes_search_the_place_feature(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    chat = Chat(client, sandbox, "dining", "vibes")
+    calls = chat.say("a romantic rooftop dinner for two this Saturday")
+    assert _queries(calls, "search_restaurants_dineout") == ["rooftop"]
+    assert chat.results("search_restaurants_dineout")[0]["data"]["restaurants"]
+
+
+def test_beyond_the_shop_it_says_what_it_can_do_and_offers_its_chips(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    for vertical_id, user in (("food", "beyond-food"), ("dining", "beyond-dining")):
+        chat = Chat(client, sandbox, vertical_id, user)
+        assert chat.say("what's the weather like?") == []
+        assert "Here I can " in chat.text()
+        for prompt in VERTICALS[vertical_id].starter_prompts:
+            assert f"- {prompt}" in chat.text()
+    assert names(chat.say("brunch this weekend")) == ["search_restaurants_dineout"]
