@@ -189,11 +189,7 @@ class SessionSteps:
         self.store.transition_approval(record.id, ["executing"], "refused", note=error.message)
         self._audit("approval_over_limit", {"approval": record.id, "reason": error.message})
         handle.publish(StreamFailed(error=_error(error.code, error.message)))
-        return ApprovalAnswer(
-            approval="refused",
-            tool=record.tool,
-            message=f"{error} Nothing was run: the person's spending limit refused it.",
-        )
+        return ApprovalAnswer(approval="refused", tool=record.tool, message=str(error))
 
     def _changed(self, record: ApprovalRecord) -> str | None:
         """Why the action differs from what the person saw; raises SpendingLimitExceeded."""

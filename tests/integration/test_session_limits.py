@@ -10,6 +10,7 @@ import json
 
 import pytest
 from session_peers import Shop, ask_checkout, echo, finish, new_session
+from test_session_spending import _free_table
 
 from swiggy_core.actions import typed_message
 from swiggy_core.engine import StreamFailed
@@ -128,3 +129,18 @@ def test_limits_belong_to_one_user_and_world(emu, store: ChatStore, shop: Shop) 
 def _ask_ok(session: ChatSession, emu) -> ChatSession:
     _ask(session, emu)
     return session
+
+
+def test_a_free_table_costs_nothing_so_a_zero_limit_still_books_it(
+    emu, store: ChatStore, shop: Shop
+) -> None:
+    session = new_session(store, shop, emu.base_url, engine="local", vertical_id="dining")
+    save_limits(store, session.user_id, SpendingLimits(per_order=0, per_day=0))
+    before = len(shop.bookings())
+    emu.brain.enqueue(ask_checkout(_free_table(shop), tool="book_table"))
+    finish(session.send(typed_message("book it")))
+    approval = _pending(session)
+    emu.brain.enqueue(echo)
+    events = finish(session.confirm(approval.id))
+    assert not _limit_failures(events)
+    assert len(shop.bookings()) == before + 1
