@@ -62,7 +62,7 @@ class SessionSteps:
             prepared = prepare(self.vertical, asked, self.setup.address, self._read, budget)
         except SpendingLimitExceeded as error:
             # Above a limit: nothing is stored as pending; the person sees the coded reason.
-            self._audit("approval_refused", {"tool": asked.tool, "reason": error.message})
+            self._audit("approval_over_limit", {"tool": asked.tool, "reason": error.message})
             handle.publish(StreamFailed(error=_error(error.code, error.message)))
             return ApprovalAnswer(approval="refused", tool=asked.tool, message=str(error))
         except (ApprovalInvalid, McpCallError) as error:
