@@ -53,11 +53,14 @@ class Budget:
 
     def summary(self) -> str:
         """'Your limits: ₹X per order · ₹Y per day (₹Z used today)'."""
+        used = f"({rupees(self.spent_today)} used today)"
+        if not self.limits.any:
+            return f"No spending limits set {used}"
         order = self.limits.per_order
         day = self.limits.per_day
         per_order = f"{rupees(order)} per order" if order is not None else "no per-order limit"
         per_day = f"{rupees(day)} per day" if day is not None else "no daily limit"
-        return f"Your limits: {per_order} · {per_day} ({rupees(self.spent_today)} used today)"
+        return f"Your limits: {per_order} · {per_day} {used}"
 
 
 def check_spend(budget: Budget, amount: float | None) -> None:
@@ -143,8 +146,7 @@ def spent_on(store: ChatStore, user_id: str, day: str) -> float:
 def budget_for(store: ChatStore, user_id: str, now: datetime) -> Budget:
     """The person's limits and today's spending, read now."""
     limits = load_limits(store, user_id)
-    spent = spent_on(store, user_id, india_day(now)) if limits.any else 0.0
-    return Budget(limits=limits, spent_today=spent)
+    return Budget(limits=limits, spent_today=spent_on(store, user_id, india_day(now)))
 
 
 def _stored_limit(value: Any) -> float | None:

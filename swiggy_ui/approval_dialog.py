@@ -57,8 +57,6 @@ def _limits_note(record: ApprovalRecord, view: ApprovalView) -> LimitsNote:
         budget = budget_for(store, record.user_id, datetime.now(UTC))
     except StoreError:
         return LimitsNote("Your spending limits could not be read just now.")
-    if not budget.limits.any:
-        return LimitsNote("No spending limits set.")
     try:
         check_spend(budget, approval_amount(view))
     except SpendingLimitExceeded:

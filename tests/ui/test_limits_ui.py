@@ -38,8 +38,7 @@ def _spends(at) -> list[str]:
 def test_limits_are_saved_on_connections_and_read_back(app):
     at = open_page(app, "app_pages/connections.py")
     assert "Spending limits" in texts(at.subheader)
-    assert "No spending limits" not in texts(at.caption)
-    assert "no per-order limit · no daily limit" in texts(at.caption)
+    assert "No spending limits set (₹0 used today)" in texts(at.caption)
     _set_limits(at, "₹1,500", "5000")
     assert "Saved. Your limits: ₹1,500 per order · ₹5,000 per day (₹0 used today)" in texts(
         at.success
@@ -55,7 +54,7 @@ def test_a_limit_that_is_not_an_amount_is_refused_and_nothing_changes(app):
     _set_limits(at, "lots", "")
     assert "E-1001" in texts(at.error)
     _set_limits(at, "", "")
-    assert "no per-order limit · no daily limit" in texts(at.success)
+    assert "Saved. No spending limits set" in texts(at.success)
 
 
 def test_the_dialog_shows_the_limits_next_to_the_total(app):
@@ -71,6 +70,9 @@ def test_the_dialog_shows_the_limits_next_to_the_total(app):
     buttons(at, "Confirm")[0].click().run()
     assert "Order placed" in texts(at.markdown)
     assert len(_spends(at)) == 1
+    at.switch_page("app_pages/connections.py").run()
+    used = texts(at.caption)
+    assert "₹2,00,000 per day (" in used and "(₹0 used today)" not in used
 
 
 def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
@@ -90,7 +92,7 @@ def test_a_limit_lowered_after_asking_is_shown_in_the_dialog_and_refuses_confirm
     at = open_page(app, "app_pages/nutricart.py")
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
-    assert "No spending limits set." in texts(at.caption)
+    assert "No spending limits set (₹0 used today)" in texts(at.caption)
     _set_limits(at, "1", "")
     at.switch_page("app_pages/nutricart.py").run()
     buttons(at, "Review and confirm")[0].click().run()

@@ -130,3 +130,5 @@ def test_the_summary_names_both_limits_and_today() -> None:
     )
     loose = Budget(SpendingLimits(per_day=5000), spent_today=0)
     assert loose.summary() == "Your limits: no per-order limit · ₹5,000 per day (₹0 used today)"
+    unset = Budget(SpendingLimits(), spent_today=113)
+    assert unset.summary() == "No spending limits set (₹113 used today)"
