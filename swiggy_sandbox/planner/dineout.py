@@ -191,6 +191,9 @@ def _time(view: ConversationView, intent: Intent | None = None) -> str | None:
 
 
 def _guests(view: ConversationView) -> int | None:
+    """The party size: the session summary's, else read from the person's words."""
+    if (party := view.slot("party")) and party.isdigit():
+        return int(party)
     return view.remembered(en.party_size)
 
 

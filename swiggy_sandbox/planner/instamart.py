@@ -70,7 +70,7 @@ def _search_each(view: ConversationView, address: str, wish: wishes.Wish) -> Ste
 
 
 def _routine(view: ConversationView, intent: Intent) -> Step:
-    skin = say.skin_type(view.text) or view.remembered(say.skin_type) or "normal"
+    skin = say.skin_type(view.text) or _skin(view) or "normal"
     query = f"face wash for {skin} skin"
     search = _search_one(view, Intent("search", query=query))
     if view.called("search_products") is None and view.called("get_addresses") is None:
@@ -265,9 +265,14 @@ def _qualified(view: ConversationView, query: str) -> str:
     """StyleKit searches always name the skin or hair type when one is known."""
     if view.vertical != "StyleKit" or " for " in query:
         return query
-    if skin := view.remembered(say.skin_type):
+    if skin := _skin(view):
         return f"{query} for {skin} skin"
     return query
+
+
+def _skin(view: ConversationView) -> str | None:
+    """The skin type: the session summary's, else read from the person's words."""
+    return view.slot("skin") or view.remembered(say.skin_type)
 
 
 def _with_intro(step: Step, intro: str) -> Step:

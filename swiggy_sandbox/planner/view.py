@@ -10,6 +10,7 @@ from typing import Any
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_UTC_OFFSET_MINUTES
 from swiggy_sandbox.connector import TurnContext
+from swiggy_sandbox.planner.session import session_slots
 from swiggy_sandbox.planner.summary_data import summary_data
 
 IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
@@ -165,6 +166,10 @@ class ConversationView:
         if match := _ISO_DATE_RE.search(self.ctx.system):
             return date.fromisoformat(match.group(1) or match.group(2))
         return datetime.now(IST).date()
+
+    def slot(self, name: str) -> str | None:
+        """A detail from the core's session summary ("party", "skin", "budget"), if sent."""
+        return session_slots(self.ctx.system).get(name)
 
     def remembered(self, read: Any) -> Any:
         """The newest non-empty value `read(text)` finds in the person's messages."""

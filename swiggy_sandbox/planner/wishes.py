@@ -178,8 +178,8 @@ def food_wish(text: str, query: str) -> tuple[str, str]:
 def best_rated(restaurants: list[dict[str, object]], text: str) -> str:
     """The best-rated restaurant (within the minutes asked for), as a sentence; "" if not asked."""
     lowered = text.lower()
-    if not re.search(r"\b(best|top|highest)[- ]rated\b", lowered):
-        return ""
+    if not restaurants or not re.search(r"\b(best|top|highest)[- ]rated\b", lowered):
+        return ""  # nothing open to rank: the reply says so
     minutes = _MINUTES.search(lowered)
     limit = int(minutes.group(1)) if minutes else None
     fitting = [r for r in restaurants if limit is None or _fastest(r) <= limit]

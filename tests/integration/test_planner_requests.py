@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import anthropic
+import pytest
 from test_planner_flows import Chat, client, names, sandbox
 
 from swiggy_core.verticals.catalog import VERTICALS
@@ -136,3 +137,16 @@ def test_beyond_the_shop_it_says_what_it_can_do_and_offers_its_chips(
         for prompt in VERTICALS[vertical_id].starter_prompts:
             assert f"- {prompt}" in chat.text()
     assert names(chat.say("brunch this weekend")) == ["search_restaurants_dineout"]
+
+
+@pytest.mark.parametrize("result_form", ["summary"], indirect=True)
+def test_the_party_size_comes_from_the_core_session_summary(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+) -> None:
+    """The local engine sends the session summary; "we are 6" is read there, not re-parsed."""
+    chat = Chat(client, sandbox, "dining", "summary-party")
+    assert chat.local  # the summary form runs through the local engine
+    calls = chat.say("rooftop dinner on Saturday, we are 6")
+    assert _queries(calls, "search_restaurants_dineout") == ["rooftop"]
+    assert "for 6 on Saturday" in chat.text()
+    assert "how many people" not in chat.text()
