@@ -66,7 +66,7 @@ class Budget:
 def check_spend(budget: Budget, amount: float | None) -> None:
     """Raise SpendingLimitExceeded when spending `amount` now would break a limit."""
     limits = budget.limits
-    if not limits.any:
+    if not limits.any or amount == 0:  # a free table booking spends nothing
         return
     if amount is None:
         raise SpendingLimitExceeded(

@@ -104,6 +104,8 @@ def test_the_per_day_limit_counts_what_today_has_spent() -> None:
     with pytest.raises(SpendingLimitExceeded) as refused:
         check_spend(budget, 300.5)
     assert "₹1,000.50" in refused.value.message and "₹700 already spent" in refused.value.message
+    # Already over today (the limit was lowered): something free is still allowed.
+    check_spend(Budget(SpendingLimits(per_order=0, per_day=100), spent_today=500), 0.0)
 
 
 def test_no_limit_allows_anything_and_an_unknown_total_is_refused_under_a_limit() -> None:
