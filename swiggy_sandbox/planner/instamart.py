@@ -86,9 +86,9 @@ def _add(view: ConversationView, intent: Intent) -> Step:
     if target is None and intent.name_words and view.called("search_products") is None:
         # Naming a product is a direct order: find it now, then add the best match.
         query = _qualified(view, en.without_size(intent.phrase) or " ".join(intent.name_words))
-        return _with_intro(
-            _search_one(view, Intent("search", query=query)), f"Let me find {query}."
-        )
+        search = _search_one(view, Intent("search", query=query))
+        # Said once per turn: the address lookup may come first.
+        return search if view.turn_calls() else _with_intro(search, f"Let me find {query}.")
     if target is None:
         return Finish("Which product should I add? Search first, then say “add the first one”.")
     quantity = int(intent.ids.get("quantity") or intent.quantity or 1)
