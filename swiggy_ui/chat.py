@@ -8,14 +8,23 @@ that looks like the app's own cards).
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.engine import StreamFailed, TextDelta, ToolFinished, ToolStarted
+from swiggy_core.engine import (
+    RetryScheduled,
+    StreamFailed,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+)
 from swiggy_core.errors import InputError
 from swiggy_core.models import (
     ChatMessage,
@@ -24,7 +33,7 @@ from swiggy_core.models import (
     ToolResultBlock,
     tool_pairs,
 )
-from swiggy_core.parsers import ParsedToolResult, parse_tool_result
+from swiggy_core.parsers import CartResult, ParsedToolResult, parse_tool_result
 from swiggy_core.turn_handle import HEARTBEAT_SECONDS, Heartbeat, TurnHandle
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
@@ -34,36 +43,136 @@ from swiggy_ui.safe_text import markdown_text, plain
 ASSISTANT_AVATAR = ":material/shopping_basket:"
 
 
-def render_history(
-    messages: list[ChatMessage], vertical: Vertical, *, image_origin: str | None = None
-) -> None:
-    """Every stored message: the person's words, replies with their cards, outcomes.
+# The newest turns are drawn in full; older ones wait behind "Show earlier messages",
+# so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
+TURNS_PAGE = 10
+# Only the newest card of these kinds keeps its buttons: older ones hold stale numbers.
+LIVE_KINDS = frozenset({"cart", "time_slots", "order_placed", "booking_confirmed"})
 
-    `image_origin` is the running sandbox's own origin, whose images cards may show.
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What every message of one drawn history shares."""
+
+    vertical: Vertical
+    cards: dict[str, ParsedToolResult]
+    newest: frozenset[str]  # tool_use_ids of the newest card of each LIVE_KINDS kind
+    previous_carts: dict[str, CartResult]
+    image_origin: str | None
+    details: bool
+
+    def context(self, key: str, tool_use_id: str) -> CardContext:
+        card = self.cards.get(tool_use_id)
+        live = card is None or card.type not in LIVE_KINDS or tool_use_id in self.newest
+        return CardContext(
+            key=key,
+            vertical=self.vertical,
+            image_origin=self.image_origin,
+            live=live,
+            previous_cart=self.previous_carts.get(tool_use_id),
+        )
+
+
+def render_history(
+    messages: list[ChatMessage],
+    vertical: Vertical,
+    *,
+    image_origin: str | None = None,
+    turns_shown: int = state.TURNS_SHOWN,
+) -> None:
+    """The newest `turns_shown` turns: the person's words, replies with cards, outcomes.
+
+    Older turns stay one click away ("Show earlier messages"). `image_origin` is the
+    running sandbox's own origin, whose images cards may show.
     """
-    cards = _cards(messages, vertical)
-    for index, message in enumerate(messages):
-        key = f"m{index}"
+    first = _first_shown(messages, turns_shown)
+    if first > 0:
+        _earlier_control(vertical, hidden=len(_turn_starts(messages[:first])))
+    view = _view(messages, first, vertical, image_origin)
+    for index in range(first, len(messages)):
+        message, key = messages[index], f"m{index}"
         if message.role == "user" and _only_tool_results(message):
-            _render_outcomes(message, cards, vertical, key=key, image_origin=image_origin)
+            _render_outcomes(message, view, key=key)
         elif message.role == "user":
             with st.chat_message("user"):
                 st.markdown(markdown_text(visible_text(message)))
         elif message.blocks():
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
-                render_assistant(message, cards, vertical, key=key, image_origin=image_origin)
+                _render_assistant(message, view, key=key)
 
 
-def _only_tool_results(message: ChatMessage) -> bool:
-    blocks = message.blocks()
-    return bool(blocks) and all(isinstance(block, ToolResultBlock) for block in blocks)
+def _turn_starts(messages: list[ChatMessage]) -> list[int]:
+    """Where each turn begins: a message the person wrote (or a card button sent)."""
+    return [
+        index
+        for index, message in enumerate(messages)
+        if message.role == "user" and not _only_tool_results(message)
+    ]
 
 
-def _cards(messages: list[ChatMessage], vertical: Vertical) -> dict[str, ParsedToolResult]:
-    """Cards by tool_use_id: parsed once when stored; older messages are parsed here."""
+def _first_shown(messages: list[ChatMessage], turns_shown: int) -> int:
+    starts = _turn_starts(messages)
+    return starts[-turns_shown] if len(starts) > turns_shown else 0
+
+
+def _earlier_control(vertical: Vertical, *, hidden: int) -> None:
+    page = state.vertical_chat(vertical.id)
+    more = min(hidden, TURNS_PAGE)
+    noun = "message" if hidden == 1 else "messages"
+    st.caption(f":material/history: {hidden} earlier {noun} in this chat.")
+    if st.button(
+        f"Show {more} earlier",
+        key=f"earlier-{vertical.id}",
+        icon=":material/expand_less:",
+        type="tertiary",
+    ):
+        page.turns_shown += more
+        st.rerun()
+
+
+def _view(
+    messages: list[ChatMessage], first: int, vertical: Vertical, image_origin: str | None
+) -> _View:
+    """Cards as parsed when stored (the shown part of an old chat is parsed here once)."""
     cards: dict[str, ParsedToolResult] = {}
     for message in messages:
         cards.update(message.meta.cards)
+    _parse_missing(messages[first:], cards, vertical)
+    newest: dict[str, str] = {}
+    previous: dict[str, CartResult] = {}
+    last_cart: CartResult | None = None
+    for use_id in _result_ids(messages):
+        card = cards.get(use_id)
+        if card is None or card.type not in LIVE_KINDS:
+            continue
+        newest[card.type] = use_id
+        if isinstance(card, CartResult):
+            if last_cart is not None:
+                previous[use_id] = last_cart
+            last_cart = card
+    return _View(
+        vertical=vertical,
+        cards=cards,
+        newest=frozenset(newest.values()),
+        previous_carts=previous,
+        image_origin=image_origin,
+        details=state.show_details(),
+    )
+
+
+def _result_ids(messages: list[ChatMessage]) -> list[str]:
+    """The tool_use_id of every tool result, in the order the results arrived."""
+    return [
+        block.tool_use_id
+        for message in messages
+        for block in message.blocks()
+        if isinstance(block, ToolResultBlock | McpToolResultBlock)
+    ]
+
+
+def _parse_missing(
+    messages: list[ChatMessage], cards: dict[str, ParsedToolResult], vertical: Vertical
+) -> None:
     for pair in tool_pairs(messages):
         # Approval answers show through their stored card only (see _render_outcomes).
         if pair.use.name == APPROVAL_TOOL_NAME:
@@ -76,34 +185,35 @@ def _cards(messages: list[ChatMessage], vertical: Vertical) -> dict[str, ParsedT
                 pair.use.input,
                 is_error=pair.result.is_error,
             )
-    return cards
 
 
-def render_assistant(
-    message: ChatMessage,
-    cards: dict[str, ParsedToolResult],
-    vertical: Vertical,
-    *,
-    key: str,
-    image_origin: str | None = None,
-) -> None:
-    """Text as markdown; each tool call as a collapsed details view plus its card."""
+def _only_tool_results(message: ChatMessage) -> bool:
+    blocks = message.blocks()
+    return bool(blocks) and all(isinstance(block, ToolResultBlock) for block in blocks)
+
+
+def _render_assistant(message: ChatMessage, view: _View, *, key: str) -> None:
+    """Text as markdown and each tool call's card (its raw call only with details on)."""
     uses = {pair.use.id: pair.use for pair in tool_pairs([message])}
-    # Several cart snapshots in one reply (read, then update): only the last is current.
+    # Several cart snapshots in one reply (read, then update): only the last is shown.
     results = [b for b in message.blocks() if isinstance(b, McpToolResultBlock)]
-    carts = [b.tool_use_id for b in results if _is_cart(b, cards)]
+    carts = [b.tool_use_id for b in results if _is_cart(b, view.cards)]
     for index, block in enumerate(message.blocks()):
         if isinstance(block, TextBlock) and block.text.strip():
             st.markdown(markdown_text(block.text))
         elif isinstance(block, McpToolResultBlock):
             use = uses.get(block.tool_use_id)
-            _tool_details(use.name if use else "", use.input if use else {}, block)
-            card = cards.get(block.tool_use_id)
+            if view.details:
+                _tool_details(use.name if use else "", use.input if use else {}, block)
+            card = view.cards.get(block.tool_use_id)
             if card is None or (card.type == "cart" and block.tool_use_id != carts[-1]):
                 continue
-            render_result(card, _context(f"{key}-{index}", vertical, image_origin))
+            render_result(card, view.context(f"{key}-{index}", block.tool_use_id))
     if message.meta.stopped:
         st.caption(":material/stop_circle: Stopped: the rest of this reply was not fetched.")
+    if view.details and message.meta.usage is not None:
+        usage = message.meta.usage
+        st.caption(f"{usage.input_tokens:,} tokens in · {usage.output_tokens:,} out")
 
 
 def _is_cart(block: McpToolResultBlock, cards: dict[str, ParsedToolResult]) -> bool:
@@ -111,26 +221,15 @@ def _is_cart(block: McpToolResultBlock, cards: dict[str, ParsedToolResult]) -> b
     return card is not None and card.type == "cart"
 
 
-def _context(key: str, vertical: Vertical, image_origin: str | None) -> CardContext:
-    return CardContext(key=key, vertical=vertical, image_origin=image_origin)
-
-
-def _render_outcomes(
-    message: ChatMessage,
-    cards: dict[str, ParsedToolResult],
-    vertical: Vertical,
-    *,
-    key: str,
-    image_origin: str | None,
-) -> None:
+def _render_outcomes(message: ChatMessage, view: _View, *, key: str) -> None:
     """An approval's outcome (the order or booking card), as the app's own reply."""
     answers = [b for b in message.blocks() if isinstance(b, ToolResultBlock)]
-    shown = [cards[b.tool_use_id] for b in answers if b.tool_use_id in cards]
+    shown = [b.tool_use_id for b in answers if b.tool_use_id in view.cards]
     if not shown or message.meta.approval_id is None:
         return
     with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
-        for index, card in enumerate(shown):
-            render_result(card, _context(f"{key}-{index}", vertical, image_origin))
+        for index, use_id in enumerate(shown):
+            render_result(view.cards[use_id], view.context(f"{key}-{index}", use_id))
 
 
 def _tool_details(name: str, tool_input: dict, block: McpToolResultBlock) -> None:
@@ -163,6 +262,20 @@ def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
     return failures
 
 
+def tool_label(vertical: Vertical, name: str, tool_input: dict, *, details: bool) -> str:
+    """A running tool in the shop's words ("Searching Instamart for protein bars…");
+    the tool's own name only with details on."""
+    label = vertical.loading_label(name)
+    query = tool_input.get("query")
+    if isinstance(query, str) and query.strip() and label.endswith("…"):
+        label = f"{label.removesuffix('…')} for {plain(_shortened(query.strip()))}…"
+    return f"{label} · {plain(name)}" if details else label
+
+
+def _shortened(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def _stream_text(chunks: Iterator[str]) -> str:
     """The reply as it streams, made safe as a whole each time (a directive or link can
     span chunks, so chunks are never escaped one by one); returns the raw text."""
@@ -183,32 +296,46 @@ def _text_of(
     failures: list[StreamFailed],
 ) -> Iterator[str]:
     running: dict[str, StatusContainer] = {}
+    labels: dict[str, str] = {}
+    retry, retry_at = 0, 0.0  # the engine's wait before its next attempt, if any
     after_tool = False
     for event in handle.events(heartbeat=HEARTBEAT_SECONDS):
         if isinstance(event, Heartbeat):
             # Touch the page so a click (Stop, a card) is noticed while nothing streams.
-            pulse.caption("Working…")
+            left = retry_at - time.monotonic()
+            pulse.caption(_retry_text(left, retry) if left > 0 else "Working…")
         elif isinstance(event, TextDelta):
             # A text block after a tool call is a new paragraph, not a continuation.
             yield ("\n\n" + event.text) if after_tool else event.text
             after_tool = False
         elif isinstance(event, ToolStarted):
-            running[event.tool_use_id] = statuses.status(
-                vertical.loading_label(event.name), state="running"
-            )
+            label = tool_label(vertical, event.name, event.input, details=state.show_details())
+            running[event.tool_use_id] = statuses.status(label, state="running")
+            labels[event.tool_use_id] = label
         elif isinstance(event, ToolFinished):
             after_tool = True
             box = running.pop(event.tool_use_id, None)
             if box is not None:
+                done = labels.get(event.tool_use_id, "").removesuffix("…")
                 box.update(
-                    label=f"{vertical.loading_label(event.name)} done",
+                    label=f"{done}: done",
                     state="error" if event.is_error else "complete",
                 )
+        elif isinstance(event, RetryScheduled):
+            retry, retry_at = event.attempt, time.monotonic() + event.delay_seconds
+            pulse.caption(_retry_text(event.delay_seconds, retry))
         elif isinstance(event, StreamFailed):
             failures.append(event)
     for box in running.values():  # the turn ended before these tools answered
         box.update(state="error")
     pulse.empty()
+
+
+def _retry_text(seconds: float, retry: int) -> str:
+    return (
+        f":material/hourglass_top: Busy right now; trying again in {math.ceil(seconds)} s "
+        f"(retry {retry})…"
+    )
 
 
 def busy_input(vertical: Vertical) -> None:

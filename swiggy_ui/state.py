@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 
-from swiggy_core.models import CardAction, ErrorInfo, Usage
+from swiggy_core.models import CardAction, ChatMessage, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
 
 if TYPE_CHECKING:  # the engine (and its SDKs) loads with the first turn, not the first page
@@ -20,7 +20,19 @@ if TYPE_CHECKING:  # the engine (and its SDKs) loads with the first turn, not th
 PENDING_ACTION = "pending_action"
 BACKEND = "backend"
 PENDING_DECISION = "pending_decision"
+SHOW_DETAILS = "show_details"
+# How many of the newest turns a chat draws in full at first (older ones page in).
+TURNS_SHOWN = 6
 Decision = Literal["confirm", "decline"]
+
+
+@dataclass
+class HistoryCache:
+    """One conversation's stored messages as last read (the store only ever appends)."""
+
+    conversation_id: str
+    last_seq: int
+    messages: list[ChatMessage]
 
 
 @dataclass
@@ -39,6 +51,17 @@ class VerticalChat:
     counted_turns: set[str] = field(default_factory=set)
     # The turn this page started and has not yet watched to its end.
     watching: TurnHandle | None = None
+    # How many of the newest turns are drawn in full, and for which conversation.
+    turns_shown: int = TURNS_SHOWN
+    turns_shown_for: str | None = None
+    # The messages read on an earlier run: a rerun reads only what was appended since.
+    history: HistoryCache | None = None
+
+    def show_turns_of(self, conversation_id: str | None) -> int:
+        """The turns to draw; another conversation starts again from the newest few."""
+        if conversation_id != self.turns_shown_for:
+            self.turns_shown, self.turns_shown_for = TURNS_SHOWN, conversation_id
+        return self.turns_shown
 
 
 def set_backend(backend: str) -> None:
@@ -96,3 +119,12 @@ def session_usage() -> Usage:
 
 def add_usage(usage: Usage) -> None:
     st.session_state["session_usage"] = session_usage() + usage
+
+
+def show_details() -> bool:
+    """Tool names and token counts on screen (a per-session setting, off by default)."""
+    return bool(st.session_state.get(SHOW_DETAILS, False))
+
+
+def set_show_details(shown: bool) -> None:
+    st.session_state[SHOW_DETAILS] = shown

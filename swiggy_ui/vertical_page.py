@@ -36,9 +36,10 @@ def render_vertical(vertical_id: str) -> None:
     page = state.vertical_chat(vertical.id)
     _header(runtime, vertical)
     session = _guard(page, lambda: runtime.session(vertical.id))
-    messages = _guard(page, session.history) if session else None
+    messages = _guard(page, lambda: _history(runtime, page, session)) if session else None
     origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
-    chat.render_history(messages or [], vertical, image_origin=origin)
+    shown = page.show_turns_of(page.conversation_id)
+    chat.render_history(messages or [], vertical, image_origin=origin, turns_shown=shown)
     render_cart_panel(runtime, vertical, messages or [])
     render_chat_list(runtime, vertical)
     if session is None:
@@ -64,6 +65,27 @@ def render_vertical(vertical_id: str) -> None:
         page.conversation_id = session.conversation_id
         page.watching = handle
         st.rerun()
+
+
+def _history(runtime: Runtime, page: state.VerticalChat, session: ChatSession) -> list[ChatMessage]:
+    """The conversation's messages; a rerun reads only those stored since the last one.
+
+    Reading and validating every message on every rerun made reruns grow with the chat.
+    """
+    conversation_id = session.conversation_id
+    if conversation_id is None:
+        return []
+    last_seq = runtime.store.last_seq(conversation_id)
+    cached = page.history
+    if cached is None or cached.conversation_id != conversation_id or last_seq < cached.last_seq:
+        cached = state.HistoryCache(conversation_id, -1, [])
+    if last_seq > cached.last_seq:
+        added = runtime.store.load_since(conversation_id, cached.last_seq)
+        messages = cached.messages + [stored.message for stored in added]
+        seq = added[-1].seq if added else cached.last_seq
+        cached = state.HistoryCache(conversation_id, seq, messages)
+    page.history = cached
+    return cached.messages
 
 
 def _guard(page: state.VerticalChat, work):  # type: ignore[no-untyped-def]
@@ -199,8 +221,22 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
             st.caption(
                 ":material/location_on: No address chosen yet: ask for your saved addresses."
             )
+        _details_toggle(vertical)
     if runtime.sandbox is None:
         _expiry_warning(runtime)
+
+
+def _details_toggle(vertical: Vertical) -> None:
+    """Tool names and token counts, for those who want them (remembered for the session)."""
+    key = f"details-{vertical.id}"
+    if key not in st.session_state:  # a widget's own state ends when its page is left
+        st.session_state[key] = state.show_details()
+    st.toggle(
+        "Show details",
+        key=key,
+        help="Show which tools ran and the tokens each reply used.",
+        on_change=lambda: state.set_show_details(bool(st.session_state[key])),
+    )
 
 
 def _expiry_warning(runtime: Runtime) -> None:
