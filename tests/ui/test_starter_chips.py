@@ -1,7 +1,8 @@
 """Every starter chip of every shop, clicked in the real app's offline demo, leads somewhere.
 
 A chip is a promise: its reply shows cards the person can act on (Add, Menu, Slots), never
-an empty search, a raw data card or the planner's "here is what I can do" fallback.
+an empty search, a raw data card or the planner's "here is what I can do" fallback. Each
+chip runs in both result forms (the summary form goes through the local engine).
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def _reply_text(at) -> str:
 
 
 @pytest.mark.parametrize(("vertical_id", "index"), CHIPS)
-def test_every_starter_chip_leads_to_cards(app, vertical_id: str, index: int) -> None:
+def test_every_starter_chip_leads_to_cards(
+    app, result_form: str, vertical_id: str, index: int
+) -> None:
     vertical = VERTICALS[vertical_id]
     label = vertical.starter_prompts[index]
     at = open_page(app, PAGES[vertical_id])
