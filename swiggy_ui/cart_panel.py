@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from swiggy_core.cart import CartState, derive_cart
+from swiggy_core.cart import CartState
 from swiggy_core.formatting import rupees
 from swiggy_core.models import ChatMessage
 from swiggy_core.parsers import CartLine
@@ -33,7 +33,7 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
     """The sidebar cart of `vertical`, and the shared-cart question where it applies."""
     if vertical.server_key not in _CART_SERVERS:
         return
-    cart = derive_cart(messages, vertical.id)
+    cart = state.current_cart(messages, vertical.id)  # derived once per history read
     ask_about_shared_cart(vertical, cart)
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 
+from swiggy_core.cart import CartState, derive_cart
 from swiggy_core.models import CardAction, ChatMessage, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
 
@@ -128,3 +129,15 @@ def show_details() -> bool:
 
 def set_show_details(shown: bool) -> None:
     st.session_state[SHOW_DETAILS] = shown
+
+
+def current_cart(messages: list[ChatMessage], vertical_id: str) -> CartState:
+    """`derive_cart` once per read of the history: a rerun that read nothing new (the page
+    keeps the same list then) reuses the cart instead of replaying the whole chat."""
+    key = f"current_cart::{backend()}::{vertical_id}"
+    cached: tuple[list[ChatMessage], CartState] | None = st.session_state.get(key)
+    if cached is not None and cached[0] is messages:
+        return cached[1]
+    cart = derive_cart(messages, vertical_id)
+    st.session_state[key] = (messages, cart)
+    return cart

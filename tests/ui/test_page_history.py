@@ -130,3 +130,22 @@ def test_a_running_tool_is_named_in_the_shops_words():
     assert label == "Searching Instamart for protein bars…"
     detailed = tool_label(nutricart, "search_products", query, details=True)
     assert detailed == "Searching Instamart for protein bars… · search\\_products"  # escaped
+
+
+def test_a_rerun_shows_messages_stored_since_the_last_one(app):
+    _store("food", [ChatMessage(role="user", content="first question")])
+    at = _open(app, "app_pages/nutricart.py")
+    assert _said(at) == ["first question"]
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    (conversation,) = store.list_conversations(VIEWER, "food")
+    store.append_messages(
+        conversation.id,
+        [
+            ChatMessage(role="assistant", content="first answer"),
+            ChatMessage(role="user", content="second question"),
+        ],
+    )
+    store.close()
+    at.run()  # the page reads only what was appended, and misses none of it
+    assert _said(at) == ["first question", "second question"]
+    assert "first answer" in texts(at.markdown)
