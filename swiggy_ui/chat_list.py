@@ -55,19 +55,19 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
         except StoreError as error:
             st.caption(f":material/database: Chats could not be loaded ({error.code}).")
             return
+        if not chats:  # the open chat is already a new one: nothing to list or start
+            st.caption(f"Your chats with {vertical.display_name} will be listed here.")
+            return
         st.button(
             "New chat",
             key=f"chats-new-{vertical.id}",
             icon=":material/add_comment:",
             width="stretch",
-            disabled=current is not None and current not in {c.id for c in chats},
+            disabled=current not in {chat.id for chat in chats},
             help="Start an empty chat; this one stays in the list.",
             on_click=_new_chat,
             args=(runtime, vertical),
         )
-        if not chats:
-            st.caption(f"Your chats with {vertical.display_name} will be listed here.")
-            return
         _chooser(vertical, chats[:MAX_LISTED], current)
         open_chat = next((chat for chat in chats if chat.id == current), None)
         if open_chat is not None:
