@@ -131,6 +131,19 @@ def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
 def test_feedme_has_its_own_cart_and_tablescout_none(app):
     at = open_page(app, "app_pages/feedme.py")
     assert "Your cart is empty" in texts(at.sidebar.caption)
+    at.chat_input[0].set_value("I want a paneer biryani").run()
+    _click(at, "Use this address")
+    _click(at, "Menu")
+    _click(at, "Add")
+    assert "**Your cart · " in texts(at.sidebar.markdown)  # a food cart names its restaurant
+    (dish,) = _line_keys(at)
+    _panel_button(at, dish, "-inc").click().run()
+    plus = _last_action(at, "foodorder")
+    assert plus.ids["quantity"] == 2 and plus.ids["menu_item_id"] in dish
+    assert "**2**" in texts(at.sidebar.markdown)
+    _panel_button(at, dish, "-remove").click().run()
+    assert _last_action(at, "foodorder").kind == "remove_from_cart"
+    assert "Your cart is empty" in texts(at.sidebar.caption)
     at.switch_page("app_pages/tablescout.py").run()
     assert "Your cart" not in texts(at.sidebar.caption) + texts(at.sidebar.markdown)
 
