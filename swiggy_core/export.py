@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Final
 
@@ -35,7 +35,7 @@ from swiggy_core.parsers.results import (
     StatusResult,
     TimeSlotsResult,
 )
-from swiggy_core.store.records import ConversationInfo
+from swiggy_core.store.records import ConversationInfo, StoredMessage
 
 # Dates and times are shown as a person in India reads them.
 LOCAL_ZONE: Final = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES), "IST")
@@ -49,7 +49,7 @@ MAX_LISTED: Final = 20
 class ExportedMessage:
     role: str
     text: str
-    # Messages carry no time of their own in the store; None means "not recorded".
+    # When it was stored ("Mon 23 Nov, 8:05 PM"); None for chats older than message times.
     time: str | None = None
     cards: list[dict[str, Any]] = field(default_factory=list)
 
@@ -74,10 +74,16 @@ def local_when(moment: datetime) -> str:
     return f"{local_day(moment)}, {clock_label(local.hour * 60 + local.minute)}"
 
 
-def build_export(info: ConversationInfo, messages: Sequence[ChatMessage], shop: str) -> ChatExport:
-    """The conversation as shown: person and assistant turns with their cards."""
+def build_export(info: ConversationInfo, stored: Sequence[StoredMessage], shop: str) -> ChatExport:
+    """The conversation as shown: person and assistant turns with their cards and times."""
+    messages = [item.message for item in stored]
     cards = _cards(messages, info.vertical_id)
-    shown = [m for m in (_exported(message, cards) for message in messages) if m is not None]
+    shown: list[ExportedMessage] = []
+    for item in stored:
+        exported = _exported(item.message, cards)
+        if exported is not None:
+            when = local_when(item.at) if item.at is not None else None
+            shown.append(replace(exported, time=when))
     return ChatExport(
         title=info.title or "Untitled chat",
         shop=shop,
@@ -96,7 +102,8 @@ def to_markdown(export: ChatExport) -> str:
     if export.started:
         lines[-1] += f" · started {export.started}"
     for message in export.messages:
-        lines += ["", f"**{ROLE_NAMES.get(message.role, message.role)}:**"]
+        when = f" · {message.time}" if message.time else ""
+        lines += ["", f"**{ROLE_NAMES.get(message.role, message.role)}:**{when}"]
         if message.text:
             lines += ["", message.text]
         for card in message.cards:

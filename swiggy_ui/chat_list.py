@@ -176,9 +176,7 @@ def _export_buttons(store: ChatStore, vertical: Vertical, chat: ConversationInfo
 
     def build(render: Callable[..., str]) -> Callable[[], str]:
         # Runs on the download request (no Streamlit calls): the chat as stored then.
-        return lambda: render(
-            build_export(chat, store.load_messages(chat.id), vertical.display_name)
-        )
+        return lambda: render(build_export(chat, store.load_since(chat.id), vertical.display_name))
 
     markdown, json_file = st.columns(2)
     markdown.download_button(

@@ -101,10 +101,11 @@ def _append_once(
     ).scalar_one()
     start = -1 if last is None else int(last)
     seqs = list(range(start + 1, start + 1 + len(bodies)))
+    now = utc_now()
     conn.execute(
         insert(messages),
         [
-            {"conversation_id": conversation_id, "seq": seq, "body": body}
+            {"conversation_id": conversation_id, "seq": seq, "body": body, "created_at": now}
             for seq, body in zip(seqs, bodies, strict=True)
         ],
     )
@@ -113,14 +114,17 @@ def _append_once(
 
 def load_since(db: Database, conversation_id: str, after_seq: int) -> list[StoredMessage]:
     query = (
-        select(messages.c.seq, messages.c.body)
+        select(messages.c.seq, messages.c.body, messages.c.created_at)
         .where(messages.c.conversation_id == conversation_id, messages.c.seq > after_seq)
         .order_by(messages.c.seq)
     )
     with db.read() as conn:
         rows = conn.execute(query).all()
     chat = _parse([row.body for row in rows])
-    return [StoredMessage(row.seq, message) for row, message in zip(rows, chat, strict=True)]
+    return [
+        StoredMessage(row.seq, message, row.created_at)
+        for row, message in zip(rows, chat, strict=True)
+    ]
 
 
 def last_seq(db: Database, conversation_id: str) -> int:

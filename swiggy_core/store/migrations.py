@@ -156,10 +156,19 @@ def _add_remembered_tokens(conn: Connection) -> None:
     _v3_remembered_tokens.create(conn, checkfirst=True)
 
 
+# -- version 4: when each message was stored (for the chat list and exports) -------------
+def _add_message_times(conn: Connection) -> None:
+    columns = {column["name"] for column in inspect(conn).get_columns("messages")}
+    if "created_at" not in columns:
+        kind = DateTime(timezone=True).compile(dialect=conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE messages ADD COLUMN created_at {kind}")
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "conversations, messages, preferences, audit", _create_first_tables),
     Migration(2, "approvals; audit.conversation_id; indexes", _add_approvals),
     Migration(3, "remembered_tokens (encrypted Swiggy tokens)", _add_remembered_tokens),
+    Migration(4, "messages.created_at (when each message was stored)", _add_message_times),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

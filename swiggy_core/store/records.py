@@ -46,6 +46,8 @@ class StoredMessage:
 
     seq: int
     message: ChatMessage
+    # When it was stored; None for messages stored before times were kept.
+    at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

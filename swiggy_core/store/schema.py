@@ -84,6 +84,8 @@ messages = Table(
     Column("conversation_id", String(ID_LENGTH), ForeignKey("conversations.id"), primary_key=True),
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("body", Text, nullable=False),
+    # When the row was appended (migration 4); rows stored before it have none.
+    Column("created_at", UtcDateTime, nullable=True),
 )
 preferences = Table(
     "preferences",

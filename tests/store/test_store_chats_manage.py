@@ -89,3 +89,13 @@ def test_a_chat_with_a_waiting_approval_or_a_running_turn_is_kept(store):
     assert sorted(outcome.kept) == sorted([waiting, running])
     assert len(store.load_messages(waiting)) == 2
     assert store.delete_chats("alice", "food", only=[waiting]).kept == (waiting,)
+
+
+def test_each_message_keeps_when_it_was_stored(store):
+    conversation_id = _chat(store)
+    first, second = store.load_since(conversation_id)
+    assert first.at is not None and first.at.tzinfo is not None
+    assert first.at == second.at  # appended together
+    store.append_messages(conversation_id, [said("Later")])
+    (later,) = store.load_since(conversation_id, 1)
+    assert later.at is not None and later.at >= first.at

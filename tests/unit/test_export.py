@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from swiggy_core.export import build_export, local_day, local_when, to_json, to_markdown
 from swiggy_core.models import ChatMessage, block_from_dict
@@ -15,7 +15,7 @@ from swiggy_core.parsers.results import (
     ProductItem,
     ProductsResult,
 )
-from swiggy_core.store.records import ConversationInfo
+from swiggy_core.store.records import ConversationInfo, StoredMessage
 
 STARTED = datetime(2026, 11, 23, 14, 35, tzinfo=UTC)  # 8:05 PM in India
 UPDATED = datetime(2026, 11, 23, 15, 0, tzinfo=UTC)
@@ -45,7 +45,19 @@ def _tool_reply(tool_id: str, name: str, card, text: str = "") -> ChatMessage:
     return ChatMessage(role="assistant", content=blocks, meta={"cards": {tool_id: card}})
 
 
-def _chat() -> list[ChatMessage]:
+def _stored(messages: list[ChatMessage]) -> list[StoredMessage]:
+    """As the store hands them back; the first message predates stored message times."""
+    return [
+        StoredMessage(seq, message, None if seq == 0 else STARTED + timedelta(minutes=seq))
+        for seq, message in enumerate(messages)
+    ]
+
+
+def _chat() -> list[StoredMessage]:
+    return _stored(_messages())
+
+
+def _messages() -> list[ChatMessage]:
     products = ProductsResult(
         items=[ProductItem(name="Yoga Bar Protein", quantity_description="60 g", price=99.0)]
     )
@@ -89,7 +101,14 @@ def test_json_has_roles_texts_and_card_essentials_only():
     roles = [m["role"] for m in data["messages"]]
     assert roles == ["user", "assistant", "assistant", "assistant", "assistant"]
     assert data["messages"][0]["text"] == "Find protein bars"
-    assert all("time" in m for m in data["messages"])
+    times = [m["time"] for m in data["messages"]]
+    assert times == [
+        None,
+        "Mon 23 Nov, 8:06 PM",
+        "Mon 23 Nov, 8:07 PM",
+        "Mon 23 Nov, 8:08 PM",
+        "Mon 23 Nov, 8:09 PM",
+    ]
     (products,) = data["messages"][1]["cards"]
     assert products["items"] == [
         {"name": "Yoga Bar Protein", "size": "60 g", "price": 99.0, "in_stock": True}
@@ -116,7 +135,8 @@ def test_markdown_reads_like_the_chat():
     text = to_markdown(build_export(_info(), _chat(), "NutriCart"))
     assert text.startswith("# Protein bars\n")
     assert "NutriCart · last active Mon 23 Nov, 8:30 PM · started Mon 23 Nov, 8:05 PM" in text
-    assert "**You:**\n\nFind protein bars" in text
+    assert "**You:**\n\nFind protein bars" in text  # no time stored for it
+    assert "**Assistant:** · Mon 23 Nov, 8:06 PM\n\nHere are some bars." in text
     assert "Here are some bars." in text
     assert "- Yoga Bar Protein (60 g) · ₹99" in text
     assert "- 2 × Yoga Bar Protein · ₹198" in text
@@ -133,5 +153,5 @@ def test_an_action_shows_its_label_not_its_hidden_block():
     pressed = action_message(
         CardAction(kind="add_to_cart", label="Add 2 × Yoga Bar", ids={"spin_id": "s1"})
     )
-    (message,) = build_export(_info(), [pressed], "NutriCart").messages
+    (message,) = build_export(_info(), _stored([pressed]), "NutriCart").messages
     assert message.text == "Add 2 × Yoga Bar"
