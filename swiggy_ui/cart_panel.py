@@ -12,7 +12,7 @@ import streamlit as st
 
 from swiggy_core.cart import CartState
 from swiggy_core.formatting import rupees
-from swiggy_core.models import ChatMessage
+from swiggy_core.models import CardAction, ChatMessage
 from swiggy_core.parsers import CartLine
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
@@ -35,13 +35,16 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
         return
     cart = state.current_cart(messages, vertical.id)  # derived once per history read
     ask_about_shared_cart(vertical, cart)
+    # While a reply runs the cart may be changing: nothing acts on it until it has landed.
+    watching = state.vertical_chat(vertical.id).watching
+    busy = watching is not None and not watching.finished
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)
         if cart.is_empty:
             st.caption(EMPTY_TEXT)
             return
         for line in cart.items:
-            _line(cart, line, key=f"cart-{vertical.id}-{line.key}")
+            _line(cart, line, key=f"cart-{vertical.id}-{line.key}", busy=busy)
         st.divider()
         bill_rows(cart.bill, cart.to_pay)
         _payment_note(cart.payment_methods)
@@ -52,6 +55,7 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
             type="primary",
             icon=":material/shopping_bag:",
             width="stretch",
+            disabled=busy,
             on_click=state.queue_action,
             args=(checkout_action(),),
         )
@@ -63,7 +67,7 @@ def _title(cart: CartState) -> None:
     st.markdown(f":material/shopping_cart: **{title}**{count}")
 
 
-def _line(cart: CartState, line: CartLine, *, key: str) -> None:
+def _line(cart: CartState, line: CartLine, *, key: str, busy: bool) -> None:
     """Name and size, then − quantity + remove and the line's amount on one row."""
     size = f" · {plain(line.quantity_description)}" if line.quantity_description else ""
     st.markdown(f"{plain(line.name)}{size}")
@@ -73,15 +77,16 @@ def _line(cart: CartState, line: CartLine, *, key: str) -> None:
     if not line.in_stock:
         st.badge("Out of stock", color="gray")
     with st.container(horizontal=True, vertical_alignment="center", wrap=False, gap="small"):
-        _step("−", f"{key}-dec", quantity_action(cart, line, line.quantity - 1))
+        _step("−", f"{key}-dec", quantity_action(cart, line, line.quantity - 1), busy)
         st.markdown(f"**{line.quantity}**", width="content")
-        _step("+", f"{key}-inc", quantity_action(cart, line, line.quantity + 1))
+        _step("+", f"{key}-inc", quantity_action(cart, line, line.quantity + 1), busy)
         st.button(
             "",
             key=f"{key}-remove",
             icon=":material/delete:",
             help=f"Remove {line.name}",
             type="tertiary",
+            disabled=busy,
             on_click=state.queue_action,
             args=(quantity_action(cart, line, 0),),
         )
@@ -89,8 +94,8 @@ def _line(cart: CartState, line: CartLine, *, key: str) -> None:
         st.markdown(rupees(line.line_total), width="content")
 
 
-def _step(label: str, key: str, action: object) -> None:
-    st.button(label, key=key, on_click=state.queue_action, args=(action,))
+def _step(label: str, key: str, action: CardAction, busy: bool) -> None:
+    st.button(label, key=key, disabled=busy, on_click=state.queue_action, args=(action,))
 
 
 def _payment_note(methods: list[str]) -> None:
