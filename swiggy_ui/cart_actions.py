@@ -106,9 +106,8 @@ def _items(count: int) -> str:
 
 
 def _wire(line: CartLine, quantity: int | None = None) -> dict[str, Any]:
-    """One line as the cart tools take it (ids and quantity), with its name for people."""
+    """One line exactly as the cart tools take it: ids and quantity, nothing else."""
     fields = {
-        "name": line.name,
         "spinId": line.spin_id,
         "skuId": line.sku_id,
         "menu_item_id": line.menu_item_id,
