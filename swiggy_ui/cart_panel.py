@@ -30,7 +30,11 @@ _CART_SERVERS = frozenset({"instamart", "food"})
 
 
 def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatMessage]) -> None:
-    """The sidebar cart of `vertical`, and the shared-cart question where it applies."""
+    """The sidebar cart of `vertical`, and the shared-cart question where it applies.
+
+    Everything comes from `messages` (the stored chat); `runtime` is part of the page's
+    call so the panel can grow without changing it.
+    """
     if vertical.server_key not in _CART_SERVERS:
         return
     cart = state.current_cart(messages, vertical.id)  # derived once per history read
