@@ -24,6 +24,7 @@ from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
 
 EMPTY_TEXT = "Your cart is empty. Add something from the chat."
+ASKED_TEXT = "Items from another shop are in the cart: keep them to see them here."
 CASH_WORDS = frozenset({"cash", "cod", "cash on delivery"})
 # Shops whose results never hold a cart (a table booking has none).
 _CART_SERVERS = frozenset({"instamart", "food"})
@@ -38,14 +39,14 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
     if vertical.server_key not in _CART_SERVERS:
         return
     cart = state.current_cart(messages, vertical.id)  # derived once per history read
-    ask_about_shared_cart(vertical, cart)
+    asked = ask_about_shared_cart(vertical, cart)
     # While a reply runs the cart may be changing: nothing acts on it until it has landed.
     watching = state.vertical_chat(vertical.id).watching
     busy = watching is not None and not watching.finished
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)
         if cart.is_empty:
-            st.caption(EMPTY_TEXT)
+            st.caption(ASKED_TEXT if asked else EMPTY_TEXT)
             return
         for line in cart.items:
             _line(cart, line, key=f"cart-{vertical.id}-{line.key}", busy=busy)

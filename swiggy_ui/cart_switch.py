@@ -38,19 +38,23 @@ def signature(cart: CartState) -> Signature:
     return tuple((line.key, line.quantity) for line in cart.items)
 
 
-def ask_about_shared_cart(vertical: Vertical, cart: CartState) -> None:
-    """Note this shop's cart; ask when another shop on the same server left items in it."""
+def ask_about_shared_cart(vertical: Vertical, cart: CartState) -> bool:
+    """Note this shop's cart; ask when another shop on the same server left items in it.
+
+    True while the question is open (this chat's cart is not the server's then).
+    """
     if not any(
         other.server_key == vertical.server_key and other.id != vertical.id
         for other in VERTICALS.values()
     ):
-        return
+        return False
     newest = _note(vertical, cart)
     if newest is None or newest.vertical_id == vertical.id or newest.count == 0:
-        return
+        return False
     if newest.signature == signature(cart) or _settled(vertical) == newest.signature:
-        return
+        return False
     _ask(vertical, newest)
+    return True
 
 
 def _note(vertical: Vertical, cart: CartState) -> SharedCart | None:
