@@ -9,6 +9,7 @@ that looks like the app's own cards).
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -351,6 +352,7 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
     """The next message: a pressed card button's action, else what the person typed."""
     action = state.pop_action()
     if action is not None:
+        state.queue_toast(action.label)  # shown on the next run (this one reruns at once)
         return action_message(action)
     typed = st.chat_input(f"Ask {vertical.display_name}…", key=f"input-{vertical.id}")
     if not typed:
@@ -361,6 +363,34 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
         error.kept_text = typed  # the page keeps the words for "Send again"
         raise
     return typed_message(typed)
+
+
+# A fixed script of the app's own (no text from anyone goes in): bring the newest reply
+# into view. Streamlit follows a growing chat only when the view is already at its end,
+# so a message sent while scrolled up, or a card pressed in an older reply, would answer
+# below the screen. `nonce` makes each turn's copy a new element, so it runs again.
+_SCROLL_SCRIPT = """<script>/* {nonce} */
+const doc = window.parent.document;
+function toEnd() {{
+  const main = doc.querySelector('[data-testid="stAppScrollToBottomContainer"]')
+    || doc.querySelector('[data-testid="stMain"]');
+  if (main) main.scrollTo({{top: main.scrollHeight}});
+}}
+toEnd(); setTimeout(toEnd, 150); setTimeout(toEnd, 600);
+</script>"""
+
+
+def scroll_to_newest(nonce: str) -> None:
+    """Scroll the page to the newest reply (once per `nonce`, e.g. a turn's id)."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "", nonce)
+    st.iframe(_SCROLL_SCRIPT.format(nonce=safe), height=1, width=1)
+
+
+def show_toast() -> None:
+    """The confirmation of a card action pressed on the run before ("Added 2 × Yoga Bar")."""
+    label = state.pop_toast()
+    if label:
+        st.toast(plain(label), icon=":material/check_circle:")
 
 
 def show_user(message: ChatMessage) -> None:

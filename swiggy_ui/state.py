@@ -22,6 +22,7 @@ PENDING_ACTION = "pending_action"
 BACKEND = "backend"
 PENDING_DECISION = "pending_decision"
 SHOW_DETAILS = "show_details"
+PENDING_TOAST = "pending_toast"
 # How many of the newest turns a chat draws in full at first (older ones page in).
 TURNS_SHOWN = 6
 Decision = Literal["confirm", "decline"]
@@ -91,6 +92,16 @@ def queue_action(action: CardAction) -> None:
 def pop_action() -> CardAction | None:
     action: CardAction | None = st.session_state.pop(PENDING_ACTION, None)
     return action
+
+
+def queue_toast(label: str) -> None:
+    """A card action's label, confirmed by a toast on the next run."""
+    st.session_state[PENDING_TOAST] = label
+
+
+def pop_toast() -> str | None:
+    label: str | None = st.session_state.pop(PENDING_TOAST, None)
+    return label
 
 
 def queue_decision(decision: Decision, approval_id: str) -> None:

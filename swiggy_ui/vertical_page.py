@@ -35,6 +35,7 @@ def render_vertical(vertical_id: str) -> None:
     runtime = get_runtime()
     page = state.vertical_chat(vertical.id)
     _header(runtime, vertical)
+    chat.show_toast()
     session = _guard(page, lambda: runtime.session(vertical.id))
     messages = _guard(page, lambda: _history(runtime, page, session)) if session else None
     origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
@@ -48,10 +49,13 @@ def render_vertical(vertical_id: str) -> None:
     handle = session.running()
     if handle is not None:  # a turn started by an earlier run (or another tab): watch it
         chat.busy_input(vertical)
+        if page.watching is not None and page.watching.id == handle.id:
+            chat.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
         _watch(page, handle, vertical)
         page.watching = None
         st.rerun()
     if page.watching is not None:  # it ended before a run could watch it: keep its news
+        chat.scroll_to_newest(page.watching.id)
         _absorb(page, page.watching)
         page.watching = None
     handle = _decide(page, session)

@@ -1,0 +1,67 @@
+"""The newest reply is in view after sending, even when the person had scrolled up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_support import (
+    FIRST_PAGE_MS,
+    NARROW,
+    NARROW_HEIGHT,
+    STEP_MS,
+    WIDE,
+    WIDE_HEIGHT,
+    Server,
+    send,
+    shown,
+    whole_page_shot,
+)
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+SCROLLER = "stAppScrollToBottomContainer"  # Streamlit scrolls inside this, not the window
+
+
+@pytest.fixture(params=[(WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT)], ids=["wide", "narrow"])
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(STEP_MS)
+        yield page
+    finally:
+        context.close()
+
+
+def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
+    page: Page, server: Server, screenshot_dir: Path
+) -> None:
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.goto(f"{server.url}/nutricart")
+    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    send(page, "Find high-protein snacks under ₹200")
+    shown(page, server, page.get_by_role("button", name="Use this address").first)
+    send(page, "find milk")
+    shown(page, server, page.get_by_role("button", name="Add").first)
+    # Scroll up as a person does (a wheel), so Streamlit stops following the chat's end.
+    page.get_by_test_id(SCROLLER).hover()
+    for _ in range(10):
+        page.mouse.wheel(0, -600)
+    heading = page.get_by_role("heading", name="NutriCart", exact=True)
+    expect(heading).to_be_in_viewport()  # scrolled up to the top of a long chat
+
+    send(page, "find eggs")
+    asked = page.get_by_test_id("stChatMessage").filter(has_text="find eggs")
+    shown(page, server, asked)
+    try:
+        newest = page.get_by_test_id("stChatMessage").last  # the reply to "find eggs"
+        expect(newest).not_to_contain_text("find eggs")
+        expect(newest).to_be_in_viewport()
+        expect(heading).not_to_be_in_viewport()  # the page moved to the reply
+    finally:
+        page.screenshot(path=str(screenshot_dir / f"page-scrolled-{width}.png"))
+        whole_page_shot(page, screenshot_dir / f"page-whole-{width}.png")
