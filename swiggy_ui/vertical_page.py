@@ -35,7 +35,6 @@ def render_vertical(vertical_id: str) -> None:
     runtime = get_runtime()
     page = state.vertical_chat(vertical.id)
     _header(runtime, vertical)
-    chat.show_toast()
     session = _guard(page, lambda: runtime.session(vertical.id))
     messages = _guard(page, lambda: _history(runtime, page, session)) if session else None
     origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
@@ -58,6 +57,7 @@ def render_vertical(vertical_id: str) -> None:
         chat.scroll_to_newest(page.watching.id)
         _absorb(page, page.watching)
         page.watching = None
+    chat.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
     handle = _decide(page, session)
     _show_notice(page, vertical)
     if handle is None:

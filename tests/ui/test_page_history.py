@@ -149,3 +149,15 @@ def test_a_rerun_shows_messages_stored_since_the_last_one(app):
     at.run()  # the page reads only what was appended, and misses none of it
     assert _said(at) == ["first question", "second question"]
     assert "first answer" in texts(at.markdown)
+
+
+def test_a_card_action_is_confirmed_by_a_toast(app):
+    at = open_page(app, "app_pages/nutricart.py")
+    at.chat_input[0].set_value("find milk").run()
+    buttons(at, "Use this address")[0].click().run()
+    assert not at.toast
+    buttons(at, "Add")[0].click().run()
+    (toast,) = at.toast
+    assert toast.value.startswith("Add 1 × ")  # the action's own label
+    at.run()
+    assert not at.toast  # once
