@@ -8,24 +8,13 @@ that looks like the app's own cards).
 
 from __future__ import annotations
 
-import math
 import re
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import streamlit as st
-from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.engine import (
-    RetryScheduled,
-    StreamFailed,
-    TextDelta,
-    ToolFinished,
-    ToolStarted,
-)
 from swiggy_core.errors import InputError
 from swiggy_core.models import (
     ChatMessage,
@@ -35,14 +24,17 @@ from swiggy_core.models import (
     tool_pairs,
 )
 from swiggy_core.parsers import CartResult, ParsedToolResult, parse_tool_result
-from swiggy_core.turn_handle import HEARTBEAT_SECONDS, Heartbeat, TurnHandle
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.cards import CardContext, render_result
+from swiggy_ui.live_turn import ASSISTANT_AVATAR
+
+# The live turn lives in live_turn.py; the page reaches every part of the chat through here.
+from swiggy_ui.live_turn import _stream_text as _stream_text
+from swiggy_ui.live_turn import busy_input as busy_input
+from swiggy_ui.live_turn import tool_label as tool_label
+from swiggy_ui.live_turn import watch as watch
 from swiggy_ui.safe_text import markdown_text, plain
-
-ASSISTANT_AVATAR = ":material/shopping_basket:"
-
 
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
 # so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
@@ -243,109 +235,6 @@ def _tool_details(name: str, tool_input: dict, block: McpToolResultBlock) -> Non
             part.text for part in block.content
         )  # fmt: skip
         st.code(text[:4000], language="json", wrap_lines=True)
-
-
-def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
-    """Render a running turn's events from its start until it ends; returns its failures."""
-    failures: list[StreamFailed] = []
-    with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
-        st.button(
-            "Stop",
-            key=f"stop-{vertical.id}",
-            icon=":material/stop_circle:",
-            on_click=handle.stop,
-            help="End this reply now; what arrived is kept.",
-        )
-        statuses = st.container()
-        pulse = st.empty()
-        with st.spinner(vertical.default_loading_label):
-            _stream_text(_text_of(handle, vertical, statuses, pulse, failures))
-    return failures
-
-
-def tool_label(vertical: Vertical, name: str, tool_input: dict, *, details: bool) -> str:
-    """A running tool in the shop's words ("Searching Instamart for protein bars…");
-    the tool's own name only with details on."""
-    label = vertical.loading_label(name)
-    query = tool_input.get("query")
-    if isinstance(query, str) and query.strip() and label.endswith("…"):
-        label = f"{label.removesuffix('…')} for {plain(_shortened(query.strip()))}…"
-    return f"{label} · {plain(name)}" if details else label
-
-
-def _shortened(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def _stream_text(chunks: Iterator[str]) -> str:
-    """The reply as it streams, made safe as a whole each time (a directive or link can
-    span chunks, so chunks are never escaped one by one); returns the raw text."""
-    shown = st.empty()
-    text = ""
-    for chunk in chunks:
-        text += chunk
-        if text.strip():
-            shown.markdown(markdown_text(text))
-    return text
-
-
-def _text_of(
-    handle: TurnHandle,
-    vertical: Vertical,
-    statuses: st.delta_generator.DeltaGenerator,
-    pulse: st.delta_generator.DeltaGenerator,
-    failures: list[StreamFailed],
-) -> Iterator[str]:
-    running: dict[str, StatusContainer] = {}
-    labels: dict[str, str] = {}
-    retry, retry_at = 0, 0.0  # the engine's wait before its next attempt, if any
-    after_tool = False
-    for event in handle.events(heartbeat=HEARTBEAT_SECONDS):
-        if isinstance(event, Heartbeat):
-            # Touch the page so a click (Stop, a card) is noticed while nothing streams.
-            left = retry_at - time.monotonic()
-            pulse.caption(_retry_text(left, retry) if left > 0 else "Working…")
-        elif isinstance(event, TextDelta):
-            # A text block after a tool call is a new paragraph, not a continuation.
-            yield ("\n\n" + event.text) if after_tool else event.text
-            after_tool = False
-        elif isinstance(event, ToolStarted):
-            label = tool_label(vertical, event.name, event.input, details=state.show_details())
-            running[event.tool_use_id] = statuses.status(label, state="running")
-            labels[event.tool_use_id] = label
-        elif isinstance(event, ToolFinished):
-            after_tool = True
-            box = running.pop(event.tool_use_id, None)
-            if box is not None:
-                done = labels.get(event.tool_use_id, "").removesuffix("…")
-                box.update(
-                    label=f"{done}: done",
-                    state="error" if event.is_error else "complete",
-                )
-        elif isinstance(event, RetryScheduled):
-            retry, retry_at = event.attempt, time.monotonic() + event.delay_seconds
-            pulse.caption(_retry_text(event.delay_seconds, retry))
-        elif isinstance(event, StreamFailed):
-            failures.append(event)
-    for box in running.values():  # the turn ended before these tools answered
-        box.update(state="error")
-    pulse.empty()
-
-
-def _retry_text(seconds: float, retry: int) -> str:
-    return (
-        f":material/hourglass_top: Busy right now; trying again in {math.ceil(seconds)} s "
-        f"(retry {retry})…"
-    )
-
-
-def busy_input(vertical: Vertical) -> None:
-    """The input while a reply streams: visibly busy, nothing typed can be lost."""
-    st.chat_input(
-        "Working on your last message… press Stop to end it.",
-        key=f"input-{vertical.id}",
-        disabled=True,
-    )
 
 
 def read_input(vertical: Vertical) -> ChatMessage | None:
