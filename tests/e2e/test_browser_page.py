@@ -15,6 +15,7 @@ from e2e_support import (
     WIDE_HEIGHT,
     Server,
     send,
+    settled,
     shown,
     whole_page_shot,
 )
@@ -51,6 +52,7 @@ def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
     page.get_by_test_id(SCROLLER).hover()
     for _ in range(10):
         page.mouse.wheel(0, -600)
+    settled(page)
     heading = page.get_by_role("heading", name="NutriCart", exact=True)
     expect(heading).to_be_in_viewport()  # scrolled up to the top of a long chat
 
