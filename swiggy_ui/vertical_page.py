@@ -27,6 +27,8 @@ from swiggy_ui.safe_text import markdown_text, plain
 from swiggy_ui.signin_state import current_token
 
 OFFLINE_BADGE = "Offline demo"
+CHANGE_ADDRESS_KEY = "change_address"
+CHANGE_ADDRESS_MESSAGE = "Show my saved addresses"
 
 
 def render_vertical(vertical_id: str) -> None:
@@ -169,6 +171,8 @@ def _send_input(
         st.rerun()
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
+    if message is None and st.session_state.pop(f"{CHANGE_ADDRESS_KEY}::{vertical.id}", False):
+        message = typed_message(CHANGE_ADDRESS_MESSAGE)
     if message is None and not has_history:
         message = _starter_chips(vertical)
     if message is None:
@@ -221,6 +225,15 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
                 f":material/location_on: {plain(address.label or 'Address')} · "
                 + plain(_shortened(address.address))
             )
+            # Asked for once; changed from here, never by listing addresses on every search.
+            st.button(
+                "Change address",
+                key=f"change-address-{vertical.id}",
+                icon=":material/edit_location_alt:",
+                type="tertiary",
+                on_click=_ask_for_addresses,
+                args=(vertical.id,),
+            )
         else:
             st.caption(
                 ":material/location_on: No address chosen yet: ask for your saved addresses."
@@ -228,6 +241,10 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
         _details_toggle(vertical)
     if runtime.sandbox is None:
         _expiry_warning(runtime)
+
+
+def _ask_for_addresses(vertical_id: str) -> None:
+    st.session_state[f"{CHANGE_ADDRESS_KEY}::{vertical_id}"] = True
 
 
 def _details_toggle(vertical: Vertical) -> None:
