@@ -151,6 +151,7 @@ ActionKind = Literal[
     "show_slots",
     "pick_slot",
     "choose_address",
+    "clear_cart",
 ]
 
 

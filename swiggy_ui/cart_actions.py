@@ -8,7 +8,7 @@ cart's update) replaces the whole cart: an action carries the full cart it wants
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any
 
 from swiggy_core.cart import CartState
 from swiggy_core.formatting import rupees
@@ -16,7 +16,6 @@ from swiggy_core.models import ActionKind, CardAction
 from swiggy_core.parsers import CartLine, CartResult
 
 # An action that empties the cart in one step, once the actions know one.
-CAN_CLEAR = "clear_cart" in get_args(ActionKind)
 
 
 def quantity_action(cart: CartState, line: CartLine, quantity: int) -> CardAction:
@@ -58,18 +57,13 @@ def checkout_action() -> CardAction:
 
 def keep_action(count: int, shop: str) -> CardAction:
     """Bring the shared cart into this chat, so the panel and its buttons see it."""
-    return CardAction(
-        kind="view_cart", label=f"Keep the {_items(count)} from {shop} in my cart", ids={}
-    )
+    label = f"Keep the {_items(count)} from {shop} in my cart" if count else "Show my cart"
+    return CardAction(kind="view_cart", label=label, ids={})
 
 
-def clear_action() -> CardAction | None:
-    """Empty the cart in one step, when the actions know how (else None)."""
-    if not CAN_CLEAR:
-        return None
-    return CardAction.model_validate(
-        {"kind": "clear_cart", "label": "Cleared my cart", "ids": {"cart": []}}
-    )
+def clear_action() -> CardAction:
+    """Empty the cart in one step."""
+    return CardAction(kind="clear_cart", label="Cleared my cart", ids={"cart": []})
 
 
 def change_text(before: CartResult | None, after: CartResult) -> str:

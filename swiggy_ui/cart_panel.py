@@ -42,7 +42,9 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
     asked = ask_about_shared_cart(vertical, cart)
     # While a reply runs the cart may be changing: nothing acts on it until it has landed.
     watching = state.vertical_chat(vertical.id).watching
-    busy = watching is not None and not watching.finished
+    # While the shared-cart question is open this chat's lines may not be the server's:
+    # shown, but nothing acts on them (an update would replace the cart with stale lines).
+    busy = asked or (watching is not None and not watching.finished)
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)
         if cart.is_empty:

@@ -18,10 +18,6 @@ from swiggy_ui import state
 from swiggy_ui.cart_actions import clear_action, keep_action
 
 Signature = tuple[tuple[str, int], ...]
-NO_CLEAR_TEXT = (
-    "This shop can't empty the cart in one step. Keep the items, then remove the ones "
-    "you don't want with the bin next to each line in the cart."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +45,33 @@ def ask_about_shared_cart(vertical: Vertical, cart: CartState) -> bool:
     ):
         return False
     newest = _note(vertical, cart)
-    if newest is None or newest.vertical_id == vertical.id or newest.count == 0:
+    if newest is None or newest.vertical_id == vertical.id:
         return False
     if newest.signature == signature(cart) or _settled(vertical) == newest.signature:
         return False
-    _ask(vertical, newest)
+    if newest.count == 0:
+        if cart.is_empty:
+            return False
+        _emptied(vertical, newest)  # this chat's lines are gone at Swiggy's end
+    else:
+        _ask(vertical, newest)
     return True
+
+
+def _emptied(vertical: Vertical, newest: SharedCart) -> None:
+    key = f"shared-cart-{vertical.id}"
+    with st.container(border=True, key=key):
+        st.markdown(
+            f":material/remove_shopping_cart: Your Instamart cart was cleared in {newest.shop}: "
+            "show it here before changing it."
+        )
+        st.button(
+            "Show my cart",
+            key=f"{key}-refresh",
+            icon=":material/refresh:",
+            on_click=_settle,
+            args=(vertical, newest, "keep"),
+        )
 
 
 def _note(vertical: Vertical, cart: CartState) -> SharedCart | None:
@@ -90,8 +107,6 @@ def _ask(vertical: Vertical, newest: SharedCart) -> None:
             f":material/shopping_cart: Your Instamart cart has {items} from {newest.shop} "
             "— keep them or clear?"
         )
-        if st.session_state.get(f"{key}-no-clear"):
-            st.caption(NO_CLEAR_TEXT)
         with st.container(horizontal=True):
             st.button(
                 "Keep them",
@@ -110,12 +125,13 @@ def _ask(vertical: Vertical, newest: SharedCart) -> None:
 
 
 def _settle(vertical: Vertical, newest: SharedCart, choice: str) -> None:
-    """Keep: this chat reads the cart. Clear: the clear action, or how to do it by hand."""
+    """Keep: this chat reads the cart. Clear: the clear action."""
     if choice == "clear":
         action = clear_action()
-        if action is None:
-            st.session_state[f"shared-cart-{vertical.id}-no-clear"] = True
-            return
+        # This chat saw no items, so its derived cart does not change when the clear lands:
+        # note the clear here, so the other shop's stale lines wait for a fresh read.
+        shared_key = f"shared_cart::{state.backend()}::{vertical.server_key}"
+        st.session_state[shared_key] = SharedCart(vertical.id, vertical.display_name, 0, ())
     else:
         action = keep_action(newest.count, newest.shop)
     st.session_state[_settled_key(vertical)] = newest.signature

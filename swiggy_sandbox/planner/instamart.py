@@ -126,6 +126,16 @@ def _view_cart(view: ConversationView, intent: Intent) -> Step:
     return Finish(say.cart_reply(done.data))
 
 
+def _clear_cart(view: ConversationView, intent: Intent) -> Step:
+    """Empty the shared Instamart cart (asked for with the shop-switch question's Clear)."""
+    done = view.called("clear_cart")
+    if done is None:
+        return call(view, "clear_cart", {})
+    if not done.ok:
+        return Finish(f"I couldn't clear the cart: {done.error}")
+    return Finish("Done: your Instamart cart is empty now. What would you like?")
+
+
 def _checkout(view: ConversationView, intent: Intent) -> Step:
     """Read the cart, then ask the person to approve the exact checkout call (never call it)."""
     address = address_or_step(view, "get_addresses")
@@ -291,6 +301,7 @@ _HANDLERS: dict[str, Callable[[ConversationView, Intent], Step]] = {
     "set_quantity": _set_quantity,
     "remove": _remove,
     "view_cart": _view_cart,
+    "clear_cart": _clear_cart,
     "checkout": _checkout,
     "confirm": _confirm,
     "cancel": _cancel,

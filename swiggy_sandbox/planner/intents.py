@@ -15,6 +15,7 @@ IntentKind = Literal[
     "set_quantity",
     "remove",
     "view_cart",
+    "clear_cart",
     "checkout",
     "confirm",
     "cancel",
@@ -39,6 +40,7 @@ _ACTION_INTENTS: dict[str, IntentKind] = {
     "confirm": "confirm",
     "cancel": "cancel",
     "choose_address": "choose_address",
+    "clear_cart": "clear_cart",
 }
 
 _TRACK = re.compile(r"\b(where'?s|where is|track|status of)\b.*\border\b")

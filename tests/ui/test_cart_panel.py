@@ -20,7 +20,6 @@ from swiggy_core.parsers import CartResult, parse_tool_result
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 from swiggy_ui.cart_panel import ASKED_TEXT
-from swiggy_ui.cart_switch import NO_CLEAR_TEXT
 
 
 def _click(at: AppTest, label: str, index: int = 0) -> AppTest:
@@ -116,10 +115,6 @@ def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
     assert question in texts(at.main.markdown)
     assert ASKED_TEXT in texts(at.sidebar.caption)  # StyleKit's chat has not seen the cart yet
 
-    _click(at, "Clear")  # no one-step clear: say how, keep asking
-    assert NO_CLEAR_TEXT in texts(at.main.caption)
-    assert question in texts(at.main.markdown)
-
     _click(at, "Keep them")  # the chat reads the shared cart: the panel shows it
     assert _last_action(at, "style").kind == "view_cart"
     assert question not in texts(at.main.markdown)
@@ -127,6 +122,26 @@ def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
 
     at.switch_page("app_pages/nutricart.py").run()  # the same cart both sides: nothing to ask
     assert "keep them or clear?" not in texts(at.main.markdown)
+
+
+def test_clear_on_the_shop_switch_question_empties_the_shared_cart(app):
+    at = _grocery_cart(open_page(app, "app_pages/nutricart.py"))
+    at.switch_page("app_pages/stylekit.py").run()
+    assert "keep them or clear?" in texts(at.main.markdown)
+    _click(at, "Clear")
+    assert not at.exception
+    assert _last_action(at, "style").kind == "clear_cart"
+    assert "keep them or clear?" not in texts(at.main.markdown)
+    assert not _line_keys(at)  # the panel follows the cleared cart
+    # NutriCart's chat still holds the old line: it says the cart was cleared, its buttons
+    # wait (an update would bring the stale line back), and one press reads the cart.
+    at.switch_page("app_pages/nutricart.py").run()
+    assert "Your Instamart cart was cleared in StyleKit" in texts(at.main.markdown)
+    cart_buttons = [b for b in at.sidebar.button if (b.key or "").startswith("cart-food-")]
+    assert cart_buttons and all(button.disabled for button in cart_buttons)
+    _click(at, "Show my cart")
+    assert _last_action(at, "food").kind == "view_cart"
+    assert not _line_keys(at) and "was cleared" not in texts(at.main.markdown)
 
 
 def test_feedme_has_its_own_cart_and_tablescout_none(app):

@@ -14,7 +14,6 @@ from swiggy_core.models import (
 )
 from swiggy_core.parsers import CartLine, CartResult, OrderPlacedResult
 from swiggy_ui.cart_actions import (
-    CAN_CLEAR,
     change_text,
     checkout_action,
     clear_action,
@@ -62,8 +61,7 @@ def test_panel_actions_without_ids_of_their_own() -> None:
     keep = keep_action(3, "NutriCart")
     assert keep.kind == "view_cart" and keep.label == "Keep the 3 items from NutriCart in my cart"
     assert keep_action(1, "StyleKit").label == "Keep the 1 item from StyleKit in my cart"
-    # No one-step clear among the actions: the panel explains instead of pretending.
-    assert (clear_action() is not None) == CAN_CLEAR
+    assert clear_action().kind == "clear_cart"
 
 
 def _line(name: str, quantity: int, key: str, size: str | None = None) -> CartLine:
