@@ -49,11 +49,17 @@ def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
     send(page, "find milk")
     shown(page, server, page.get_by_role("button", name="Add").first)
     # Scroll up as a person does (a wheel), so Streamlit stops following the chat's end.
+    # A phone's chat is many screens tall and still grows while images arrive: keep
+    # scrolling until the top is on screen, as a person would.
     page.get_by_test_id(SCROLLER).hover()
-    for _ in range(10):
-        page.mouse.wheel(0, -600)
-    settled(page)
     heading = page.get_by_role("heading", name="NutriCart", exact=True)
+    for _ in range(60):
+        page.mouse.wheel(0, -1500)
+        page.wait_for_timeout(250)
+        box = heading.bounding_box()
+        if box is not None and box["y"] >= 0:
+            break
+    settled(page)
     expect(heading).to_be_in_viewport()  # scrolled up to the top of a long chat
 
     send(page, "find eggs")
