@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import date
 
 # No single line, price or bill on Swiggy comes near ₹10,00,000: a larger amount is a fault
@@ -117,6 +118,30 @@ def meal_label(meal: str | None, minutes: int | None) -> str:
     if minutes < _LUNCH_FROM_MINUTES:
         return "Breakfast"
     return "Lunch" if minutes < _DINNER_FROM_MINUTES else "Dinner"
+
+
+_ASKED_TIME_RE = re.compile(
+    r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)\b|\b([01]?\d|2[0-3])[:.]([0-5]\d)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_time(text: str) -> str | None:
+    """The clock time a person asked for in their words ("at 8 pm", "7:30"), as "8:00 PM".
+
+    Stricter than reading a slot's time: "for 2 people" has no time in it.
+    """
+    match = _ASKED_TIME_RE.search(text[:500])
+    if match is None:
+        return None
+    if match.group(3):
+        hours, minutes = int(match.group(1)), int(match.group(2) or 0)
+        if not 1 <= hours <= 12 or minutes > 59:
+            return None
+        hours = hours % 12 + (12 if match.group(3).lower() == "pm" else 0)
+    else:
+        hours, minutes = int(match.group(4)), int(match.group(5))
+    return clock_label(hours * 60 + minutes)
 
 
 def distance_label(km: float | None) -> str | None:

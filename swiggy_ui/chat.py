@@ -16,6 +16,7 @@ import streamlit as st
 from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.errors import InputError
+from swiggy_core.formatting import asked_time
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -51,6 +52,7 @@ class _View:
     cards: dict[str, ParsedToolResult]
     newest: frozenset[str]  # tool_use_ids of the newest card of each LIVE_KINDS kind
     previous_carts: dict[str, CartResult]
+    asked_times: dict[str, str]  # slot cards → the time the person had asked for
     image_origin: str | None
     details: bool
 
@@ -63,6 +65,7 @@ class _View:
             image_origin=self.image_origin,
             live=live,
             previous_cart=self.previous_carts.get(tool_use_id),
+            requested_time=self.asked_times.get(tool_use_id),
         )
 
 
@@ -148,9 +151,27 @@ def _view(
         cards=cards,
         newest=frozenset(newest.values()),
         previous_carts=previous,
+        asked_times=_asked_times(messages, cards),
         image_origin=image_origin,
         details=state.show_details(),
     )
+
+
+def _asked_times(messages: list[ChatMessage], cards: dict[str, ParsedToolResult]) -> dict[str, str]:
+    """Each slot card → the clock time the person's latest words before it asked for.
+
+    Swiggy's slot tool takes only a date, so the picker learns the wanted time from here.
+    """
+    asked: dict[str, str] = {}
+    wanted: str | None = None
+    for message in messages:
+        if message.role == "user" and not _only_tool_results(message):
+            wanted = asked_time(visible_text(message)) or wanted
+        for use_id in _result_ids([message]):
+            card = cards.get(use_id)
+            if wanted and card is not None and card.type == "time_slots":
+                asked[use_id] = wanted
+    return asked
 
 
 def _result_ids(messages: list[ChatMessage]) -> list[str]:
