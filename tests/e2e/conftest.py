@@ -13,12 +13,16 @@ from e2e_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     LAUNCH_MS,
+    NARROW,
+    NARROW_HEIGHT,
     STEP_MS,
+    WIDE,
+    WIDE_HEIGHT,
     Server,
     running_app,
     screenshot_folder,
 )
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 _TIMINGS = pytest.StashKey[dict[str, float]]()
 
@@ -55,6 +59,25 @@ def browser() -> Iterator[Browser]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture(
+    params=[(WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT)], ids=[f"{WIDE}px", f"{NARROW}px"]
+)
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A fresh browser context per width (desktop, phone): its own cookies and session.
+
+    A module that needs one fixed width defines its own `page`.
+    """
+    width, height = request.param
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(STEP_MS)
+        page.set_default_navigation_timeout(STEP_MS)
+        yield page
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")

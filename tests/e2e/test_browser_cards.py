@@ -15,23 +15,18 @@ and at phone width no card or slot chip runs off the screen.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from e2e_support import (
     FIRST_PAGE_MS,
-    NARROW,
-    NARROW_HEIGHT,
-    STEP_MS,
     WIDE,
-    WIDE_HEIGHT,
     Server,
     send,
     shown,
     whole_page_shot,
 )
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -39,20 +34,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 # stretched across the page was about 870 px.
 NORMAL_CARD_PX = 420
 SLOT_TIME = re.compile(r"^\d{1,2}:\d{2} [AP]M$")
-SIZES = ((WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT))
-
-
-@pytest.fixture(params=SIZES, ids=lambda size: f"{size[0]}px")
-def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(STEP_MS)
-        page.set_default_navigation_timeout(STEP_MS)
-        yield page
-    finally:
-        context.close()
 
 
 def _open(page: Page, server: Server, shop: str) -> None:

@@ -17,47 +17,25 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from e2e_support import (
     FIRST_PAGE_MS,
-    NARROW,
-    NARROW_HEIGHT,
-    STEP_MS,
     TALLEST_SHOT,
-    WIDE,
-    WIDE_HEIGHT,
     Server,
     send,
     settled,
     shown,
     whole_page_shot,
 )
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 STACKED_BELOW = 640  # Streamlit stacks st.columns on screens narrower than this
 AMOUNT = r"₹[\d,]+(?:\.\d+)?"
 BAR = re.compile(rf"Waiting for your confirmation · 2 items · ({AMOUNT}) · Home")
-
-
-@pytest.fixture(
-    params=[(WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT)], ids=[f"{WIDE}px", f"{NARROW}px"]
-)
-def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    """A fresh browser context per width: its own cookies, so its own Streamlit session."""
-    width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(STEP_MS)
-        page.set_default_navigation_timeout(STEP_MS)
-        yield page
-    finally:
-        context.close()
 
 
 def test_checkout_through_the_confirm_dialog(

@@ -2,40 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from e2e_support import (
     FIRST_PAGE_MS,
-    NARROW,
-    NARROW_HEIGHT,
-    STEP_MS,
-    WIDE,
-    WIDE_HEIGHT,
     Server,
     send,
     settled,
     shown,
     whole_page_shot,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 SCROLLER = "stAppScrollToBottomContainer"  # Streamlit scrolls inside this, not the window
-
-
-@pytest.fixture(params=[(WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT)], ids=["wide", "narrow"])
-def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(STEP_MS)
-        yield page
-    finally:
-        context.close()
 
 
 def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
