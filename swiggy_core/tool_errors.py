@@ -187,7 +187,6 @@ _SERVER_RE = re.compile(
     re.I,
 )
 _INTERNAL_RE = re.compile(r"internal (?:server )?error|some error while", re.I)
-_VALIDATION_RE = re.compile(r"^\s*(?:invalid|missing)\b|\b(?:invalid|missing) \w+", re.I)
 _MAX_SAMPLE = 2000
 
 

@@ -178,27 +178,19 @@ def _export_buttons(store: ChatStore, vertical: Vertical, chat: ConversationInfo
         # Runs on the download request (no Streamlit calls): the chat as stored then.
         return lambda: render(build_export(chat, store.load_since(chat.id), vertical.display_name))
 
-    markdown, json_file = st.columns(2)
-    markdown.download_button(
-        "Markdown",
-        data=build(to_markdown),
-        file_name=f"{name}.md",
-        mime="text/markdown",
-        key=f"chats-md-{vertical.id}",
-        icon=":material/download:",
-        width="stretch",
-        on_click="ignore",
-    )
-    json_file.download_button(
-        "JSON",
-        data=build(to_json),
-        file_name=f"{name}.json",
-        mime="application/json",
-        key=f"chats-json-{vertical.id}",
-        icon=":material/download:",
-        width="stretch",
-        on_click="ignore",
-    )
+    formats = (("Markdown", to_markdown, "md", "text/markdown"),
+               ("JSON", to_json, "json", "application/json"))  # fmt: skip
+    for column, (label, render, extension, mime) in zip(st.columns(2), formats, strict=True):
+        column.download_button(
+            label,
+            data=build(render),
+            file_name=f"{name}.{extension}",
+            mime=mime,
+            key=f"chats-{extension}-{vertical.id}",
+            icon=":material/download:",
+            width="stretch",
+            on_click="ignore",
+        )
 
 
 def _clear_all(runtime: Runtime, vertical: Vertical, count: int, ui: ChatListState) -> None:

@@ -45,6 +45,7 @@ class SignIns:
     _tokens: dict[str, SwiggyToken] = field(default_factory=dict)
     _started: dict[str, StartedSignIn] = field(default_factory=dict)
     _refreshing: set[str] = field(default_factory=set)  # digests of tokens tried
+    _vault_read: set[str] = field(default_factory=set)  # person@world already looked up
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __repr__(self) -> str:
@@ -79,8 +80,18 @@ class SignIns:
             self._refreshing.add(digest)
             return True
 
+    def first_look(self, person: str, world: World) -> bool:
+        """True once per person and world: the remembered copy is read once, not per rerun."""
+        key = f"{person}@{world}"
+        with self._lock:
+            if key in self._vault_read:
+                return False
+            self._vault_read.add(key)
+            return True
+
     def drop(self, person: str, world: World) -> SwiggyToken | None:
         with self._lock:
+            self._vault_read.discard(f"{person}@{world}")  # a later look reads it afresh
             return self._tokens.pop(f"{person}@{world}", None)
 
 
@@ -103,7 +114,7 @@ def current_token(person: str, world: World, settings: Settings) -> SwiggyToken 
     registry = sign_ins()
     token = registry.token(person, world)
     remembered = vault(settings)
-    if token is None and remembered is not None:
+    if token is None and remembered is not None and registry.first_look(person, world):
         token = _load(remembered, person, world)
         if token is not None:
             registry.keep(person, world, token)
