@@ -48,6 +48,15 @@ class ErrorCode(StrEnum):
     TOOL_INTERNAL = "E-3105"  # 500 / -32603: retry once, then report_error
     TOOL_NOT_FOUND = "E-3106"  # 404 / -32601 unknown tool
     TOOL_DOMAIN = "E-3107"  # 200 with success:false (out of stock, slot gone, closed)
+    # E-32xx: the MCP manager (configured servers over stdio, SSE, Streamable HTTP)
+    SERVER_CONFIG = "E-3201"  # mcp_servers.toml / .json entry malformed (line named)
+    SERVER_UNREACHABLE = "E-3202"  # URL refused / command not found / process exited at start
+    SERVER_TIMEOUT = "E-3203"  # no answer within the call or connect timeout
+    SERVER_GARBAGE = "E-3204"  # not MCP: junk on stdout, HTML, broken JSON-RPC
+    SERVER_DIED = "E-3205"  # the transport or process died during a call
+    SERVER_DISABLED = "E-3206"  # the server is switched off in the config
+    HOOK_DENIED = "E-3207"  # a pre-tool hook refused the call (reason shown to the model)
+    RATE_BUDGET = "E-3208"  # our own per-user, per-server call/write budget is used up
     # E-4xxx: internal
     INTERNAL = "E-4001"
     STORE_FAILED = "E-4101"
