@@ -105,6 +105,11 @@ PAISE_PER_RUPEE: Final = 100
 
 # The compact session-state summary sent each turn stays under this many characters.
 SESSION_SUMMARY_MAX_CHARS: Final = 400
+# Opens the session summary's system block; the offline planner finds the summary by it.
+SESSION_SUMMARY_PREFIX: Final = (
+    "Session state (derived by the app from this conversation; when it disagrees with "
+    "the latest tool result, trust the tool result):\n"
+)
 
 # The one money-spending tool each server's confirm button switches on, by server key.
 CONFIRM_TOOL_BY_SERVER: Final = {

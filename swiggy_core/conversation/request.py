@@ -18,6 +18,7 @@ from swiggy_core.constants import (
     DEFAULT_MODEL,
     MAX_CONTEXT_MESSAGES,
     MAX_TOKENS,
+    SESSION_SUMMARY_PREFIX,
 )
 from swiggy_core.conversation._context import (
     address_context,
@@ -28,11 +29,6 @@ from swiggy_core.conversation._context import (
 from swiggy_core.conversation.sanitize import compact_old_turns, sanitize_messages
 from swiggy_core.models import ChatMessage, McpToolListingBlock
 from swiggy_core.verticals import Vertical, build_system_prompt, get_vertical
-
-SESSION_SUMMARY_PREFIX = (
-    "Session state (derived by the app from this conversation; when it disagrees with "
-    "the latest tool result, trust the tool result):\n"
-)
 
 
 class StreamParams(TypedDict, total=False):

@@ -7,8 +7,7 @@ already read from the whole chat) rather than reading the words again.
 
 from __future__ import annotations
 
-from swiggy_core.constants import SUMMARY_FIELDS
-from swiggy_core.conversation.request import SESSION_SUMMARY_PREFIX
+from swiggy_core.constants import SESSION_SUMMARY_PREFIX, SUMMARY_FIELDS
 from swiggy_core.conversation.summary import NONE
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from swiggy_core.conversation.request import SESSION_SUMMARY_PREFIX
+from swiggy_core.constants import SESSION_SUMMARY_PREFIX
 from swiggy_core.conversation.summary import build_session_state_summary
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.planner.session import session_fields, session_slots
