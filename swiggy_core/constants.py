@@ -148,3 +148,37 @@ OAUTH_HTTP_TIMEOUT_SECONDS: Final = 10.0
 OAUTH_MAX_DOCUMENT_BYTES: Final = 256_000
 # Authorization codes are single use and live this long (Swiggy: 120 s).
 OAUTH_CODE_TTL_SECONDS: Final = 120
+
+# Shared state across app replicas (Redis when REDIS_URL is set, else this process's memory).
+REDIS_URL_ENV: Final = "REDIS_URL"
+SHARED_STATE_KEY_PREFIX: Final = "swiggy:"
+REDIS_SOCKET_TIMEOUT_SECONDS: Final = 3.0
+# Every tool that changes state on Swiggy's side (Swiggy's reference marks them "M"): they
+# spend the smaller write budget as well as the call budget.
+WRITE_TOOL_NAMES: Final = frozenset(
+    {
+        "update_cart",
+        "clear_cart",
+        "apply_coupon",
+        "checkout",
+        "update_food_cart",
+        "flush_food_cart",
+        "apply_food_coupon",
+        "place_food_order",
+        "create_cart",
+        "book_table",
+        "cancel_booking",
+        "create_address",
+        "delete_address",
+        "confirm_order",
+        "report_error",
+    }
+)
+# Our own budget, per person and server, under Swiggy's planned limits.
+RATE_CALLS_PER_MINUTE: Final = 120
+RATE_WRITES_PER_MINUTE: Final = 30
+RATE_WINDOW_SECONDS: Final = 60.0
+# Server health: one probe per server at most this often (Swiggy asks for 10 s), shared by
+# every replica; a status older than the TTL is dropped as stale.
+HEALTH_MIN_INTERVAL_SECONDS: Final = 10.0
+HEALTH_STATUS_TTL_SECONDS: Final = 3_600.0
