@@ -182,3 +182,12 @@ RATE_WINDOW_SECONDS: Final = 60.0
 # every replica; a status older than the TTL is dropped as stale.
 HEALTH_MIN_INTERVAL_SECONDS: Final = 10.0
 HEALTH_STATUS_TTL_SECONDS: Final = 3_600.0
+
+# MCP server configuration (`mcp_servers.toml`; JSON accepted).
+MCP_CONFIG_FILENAME: Final = "mcp_servers.toml"
+MCP_CONFIG_ENV: Final = "SWIGGY_MCP_CONFIG"
+# Servers a person adds from the UI: stored per user and world, at most this many each.
+USER_SERVERS_PREFERENCE: Final = "mcp_servers"
+USER_SERVERS_MAX: Final = 20
+# A person may add a stdio server (a command run on the host) only when this is true.
+ALLOW_USER_STDIO_ENV: Final = "SWIGGY_ALLOW_USER_STDIO"
