@@ -191,3 +191,7 @@ USER_SERVERS_PREFERENCE: Final = "mcp_servers"
 USER_SERVERS_MAX: Final = 20
 # A person may add a stdio server (a command run on the host) only when this is true.
 ALLOW_USER_STDIO_ENV: Final = "SWIGGY_ALLOW_USER_STDIO"
+
+# Tool results longer than this are reduced by importance before the model sees them
+# (ids, names, prices and availability stay; the cards always get the full result).
+LARGE_RESULT_CHARS: Final = 5_000
