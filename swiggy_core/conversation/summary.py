@@ -14,12 +14,12 @@ from swiggy_core.constants import (
     VERTICAL_DINING,
     VERTICAL_FOODORDER,
 )
-from swiggy_core.conversation._context import address_view, local_now, short_datetime
+from swiggy_core.conversation._context import address_view, local_now
 from swiggy_core.conversation._slots import extract_slots
+from swiggy_core.conversation.summary_read import NONE, format_moment, format_place
 from swiggy_core.models import ChatMessage, McpToolUseBlock, ToolUseBlock
 from swiggy_core.verticals import get_vertical
 
-NONE = "none"
 _VALUE_MAX = 80
 _RESTAURANT_VERTICALS = frozenset({VERTICAL_DINING, VERTICAL_FOODORDER})
 _RESTAURANT_ID_KEYS = ("restaurantId", "restaurant_id")
@@ -94,7 +94,7 @@ def build_session_state_summary(
         "slots": ", ".join(f"{k}:{v}" for k, v in slots.items()) or NONE,
         "intent": _intent(user_messages[-1]) if user_messages else NONE,
         "confirm": f"pending:{pending_confirmation}" if pending_confirmation else NONE,
-        "datetime": short_datetime(local_now(now)),
+        "datetime": format_moment(local_now(now)),
         "restaurant": _restaurant(messages) if vertical.id in _RESTAURANT_VERTICALS else NONE,
         "location": _location(address),
     }
@@ -151,20 +151,14 @@ def _restaurant(messages: Sequence[ChatMessage]) -> str:
                 names[restaurant_id] = name
             if restaurant_id or name:
                 locked = (name or names.get(restaurant_id or ""), restaurant_id)
-    return _labelled(*locked) if locked else NONE
+    return format_place(*locked) if locked else NONE
 
 
 def _location(address: Any) -> str:
     view = address_view(address)
     if view is None:
         return NONE
-    return _labelled(view.label or None, view.id)
-
-
-def _labelled(name: str | None, ident: str | None) -> str:
-    if name and ident:
-        return f"{name} (id {ident})"
-    return name or (f"id {ident}" if ident else NONE)
+    return format_place(view.label or None, view.id, view.lat, view.lng)
 
 
 def _first(data: dict[str, Any], keys: tuple[str, ...]) -> str | None:

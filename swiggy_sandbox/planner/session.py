@@ -1,35 +1,39 @@
-"""The core's session summary, read as data from the system prompt.
+"""The core's session summary and vertical profiles, read as data from a request.
 
-The app sends `slots=party:4, date:saturday; intent=book; …` after a fixed prefix on the
-local engine's requests; the planner takes the person's details from it (what the core
-already read from the whole chat) rather than reading the words again.
+The app sends its session summary (`slots=party:4, date:saturday; …; location=Home (id …
+at lat,lng)`) with every request; the planner takes the person's details, the active
+address and today's date from it (what the core already worked out from the whole chat)
+rather than reading the words or the prompt's prose again. Which shop it is comes from the
+vertical catalog: the request carries that vertical's compiled profile prompt.
 """
 
 from __future__ import annotations
 
-from swiggy_core.constants import SESSION_SUMMARY_PREFIX, SUMMARY_FIELDS
-from swiggy_core.conversation.summary import NONE
+from collections.abc import Iterable
+from typing import Any
+
+from swiggy_core.conversation.summary_read import SessionSummary, read_session_summary
+from swiggy_core.verticals import VERTICALS, build_system_prompt
+from swiggy_core.verticals.vertical import Vertical
 
 
-def session_fields(system: str) -> dict[str, str]:
-    """Field → value of the session summary line (empty when the request carries none)."""
-    start = system.find(SESSION_SUMMARY_PREFIX)
-    if start < 0:
-        return {}
-    line = system[start + len(SESSION_SUMMARY_PREFIX) :].split("\n", 1)[0]
-    fields: dict[str, str] = {}
-    for part in line.split("; "):
-        key, _, value = part.partition("=")
-        if key in SUMMARY_FIELDS and value and value != NONE:
-            fields[key] = value
-    return fields
+def request_summary(system: str, messages: Iterable[dict[str, Any]]) -> SessionSummary:
+    """The summary in the system prompt (or, failing that, in the last user message)."""
+    last_texts = _last_user_texts(list(messages))
+    return read_session_summary(system, *last_texts) or SessionSummary()
 
 
-def session_slots(system: str) -> dict[str, str]:
-    """Slot → value from the summary's `slots` field ("party" → "4", "skin" → "oily")."""
-    slots: dict[str, str] = {}
-    for pair in session_fields(system).get("slots", "").split(", "):
-        name, _, value = pair.partition(":")
-        if name and value:
-            slots[name.strip()] = value.strip()
-    return slots
+def profile_vertical(system: str) -> Vertical | None:
+    """The vertical whose compiled profile prompt the request carries, if any."""
+    return next((v for v in VERTICALS.values() if build_system_prompt(v.id) in system), None)
+
+
+def _last_user_texts(messages: list[dict[str, Any]]) -> list[str]:
+    for message in reversed(messages):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return [content]
+        return [str(b.get("text", "")) for b in content or [] if isinstance(b, dict)]
+    return []

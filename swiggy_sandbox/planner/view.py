@@ -1,4 +1,4 @@
-"""What the planner knows: the system prompt's context and every tool call in the chat."""
+"""What the planner knows: the core's session summary, the vertical, every tool call in the chat."""
 
 from __future__ import annotations
 
@@ -8,27 +8,20 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.conversation.summary_read import SessionSummary
+from swiggy_core.verticals import VERTICALS
 from swiggy_sandbox.connector import TurnContext
-from swiggy_sandbox.planner.session import session_slots
+from swiggy_sandbox.planner.session import profile_vertical, request_summary
 from swiggy_sandbox.planner.summary_data import summary_data
 
 IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
 _ACTION_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
-_ADDRESS_ID_RE = re.compile(r"addressId[\"']?\s*[:=]\s*[\"']?([\w-]+)")
-_LOOSE_ADDRESS_RE = re.compile(r"\b(addr[_-][\w-]+)")
-_COORDS_RE = re.compile(r"latitude\s*(-?\d+(?:\.\d+)?),?\s*longitude\s*(-?\d+(?:\.\d+)?)")
-_ISO_DATE_RE = re.compile(r"ISO date (\d{4}-\d{2}-\d{2})|today = [^(\n]*\((\d{4}-\d{2}-\d{2})\)")
 _USE_TYPES = frozenset({"tool_use", "mcp_tool_use"})
 _RESULT_TYPES = frozenset({"tool_result", "mcp_tool_result"})
 
-# Vertical names as the profile prompts spell them, and the server each one uses.
-VERTICAL_SERVERS = {
-    "NutriCart": MCP_SERVERS["instamart"].name,
-    "StyleKit": MCP_SERVERS["instamart"].name,
-    "FeedMe": MCP_SERVERS["food"].name,
-    "TableScout": MCP_SERVERS["dineout"].name,
-}
+# Each vertical's display name (how the planner's tables name it) and its MCP server.
+VERTICAL_SERVERS = {v.display_name: v.server.name for v in VERTICALS.values()}
 _DEFAULT_VERTICAL = {server: name for name, server in reversed(VERTICAL_SERVERS.items())}
 
 
@@ -88,6 +81,8 @@ class ConversationView:
 
     ctx: TurnContext
     vertical: str = ""
+    # What the core worked out from the whole chat: slots, active address, date and time.
+    summary: SessionSummary = field(default_factory=SessionSummary)
     calls: list[ToolCall] = field(default_factory=list)
     user_texts: list[str] = field(default_factory=list)
     actions: list[dict[str, Any] | None] = field(default_factory=list)
@@ -135,18 +130,16 @@ class ConversationView:
         return any(tool.get("name") == APPROVAL_TOOL_NAME for tool in self.ctx.client_tools)
 
     def address_id(self) -> str | None:
-        """The active address: from the system prompt, else from a listed address."""
-        if match := _ADDRESS_ID_RE.search(self.ctx.system):
-            return match.group(1)
-        if match := _LOOSE_ADDRESS_RE.search(self.ctx.system):
-            return match.group(1)
+        """The active address the core named, else Home (or the first) of a listing."""
+        if self.summary.location is not None and self.summary.location.id:
+            return self.summary.location.id
         chosen = self.listed_address()
         return str(chosen["id"]) if chosen else None
 
     def coordinates(self) -> tuple[float, float] | None:
         """Latitude and longitude of the active address."""
-        if match := _COORDS_RE.search(self.ctx.system):
-            return float(match.group(1)), float(match.group(2))
+        if self.summary.location is not None and self.summary.location.coordinates:
+            return self.summary.location.coordinates
         chosen = self.listed_address()
         if chosen and chosen.get("lat") is not None and chosen.get("lng") is not None:
             return float(chosen["lat"]), float(chosen["lng"])
@@ -162,14 +155,14 @@ class ConversationView:
         return (home or found or [None])[0]
 
     def today(self) -> date:
-        """Today's date from the system prompt's date block, else the clock in India."""
-        if match := _ISO_DATE_RE.search(self.ctx.system):
-            return date.fromisoformat(match.group(1) or match.group(2))
+        """Today in India, as the core's session summary says (else the clock)."""
+        if self.summary.moment is not None:
+            return self.summary.moment.date()
         return datetime.now(IST).date()
 
     def slot(self, name: str) -> str | None:
         """A detail from the core's session summary ("party", "skin", "budget"), if sent."""
-        return session_slots(self.ctx.system).get(name)
+        return self.summary.slots.get(name)
 
     def remembered(self, read: Any) -> Any:
         """The newest non-empty value `read(text)` finds in the person's messages."""
@@ -181,7 +174,8 @@ class ConversationView:
 
 def build_view(ctx: TurnContext) -> ConversationView:
     """Digest the turn context once per step."""
-    view = ConversationView(ctx=ctx, vertical=_vertical(ctx))
+    summary = request_summary(ctx.system, ctx.messages)
+    view = ConversationView(ctx=ctx, vertical=_vertical(ctx), summary=summary)
     transcript = ctx.transcript()
     start = _turn_start(transcript)
     last_user = _last_user_message(ctx.messages)
@@ -226,8 +220,10 @@ def _last_user_message(messages: list[dict[str, Any]]) -> int:
 
 
 def _vertical(ctx: TurnContext) -> str:
-    if match := re.search(r"You are (NutriCart|StyleKit|FeedMe|TableScout)", ctx.system):
-        return match.group(1)
+    """The vertical whose profile the request carries; else the first one named; else the
+    one whose server's tools are offered."""
+    if (profile := profile_vertical(ctx.system)) is not None:
+        return profile.display_name
     mentioned = [(ctx.system.find(name), name) for name in VERTICAL_SERVERS if name in ctx.system]
     if mentioned:
         return min(mentioned)[1]

@@ -16,8 +16,8 @@ from typing import Any
 import anthropic
 import pytest
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS
-from swiggy_core.conversation import build_message_stream_params
+from swiggy_core.constants import APPROVAL_TOOL_NAME, DEFAULT_MODEL, MCP_SERVERS
+from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.catalog.wire import address_wire
 from swiggy_sandbox.connector import McpBridge
@@ -92,14 +92,15 @@ class Chat:
         self.shop, self.user = shop, user
         self.address = address_wire(shop.saved_addresses(user)[0])
         self.server = ServerSpec(MCP_SERVERS[key].name, sandbox.url_for(key), token)
-        params = build_message_stream_params(
+        setup = TurnSetup(
             vertical_id=vertical,
-            messages=[ChatMessage(role="user", content="hi")],
+            model=DEFAULT_MODEL,
             swiggy_token=token,
-            mcp_server_urls={key: sandbox.url_for(key)},
+            server_urls={key: sandbox.url_for(key)},
             address=self.address,
-            now=NOW,
         )
+        # The app's request (session summary included); messages are this test's own.
+        params = build_turn_params(setup, [ChatMessage(role="user", content="hi")], now=NOW)
         params.pop("messages")
         # The app's toolset (spending tools switched off), then this test's approval tool.
         (toolset,) = [tool for tool in params["tools"] if tool.get("type") == "mcp_toolset"]
@@ -356,12 +357,8 @@ def test_local_engine_asks_too_even_when_checkout_is_offered_as_a_client_tool(
     tools = [{k: t[k] for k in ("name", "description", "input_schema") if k in t} for t in listed]
     assert "checkout" in [tool["name"] for tool in tools], "(wrongly) offered to the model"
     address = address_wire(sandbox.app.state.shop.saved_addresses("local-approval")[0])
-    params = build_message_stream_params(
-        vertical_id="food",
-        messages=[ChatMessage(role="user", content="hi")],
-        address=address,
-        now=NOW,
-    )
+    setup = TurnSetup(vertical_id="food", model=DEFAULT_MODEL, address=address)
+    params = build_turn_params(setup, [ChatMessage(role="user", content="hi")], now=NOW)
     params.pop("messages")
     params["tools"] = [*tools, APPROVAL_TOOL]
     messages: list[dict[str, Any]] = []

@@ -22,9 +22,13 @@ import anthropic
 import pytest
 
 from swiggy_core.actions import CardAction, action_message, typed_message
-from swiggy_core.constants import APPROVAL_TOOL_NAME, CONFIRM_TOOL_BY_SERVER, MCP_SERVERS
-from swiggy_core.conversation import build_message_stream_params
-from swiggy_core.engine import TurnSetup
+from swiggy_core.constants import (
+    APPROVAL_TOOL_NAME,
+    CONFIRM_TOOL_BY_SERVER,
+    DEFAULT_MODEL,
+    MCP_SERVERS,
+)
+from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.engine.local import run_local_turn
 from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage
@@ -194,14 +198,15 @@ class Chat:
         return SimpleNamespace(content=result.blocks, stop_reason=result.stop_reason)
 
     def _connector_turn(self) -> Any:
-        params: Any = build_message_stream_params(
+        setup = TurnSetup(
             vertical_id=self.vertical,
-            messages=self.history,
+            model=DEFAULT_MODEL,
             swiggy_token=self.token,
-            mcp_server_urls={key: self.sandbox.url_for(key) for key in SERVER_KEYS},
+            server_urls={key: self.sandbox.url_for(key) for key in SERVER_KEYS},
             address=self.address,
-            now=NOW,
         )
+        # Exactly what the app sends: its session summary included.
+        params: Any = build_turn_params(setup, self.history, now=NOW)
         if not any(tool.get("name") == APPROVAL_TOOL_NAME for tool in params["tools"]):
             params["tools"].append(APPROVAL_TOOL)
         with self.client.beta.messages.stream(**params) as stream:

@@ -9,7 +9,8 @@ from typing import Any
 import anthropic
 import pytest
 
-from swiggy_core.conversation import build_message_stream_params
+from swiggy_core.constants import DEFAULT_MODEL
+from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.connector import McpBridge
 from swiggy_sandbox.connector.toolsets import ServerSpec
@@ -36,11 +37,9 @@ def test_tool_use_round_trips_until_the_planner_answers(sandbox: SandboxHttpServ
         for tool in bridge.list_tools(server)
     ]
     address = {"id": "addr_home_indiranagar", "label": "Home"}
-    params = build_message_stream_params(
-        vertical_id="food",
-        messages=[ChatMessage(role="user", content="find masala oats")],
-        address=address,
-        now=NOW,
+    setup = TurnSetup(vertical_id="food", model=DEFAULT_MODEL, address=address)
+    params = build_turn_params(
+        setup, [ChatMessage(role="user", content="find masala oats")], now=NOW
     )
     params["tools"] = tools
     messages: list[dict[str, Any]] = params.pop("messages")

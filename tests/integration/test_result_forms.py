@@ -24,8 +24,8 @@ from mcp.client.streamable_http import streamable_http_client
 from session_peers import ADDRESS, INSTAMART, NOW, finish, new_session
 
 from swiggy_core.actions import typed_message
-from swiggy_core.conversation import build_message_stream_params
-from swiggy_core.engine import choose_engine, to_client_tool_messages
+from swiggy_core.constants import DEFAULT_MODEL
+from swiggy_core.engine import TurnSetup, build_turn_params, choose_engine, to_client_tool_messages
 from swiggy_core.errors import SettingsError
 from swiggy_core.models import ChatMessage, McpToolResultBlock, tool_pairs
 from swiggy_core.parsers import ProductsResult, parse_tool_result
@@ -251,10 +251,11 @@ def test_the_planner_reads_ids_from_a_summary_alone(summary_sandbox: SandboxHttp
 
     def say(client: anthropic.Anthropic, text: str) -> Any:
         history.append(typed_message(text))
-        params: Any = build_message_stream_params(
-            vertical_id="food", messages=history, swiggy_token=token,
-            mcp_server_urls=urls, address=address, now=NOW,
+        setup = TurnSetup(
+            vertical_id="food", model=DEFAULT_MODEL, swiggy_token=token,
+            server_urls=urls, address=address,
         )  # fmt: skip
+        params: Any = build_turn_params(setup, history, now=NOW)
         with client.beta.messages.stream(**params) as stream:
             reply = stream.get_final_message()
         blocks = [block.model_dump(mode="json", exclude_none=True) for block in reply.content]

@@ -138,7 +138,7 @@ def test_pending_confirmation_and_location():
         )
     )
     assert fields["confirm"] == "pending:checkout"
-    assert fields["location"] == "Home (id addr-1)"
+    assert fields["location"] == "Home (id addr-1 at 1.0,2.0)"
     assert _fields(_summary("food", address={"addressId": "a9"}))["location"] == "id a9"
 
 

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.conversation._context import AddressView, address_context, datetime_context
+from swiggy_core.conversation._context import AddressView
+from swiggy_core.engine.setup import TurnSetup, build_turn_params
+from swiggy_core.models import ChatMessage
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Say, TurnContext
 from swiggy_sandbox.planner import DEMO_LABEL, PlannerBrain, build_view
 from swiggy_sandbox.planner.approval import approval_reply
@@ -19,8 +21,13 @@ from swiggy_sandbox.planner.view import ApprovalAnswer
 IM = "swiggy-instamart"
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
 ADDRESS = AddressView("addr_home_x", "Home", "12th Main", 12.97, 77.64)
+# The system prompt exactly as the app builds it (profile, address, clock, session summary).
+_HI = [ChatMessage.model_validate({"role": "user", "content": "hi"})]
 SYSTEM = "\n\n".join(
-    ["You are NutriCart, a grocery assistant.", address_context(ADDRESS), datetime_context(NOW)]
+    block["text"]
+    for block in build_turn_params(
+        TurnSetup(vertical_id="food", model="claude-sonnet-4-5", address=ADDRESS), _HI, now=NOW
+    )["system"]
 )
 TOOLS = [{"name": name, "input_schema": {"type": "object"}} for name in ("get_cart", "update_cart")]
 APPROVAL_TOOL = {
