@@ -1,14 +1,16 @@
-"""MCP sessions the app owns (the local engine): opened once, listed once, called many times.
+"""MCP sessions the app owns: opened once, listed once, called many times, any transport.
 
 Every session lives on the shared background loop (`swiggy_core.mcp.loop`), held open by
-its own task because anyio scopes must be exited by the task that entered them. Sessions
-and listings are keyed by URL and a digest of the token, so people never share one and
-the token itself appears in no key, log, exception or repr.
+its own task (`swiggy_core.mcp.connection`). Sessions and listings are keyed by person,
+server and a digest of the token, so people never share one and the token itself appears
+in no key, log, exception or repr. Servers are reached over Streamable HTTP, SSE, stdio or
+in memory (`swiggy_core.mcp.transports`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import hashlib
 import json
@@ -17,31 +19,40 @@ import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
-from urllib.parse import urlsplit
 
-import httpx2
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
+from mcp import ClientSession, types
 from mcp.shared.exceptions import MCPError
-from mcp.types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST
+from pydantic import BaseModel
 
-from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MCP_SERVERS
 from swiggy_core.conversation import truncate_tool_result
-from swiggy_core.logsafe import mask_url_password, register_secret
+from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError, stored_texts
+from swiggy_core.mcp.connection import (
+    CLOSE_TIMEOUT_SECONDS,
+    TRANSPORT_CODES,
+    Connection,
+    ConnectionLost,
+)
 from swiggy_core.mcp.loop import run_sync
-from swiggy_core.tool_errors import classify_tool_failure
+from swiggy_core.mcp.transports import Endpoint, ServerTarget, endpoint_for, resolve_url
 
 T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
 LISTING_TTL_SECONDS = 300.0
 IDLE_SECONDS = 600.0
 CALL_TIMEOUT_SECONDS = 30.0
 # Results above this many characters are shrunk for the model (the cards keep the full text).
 MODEL_RESULT_LIMIT = 20_000
-_AUTH_STATUSES = frozenset({401, 403, 419})
 _SESSION_GONE = "Session terminated"
-# JSON-RPC errors the client transport makes up when the connection (not the tool) fails.
-_TRANSPORT_CODES = frozenset({CONNECTION_CLOSED, INVALID_REQUEST, INTERNAL_ERROR})
+__all__ = ["McpManager", "ServerHealth", "ServerTarget", "ToolOutput", "resolve_url"]
+
+
+class SessionKey(NamedTuple):
+    """Whose session on which server: person, server identity, token digest."""
+
+    user: str
+    server: str
+    token: str
 
 
 class ToolOutput(NamedTuple):
@@ -81,6 +92,7 @@ class ServerHealth:
     tool_count: int = 0
     latency_ms: float = 0.0
     error: str | None = None
+    code: str | None = None  # the error's code ("E-3202"), None when ok
 
 
 def shrink_for_model(text: str, arguments: Mapping[str, Any] | None = None) -> str:
@@ -94,116 +106,12 @@ def shrink_for_model(text: str, arguments: Mapping[str, Any] | None = None) -> s
     return truncate_tool_result(text, query=query, limit=MODEL_RESULT_LIMIT)
 
 
-def resolve_url(server_key_or_url: str) -> str:
-    """A Swiggy server key ("instamart") becomes its URL; URLs pass through."""
-    spec = MCP_SERVERS.get(server_key_or_url)
-    if spec is not None:
-        return spec.url
-    if urlsplit(server_key_or_url).scheme in ("http", "https"):
-        return server_key_or_url
-    raise McpCallError(f"Unknown MCP server {server_key_or_url!r}.")
-
-
-class _Connection:
-    """One initialised session, kept open by a task that waits until it is told to close."""
-
-    def __init__(self, url: str, token: str | None, timeout: float) -> None:
-        self.url = url
-        self._timeout = timeout
-        register_secret(token)  # whatever the SDKs log about this connection, masked
-        self._headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.session: ClientSession | None = None
-        self.statuses: list[int] = []
-        self.failure: BaseException | None = None
-        self.last_used = time.monotonic()
-        self._ready = asyncio.Event()
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def __repr__(self) -> str:
-        return f"_Connection(url={mask_url_password(self.url)!r}, alive={self.alive})"
-
-    @property
-    def alive(self) -> bool:
-        return self.session is not None and self._task is not None and not self._task.done()
-
-    async def open(self) -> None:
-        """Connect and initialise; raise McpCallError when the server can't be used."""
-        self._task = asyncio.create_task(self._hold())
-        ready = asyncio.create_task(self._ready.wait())
-        pending = {self._task, ready}
-        await asyncio.wait(pending, timeout=self._timeout, return_when=asyncio.FIRST_COMPLETED)
-        ready.cancel()
-        if not self.alive:
-            await self.close()
-            raise self.error("connecting", timed_out=self.failure is None)
-
-    async def request(
-        self, work: Callable[[ClientSession], Coroutine[Any, Any, T]], timeout: float
-    ) -> T:
-        """Run `work` on the session; a transport that dies meanwhile fails it at once."""
-        assert self.session is not None and self._task is not None
-        self.last_used = time.monotonic()
-        job: asyncio.Task[T] = asyncio.create_task(work(self.session))
-        await asyncio.wait({job, self._task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if job.done():
-            return job.result()
-        job.cancel()
-        raise self.error("waiting for an answer", timed_out=not self._task.done())
-
-    async def close(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(self._task, CONNECT_TIMEOUT_SECONDS)
-
-    def error(self, doing: str, *, timed_out: bool = False, detail: str = "") -> McpCallError:
-        """A coded error naming the host only (never headers, which hold the token)."""
-        where = urlsplit(self.url)  # host and port only: no user info, no query string
-        port = f":{where.port}" if where.port else ""
-        host = f"{where.scheme}://{where.hostname}{port}{where.path}"
-        refused = [status for status in self.statuses if status in _AUTH_STATUSES]
-        if refused:
-            # Swiggy's catalogue: 401 reconnect, 403 scope too narrow, 419 session revoked.
-            code = classify_tool_failure(status=refused[0]).code
-            message = f"The MCP server at {host} refused the token ({refused[0]}) "
-            return McpCallError(f"{message}while {doing}. Reconnect.", code=code)
-        if self.statuses:
-            status = self.statuses[0]
-            message = f"The MCP server at {host} answered {status} while {doing}"
-            code = classify_tool_failure(status=status).code
-            return McpCallError(f"{message}: {detail}." if detail else f"{message}.", code=code)
-        elif timed_out:
-            message = f"The MCP server at {host} did not answer in time while {doing}"
-        else:
-            message = f"Could not reach the MCP server at {host} while {doing}"
-        return McpCallError(f"{message}: {detail}." if detail else f"{message}.")
-
-    async def _hold(self) -> None:
-        async def note(response: httpx2.Response) -> None:
-            if response.status_code >= 400:
-                self.statuses.append(response.status_code)
-
-        timeout = httpx2.Timeout(self._timeout, connect=CONNECT_TIMEOUT_SECONDS)
-        hooks = {"response": [note]}
-        try:
-            async with (
-                httpx2.AsyncClient(headers=self._headers, timeout=timeout, event_hooks=hooks) as h,
-                streamable_http_client(self.url, http_client=h) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                self.session = session
-                self._ready.set()
-                await self._stop.wait()
-        except Exception as error:  # kept, not raised: nobody awaits this task's result
-            self.failure = error
-        finally:
-            self.session = None
-
-
 class McpManager:
-    """Pooled MCP sessions plus a short-lived tool-listing cache, safe to share by threads."""
+    """Pooled MCP sessions over any transport plus a listing cache, safe to share by threads.
+
+    A session belongs to one (person, server, token): `user` keeps two people apart even
+    when they reach the same server with the same credential.
+    """
 
     def __init__(
         self,
@@ -215,126 +123,200 @@ class McpManager:
         self.listing_ttl = listing_ttl
         self.idle_seconds = idle_seconds
         self.call_timeout = call_timeout
-        self._connections: dict[tuple[str, str], _Connection] = {}  # touched on the loop only
-        self._listings: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}
+        self._connections: dict[SessionKey, Connection] = {}  # touched on the loop only
+        self._listings: dict[SessionKey, tuple[float, list[dict[str, Any]]]] = {}
         self._cache_lock = threading.Lock()
-        self._open_lock: asyncio.Lock | None = None
+        self._open_locks: dict[str, asyncio.Lock] = {}  # per host or command, on the loop
 
     def __repr__(self) -> str:
         return f"McpManager(sessions={len(self._connections)}, listings={len(self._listings)})"
 
     def list_tools(
-        self, server: str, token: str | None, *, refresh: bool = False
+        self,
+        server: ServerTarget,
+        token: str | None = None,
+        *,
+        user: str = "",
+        refresh: bool = False,
     ) -> list[dict[str, Any]]:
         """`[{name, description, input_schema}]` of the server, cached for `listing_ttl`."""
-        url = resolve_url(server)
-        key = _key(url, token)
+        endpoint = endpoint_for(server, token)
+        key = _key(user, endpoint)
         with self._cache_lock:
             cached = self._listings.get(key)
         if cached is not None and not refresh and time.monotonic() - cached[0] < self.listing_ttl:
             return [dict(tool) for tool in cached[1]]
-        tools = self._run(self._list(url, token))
-        with self._cache_lock:
-            self._listings[key] = (time.monotonic(), tools)
+        tools = self._run(self._list(endpoint, key, reconnect=True), self.call_timeout)
+        self._remember(key, tools)
         return [dict(tool) for tool in tools]
 
     def call_tool(
-        self, server: str, token: str | None, name: str, arguments: Mapping[str, Any]
+        self,
+        server: ServerTarget,
+        token: str | None,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        user: str = "",
+        timeout: float | None = None,
     ) -> ToolOutput:
-        """Call one tool; a refused or unreachable server raises a coded McpCallError."""
-        return self._run(self._call(resolve_url(server), token, name, dict(arguments)))
+        """Call one tool; a refused, dead, slow or garbled server raises a coded McpCallError."""
+        endpoint = endpoint_for(server, token)
+        wait = timeout or self.call_timeout
+        return self._run(
+            self._call(endpoint, _key(user, endpoint), name, dict(arguments), wait), wait
+        )
 
-    def health(self, server: str, token: str | None) -> ServerHealth:
-        """List the tools afresh and time it; failures become a coded message, not a raise."""
+    def send_request(
+        self,
+        server: ServerTarget,
+        token: str | None,
+        request: types.ClientRequest,
+        result_type: type[R],
+        *,
+        user: str = "",
+        timeout: float | None = None,
+        idempotent: bool = False,
+    ) -> R:
+        """Send one raw request on the pooled session and return its typed result.
+
+        Nothing is validated against a listing (a pinned listing means none was asked for).
+        A JSON-RPC error the server answers is raised as the SDK's `MCPError`; transport
+        failures are coded McpCallErrors.
+        """
+        endpoint = endpoint_for(server, token)
+        wait = timeout or self.call_timeout
+
+        async def send(session: ClientSession) -> R:
+            return await session.send_request(request, result_type)
+
+        doing = f"sending {request.method}"
+        work = self._with_session(endpoint, _key(user, endpoint), send, doing, wait, idempotent)
+        return self._run(work, wait)
+
+    def health(
+        self, server: ServerTarget, token: str | None = None, *, user: str = ""
+    ) -> ServerHealth:
+        """List the tools afresh and time it; a failure is reported with its code, not raised.
+
+        A session whose transport has ended is reported down (and dropped, so the next call
+        reconnects) rather than silently reopened.
+        """
         started = time.monotonic()
         try:
-            tools = self.list_tools(server, token, refresh=True)
+            endpoint = endpoint_for(server, token)
+            key = _key(user, endpoint)
+            tools = self._run(self._list(endpoint, key, reconnect=False), self.call_timeout)
         except McpCallError as error:
-            return ServerHealth(ok=False, error=str(error))
+            return ServerHealth(ok=False, error=str(error), code=str(error.code))
+        self._remember(key, tools)
         latency = (time.monotonic() - started) * 1000
         return ServerHealth(ok=True, tool_count=len(tools), latency_ms=round(latency, 1))
 
     def close(self) -> None:
-        """Close every session (a later call opens new ones)."""
-        self._run(self._close_all())
+        """Close every session and stop every stdio server (a later call opens new ones)."""
+        self._run(self._close_all(), CLOSE_TIMEOUT_SECONDS)
         with self._cache_lock:
             self._listings.clear()
 
-    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+    def _remember(self, key: SessionKey, tools: list[dict[str, Any]]) -> None:
+        with self._cache_lock:
+            self._listings[key] = (time.monotonic(), tools)
+
+    def _run(self, coroutine: Coroutine[Any, Any, T], wait: float) -> T:
         try:
             # The coroutine bounds itself; this outer wait only guards against a stuck loop.
-            return run_sync(coroutine, self.call_timeout + 2 * CONNECT_TIMEOUT_SECONDS)
+            return run_sync(coroutine, wait + self.call_timeout + 2 * CLOSE_TIMEOUT_SECONDS)
         except TimeoutError:
-            raise McpCallError("The MCP server did not answer in time.") from None
+            raise McpCallError(
+                "The MCP server did not answer in time.", code=ErrorCode.SERVER_TIMEOUT
+            ) from None
 
-    async def _list(self, url: str, token: str | None) -> list[dict[str, Any]]:
+    async def _list(
+        self, endpoint: Endpoint, key: SessionKey, *, reconnect: bool
+    ) -> list[dict[str, Any]]:
         async def listing(session: ClientSession) -> list[dict[str, Any]]:
             result = await session.list_tools()
             return [_listed(tool) for tool in result.tools]
 
-        return await self._with_session(url, token, listing, "listing tools", idempotent=True)
+        wait = self.call_timeout
+        return await self._with_session(
+            endpoint, key, listing, "listing tools", wait, idempotent=reconnect, reopen=reconnect
+        )
 
     async def _call(
-        self, url: str, token: str | None, name: str, args: dict[str, Any]
+        self, endpoint: Endpoint, key: SessionKey, name: str, args: dict[str, Any], wait: float
     ) -> ToolOutput:
         async def call(session: ClientSession) -> ToolOutput:
             try:
                 result = await session.call_tool(name, args)
             except MCPError as error:
-                if error.error.code in _TRANSPORT_CODES:
+                if error.error.code in TRANSPORT_CODES:
                     raise  # the connection failed, not the tool
                 return ToolOutput(error.error.message, True)
             except RuntimeError as error:  # a result that breaks its declared output schema
                 return ToolOutput(str(error), True)
             return ToolOutput(_result_text(result), bool(result.is_error), _structured(result))
 
-        return await self._with_session(url, token, call, f"calling {name}")
+        return await self._with_session(endpoint, key, call, f"calling {name}", wait)
 
     async def _with_session(
         self,
-        url: str,
-        token: str | None,
+        endpoint: Endpoint,
+        key: SessionKey,
         work: Callable[[ClientSession], Coroutine[Any, Any, T]],
         doing: str,
-        *,
+        wait: float,
         idempotent: bool = False,
+        *,
+        reopen: bool = True,
     ) -> T:
-        """Run `work` on the pooled session; reconnect once when that cannot repeat an action."""
-        key = _key(url, token)
+        """Run `work` on the pooled session; reconnect once when that cannot repeat an action.
+
+        A session found dead before anything is sent is replaced first (safe for any work);
+        a transport lost while a request was out is retried only for idempotent work.
+        """
         for attempt in range(2):
-            connection = await self._connection(key, url, token)
+            connection = await self._connection(key, endpoint, reopen=reopen)
             try:
-                return await connection.request(work, self.call_timeout)
+                return await connection.request(work, wait, doing)
+            except ConnectionLost:
+                await self._drop(key)
+                if attempt or not idempotent:
+                    raise
             except MCPError as error:
                 await self._drop(key)
                 # A forgotten session was refused before anything ran; a closed connection
                 # may have run the call already, so only idempotent work is sent again.
                 forgotten = error.error.message == _SESSION_GONE
                 if attempt or not (forgotten or idempotent):
-                    detail = "" if connection.statuses else error.error.message
-                    raise connection.error(doing, detail=detail) from None
+                    raise connection.failed(doing, error=error) from None
             except McpCallError:
                 await self._drop(key)
                 raise
-            except Exception:
+            except Exception as error:
                 await self._drop(key)
-                raise connection.error(doing) from None
+                raise connection.failed(doing, error=error) from None
         raise AssertionError("unreachable")
 
-    async def _connection(self, key: tuple[str, str], url: str, token: str | None) -> _Connection:
+    async def _connection(self, key: SessionKey, endpoint: Endpoint, *, reopen: bool) -> Connection:
         await self._close_idle()
         existing = self._connections.get(key)
         if existing is not None and existing.alive:
             return existing
-        if self._open_lock is None:
-            self._open_lock = asyncio.Lock()
+        if existing is not None and not reopen:
+            await self._drop(key)
+            raise existing.failed("waiting for its next request", died=True)
         # Swiggy asks clients to initialise its servers one after another, never at once.
-        async with self._open_lock:
+        lock = self._open_locks.setdefault(
+            endpoint.host if endpoint.url else endpoint.key, asyncio.Lock()
+        )
+        async with lock:
             existing = self._connections.get(key)
             if existing is not None and existing.alive:
                 return existing
             await self._drop(key)
-            connection = _Connection(url, token, self.call_timeout)
+            connection = Connection(endpoint, self.call_timeout)
             await connection.open()
             self._connections[key] = connection
             return connection
@@ -344,19 +326,20 @@ class McpManager:
         for key in [k for k, c in self._connections.items() if c.last_used < cutoff]:
             await self._drop(key)
 
-    async def _drop(self, key: tuple[str, str]) -> None:
+    async def _drop(self, key: SessionKey) -> None:
         connection = self._connections.pop(key, None)
         if connection is not None:
             await connection.close()
 
     async def _close_all(self) -> None:
-        for key in list(self._connections):
-            await self._drop(key)
+        dropped = [self._connections.pop(key) for key in list(self._connections)]
+        await asyncio.gather(*(connection.close() for connection in dropped))
 
 
-def _key(url: str, token: str | None) -> tuple[str, str]:
+def _key(user: str, endpoint: Endpoint) -> SessionKey:
+    token = endpoint.token
     digest = hashlib.sha256(token.encode()).hexdigest()[:24] if token else ""
-    return url, digest
+    return SessionKey(user, endpoint.identity, digest)
 
 
 def _listed(tool: Any) -> dict[str, Any]:
@@ -390,9 +373,19 @@ _shared_lock = threading.Lock()
 
 
 def shared_manager() -> McpManager:
-    """The process-wide manager (sessions are per token, so sharing it is safe)."""
+    """The process-wide manager (sessions are per person and token, so sharing it is safe)."""
     global _shared
     with _shared_lock:
         if _shared is None:
             _shared = McpManager()
+            atexit.register(_close_shared)
         return _shared
+
+
+def _close_shared() -> None:
+    """At exit: close every session and stop every stdio server the app started."""
+    with _shared_lock:
+        manager = _shared
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.close()

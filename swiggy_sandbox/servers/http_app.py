@@ -1,4 +1,5 @@
-"""One Starlette app: the three MCP servers at /im, /food, /dineout, plus /img and metadata."""
+"""One Starlette app: the three MCP servers at /im, /food, /dineout (and over SSE at
+/sse/im...), plus /img and metadata."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from swiggy_sandbox.servers.envelope import SandboxServer
 from swiggy_sandbox.servers.gate import McpGate
 from swiggy_sandbox.servers.ratelimit import RateLimiter, RateLimits
 from swiggy_sandbox.servers.registry import SERVER_KEYS, WRITE_TOOLS, build_server
+from swiggy_sandbox.servers.sse import gated_paths, sse_routes
 from swiggy_sandbox.servers.summary import ResultForm, resolve_result_form
 from swiggy_sandbox.shop import Clock, Shop, system_clock
 
@@ -99,6 +101,7 @@ def build_http_app(
         # (a Mount would answer at /im/ and redirect /im).
         sub_app = server.streamable_http_app(streamable_http_path=MCP_SERVERS[key].path)
         routes.extend(r for r in sub_app.routes if getattr(r, "path", "") == MCP_SERVERS[key].path)
+    routes += sse_routes(servers)
     routes += _metadata_routes(base_url, authorization_server or f"{base_url}/auth")
     # The authorization server issues into the same store the gate checks.
     resources = [f"{base_url}{spec.path}" for spec in MCP_SERVERS.values()]
@@ -114,13 +117,15 @@ def build_http_app(
                 await stack.enter_async_context(server.session_manager.run())
             yield
 
+    # The SSE stream and message paths sit behind the same gate as the Streamable HTTP ones.
+    endpoints = {**{spec.path: key for key, spec in MCP_SERVERS.items()}, **gated_paths()}
     gate = Middleware(
         McpGate,
         store=store,
         limiter=RateLimiter(limits or RateLimits(), limiter_clock),
-        endpoints={spec.path: key for key, spec in MCP_SERVERS.items()},
+        endpoints=endpoints,
         write_tools=WRITE_TOOLS,
-        metadata_url={spec.path: _metadata_url(base_url) for spec in MCP_SERVERS.values()},
+        metadata_url={path: _metadata_url(base_url) for path in endpoints},
     )
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.shop, app.state.store = shop, store

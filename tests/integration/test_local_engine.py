@@ -385,7 +385,7 @@ def test_a_dead_server_gives_a_coded_error_and_keeps_the_persons_text(
     finally:
         pool.close()
 
-    assert result.error is not None and result.error.code == "E-3003"
+    assert result.error is not None and result.error.code == "E-3202"
     assert f"127.0.0.1:{port}" in result.error.message and DEMO_TOKEN not in result.error.message
     assert [type(e) for e in events] == [StreamFailed, TurnDone]
     assert [*history, message] == before  # the caller still has the person's words

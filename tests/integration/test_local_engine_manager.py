@@ -12,6 +12,7 @@ import pytest
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp import McpCallError, McpManager, ServerHealth, ToolOutput
 from swiggy_core.mcp.manager import resolve_url
+from swiggy_core.mcp.transports import Endpoint
 from swiggy_core.tool_errors import RECONNECT_CATEGORIES, category_of
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 
@@ -55,9 +56,9 @@ def test_listing_is_cached_per_server_and_token(
     calls: list[str] = []
     original = manager._list
 
-    async def counting(url: str, token: str | None) -> list[dict[str, Any]]:
-        calls.append(url)
-        return await original(url, token)
+    async def counting(endpoint: Endpoint, key: Any, *, reconnect: bool) -> list[dict[str, Any]]:
+        calls.append(endpoint.url)
+        return await original(endpoint, key, reconnect=reconnect)
 
     monkeypatch.setattr(manager, "_list", counting)
     tools = manager.list_tools(url, DEMO_TOKEN)
@@ -122,12 +123,12 @@ def test_a_revoked_session_is_419_and_asks_for_a_full_sign_in(
     assert category_of(caught.value.code) in RECONNECT_CATEGORIES
 
 
-def test_a_dead_server_is_a_coded_server_error(manager: McpManager) -> None:
+def test_a_dead_server_is_a_coded_unreachable_error(manager: McpManager) -> None:
     url = dead_url()
     with pytest.raises(McpCallError) as caught:
         manager.list_tools(url, DEMO_TOKEN)
-    assert caught.value.code is ErrorCode.TOOL_SERVER
-    assert str(caught.value).startswith("[E-3003] Could not reach the MCP server at ")
+    assert caught.value.code is ErrorCode.SERVER_UNREACHABLE
+    assert str(caught.value).startswith("[E-3202] Could not reach the MCP server at ")
 
 
 def test_health_reports_tools_and_latency_or_the_coded_error(
@@ -138,5 +139,5 @@ def test_health_reports_tools_and_latency_or_the_coded_error(
 
     assert healthy.ok and healthy.tool_count > 3 and healthy.latency_ms >= 0
     assert healthy.error is None
-    assert down == ServerHealth(ok=False, error=down.error)
-    assert down.error is not None and down.error.startswith("[E-3003]")
+    assert down == ServerHealth(ok=False, error=down.error, code="E-3202")
+    assert down.error is not None and down.error.startswith("[E-3202]")

@@ -24,7 +24,8 @@ from swiggy_core.logsafe import (
     uninstall_redaction,
 )
 from swiggy_core.mcp import McpManager
-from swiggy_core.mcp.manager import _Connection
+from swiggy_core.mcp.connection import Connection
+from swiggy_core.mcp.transports import endpoint_for
 from swiggy_core.session import ChatSession
 from swiggy_core.session_steps import SessionSteps
 from swiggy_core.settings import load_settings
@@ -79,9 +80,11 @@ def test_the_local_engines_tool_set_masks_the_token() -> None:
 
 def test_the_mcp_manager_and_its_connections_mask_the_token() -> None:
     manager = McpManager()
-    connection = _Connection(f"http://user:{DB_PASSWORD}@127.0.0.1:8765/im", TOKEN, 5.0)
-    manager._connections[(URL, "digest")] = connection
-    for text in (repr(manager), str(manager), repr(connection), str(connection)):
+    endpoint = endpoint_for(f"http://user:{DB_PASSWORD}@127.0.0.1:8765/im", TOKEN)
+    connection = Connection(endpoint, 5.0)
+    manager._connections[("user", URL, "digest")] = connection  # type: ignore[index]
+    texts = (repr(manager), str(manager), repr(connection), str(connection), repr(endpoint))
+    for text in texts:
         assert shows_no_secret(text), text
 
 

@@ -1,0 +1,211 @@
+"""One open MCP session, held by its own task on the background loop, with coded failures.
+
+anyio scopes must be exited by the task that entered them, so a task opens the transport
+and the session and then waits until it is told to close (or the transport ends). Every
+failure becomes an `McpCallError` whose code says what went wrong (E-32xx, or the E-31xx
+catalogue for HTTP statuses) and whose message names the server's key or host only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import httpx2
+from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
+from mcp.types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST
+from pydantic import ValidationError
+
+from swiggy_core.errors import ErrorCode
+from swiggy_core.logsafe import register_secret
+from swiggy_core.mcp.client import McpCallError
+from swiggy_core.mcp.transports import Endpoint, Wire, open_transport
+from swiggy_core.tool_errors import classify_tool_failure
+
+T = TypeVar("T")
+_AUTH_STATUSES = frozenset({401, 403, 419})
+# JSON-RPC errors the client transport makes up when the connection (not the tool) fails.
+TRANSPORT_CODES = frozenset({CONNECTION_CLOSED, INVALID_REQUEST, INTERNAL_ERROR})
+# A stdio server gets its stdin closed, then SIGTERM, then SIGKILL (2 s each) before this.
+CLOSE_TIMEOUT_SECONDS = 10.0
+
+
+class ConnectionLost(McpCallError):
+    """The transport ended while a request was out: it may or may not have run."""
+
+
+class Connection:
+    """One initialised session on one endpoint, for one person and token."""
+
+    def __init__(self, endpoint: Endpoint, timeout: float) -> None:
+        self.endpoint = endpoint
+        self.wire = Wire()
+        self.session: ClientSession | None = None
+        self.failure: BaseException | None = None
+        self.last_used = time.monotonic()
+        self._timeout = timeout
+        register_secret(endpoint.token)  # whatever the SDKs log about this connection, masked
+        self._ready = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        return f"Connection({self.endpoint.kind} {self.endpoint.label}, alive={self.alive})"
+
+    @property
+    def alive(self) -> bool:
+        """Open, initialised, and its transport has not ended."""
+        return (
+            self.session is not None
+            and self._task is not None
+            and not self._task.done()
+            and not self.wire.closed.is_set()
+        )
+
+    async def open(self) -> None:
+        """Connect and initialise; raise a coded McpCallError when the server can't be used."""
+        self._task = asyncio.create_task(self._hold())
+        ready = asyncio.create_task(self._ready.wait())
+        await asyncio.wait(
+            {self._task, ready}, timeout=self._timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        ready.cancel()
+        if not self.alive:
+            timed_out = not self._task.done()
+            await self.close()
+            raise self.failed("connecting", error=self.failure, timed_out=timed_out)
+
+    async def request(
+        self, work: Callable[[ClientSession], Coroutine[Any, Any, T]], timeout: float, doing: str
+    ) -> T:
+        """Run `work` on the session; a transport that ends meanwhile fails it at once."""
+        assert self.session is not None and self._task is not None
+        self.last_used = time.monotonic()
+        job: asyncio.Task[T] = asyncio.create_task(work(self.session))
+        ended = asyncio.create_task(self.wire.closed.wait())
+        try:
+            await asyncio.wait(
+                {job, self._task, ended}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            ended.cancel()
+        if job.done():
+            error = job.exception()
+            if isinstance(error, MCPError) and error.error.code == CONNECTION_CLOSED:
+                raise self.lost(doing)
+            return job.result()
+        job.cancel()
+        if self._task.done() or self.wire.closed.is_set():
+            raise self.lost(doing)
+        raise self.failed(doing, timed_out=True)
+
+    async def close(self) -> None:
+        """End the session (and a stdio server's process)."""
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self._task, CLOSE_TIMEOUT_SECONDS)
+
+    def lost(self, doing: str) -> McpCallError:
+        """The transport ended during a request."""
+        found = self.failed(doing, died=True)
+        return ConnectionLost(
+            found.message, code=found.code, status=found.status, status_text=found.status_text
+        )
+
+    def failed(
+        self,
+        doing: str,
+        *,
+        error: BaseException | None = None,
+        timed_out: bool = False,
+        died: bool = False,
+    ) -> McpCallError:
+        """The coded error for what this connection saw (statuses first, then the rest)."""
+        name = f"The MCP server {self.endpoint.label}"
+        statuses = self.wire.statuses
+        refused = [status for status in statuses if status[0] in _AUTH_STATUSES]
+        if refused or statuses:
+            status, reason = (refused or statuses)[0]
+            # Swiggy's catalogue: 401 reconnect, 403 scope too narrow, 419 session revoked.
+            code = classify_tool_failure(status=status).code
+            said = "refused the token" if refused else "answered"
+            tail = ". Reconnect." if refused else "."
+            return McpCallError(
+                f"{name} {said} ({status}) while {doing}{tail}",
+                code=code,
+                status=status,
+                status_text=f"{status} {reason}".strip(),
+            )
+        if self.wire.garbage:
+            message = f"{name} sent something that is not MCP while {doing}."
+            return McpCallError(message, code=ErrorCode.SERVER_GARBAGE)
+        if timed_out:
+            message = f"{name} did not answer in time while {doing}."
+            return McpCallError(message, code=ErrorCode.SERVER_TIMEOUT)
+        if died:
+            return McpCallError(f"{name} stopped while {doing}.", code=ErrorCode.SERVER_DIED)
+        return self._failed_by(error, name, doing)
+
+    def _failed_by(self, error: BaseException | None, name: str, doing: str) -> McpCallError:
+        leaf = _leaf(error)
+        stdio = self.endpoint.kind == "stdio"
+        if stdio and isinstance(leaf, OSError):
+            reason = leaf.strerror or type(leaf).__name__
+            message = f"Could not start the MCP server {self.endpoint.label}: {reason}."
+            return McpCallError(message, code=ErrorCode.SERVER_UNREACHABLE)
+        if isinstance(leaf, MCPError) and leaf.error.code == CONNECTION_CLOSED:
+            ended = "exited" if stdio else "closed the connection"
+            message = f"{name} {ended} before answering while {doing}."
+            return McpCallError(message, code=ErrorCode.SERVER_UNREACHABLE)
+        if isinstance(leaf, MCPError):
+            if leaf.error.code in TRANSPORT_CODES:
+                message = f"{name} stopped answering while {doing}: {leaf.error.message}."
+                return McpCallError(message, code=ErrorCode.SERVER_DIED)
+            code = classify_tool_failure(rpc_code=leaf.error.code).code
+            return McpCallError(f"{name} failed while {doing}: {leaf.error.message}.", code=code)
+        if isinstance(leaf, ValidationError | ValueError):
+            message = f"{name} sent something that is not MCP while {doing}."
+            return McpCallError(message, code=ErrorCode.SERVER_GARBAGE)
+        if isinstance(leaf, httpx2.TimeoutException):
+            message = f"{name} did not answer in time while {doing}."
+            return McpCallError(message, code=ErrorCode.SERVER_TIMEOUT)
+        where = f"the MCP server {self.endpoint.label}"
+        return McpCallError(
+            f"Could not reach {where} while {doing}.", code=ErrorCode.SERVER_UNREACHABLE
+        )
+
+    async def _hold(self) -> None:
+        try:
+            async with (
+                open_transport(self.endpoint, self.wire, self._timeout) as (read, write),
+                ClientSession(read, write, message_handler=self.wire.note_message) as session,
+            ):
+                await session.initialize()
+                self.session = session
+                self._ready.set()
+                await _first(self._stop.wait(), self.wire.closed.wait())
+        except Exception as error:  # kept, not raised: nobody awaits this task's result
+            self.failure = error
+        finally:
+            self.session = None
+
+
+async def _first(*waits: Coroutine[Any, Any, Any]) -> None:
+    tasks = [asyncio.create_task(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+def _leaf(error: BaseException | None) -> BaseException | None:
+    """The first real error inside (possibly nested) exception groups."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
