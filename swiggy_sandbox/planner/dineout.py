@@ -29,7 +29,7 @@ def plan_dineout(view: ConversationView, intent: Intent) -> Step:
 def _search(view: ConversationView, intent: Intent) -> Step:
     query = say.venue_query(view.text)
     intro = ""
-    if not query and (_guests(view) or view.remembered(en.day_word) or _time(view)):
+    if not query and (_guests(view) or view.detail("date", en.day_word) or _time(view)):
         # A party and a day but no cuisine: start from places that suit the party.
         query = "family" if (_guests(view) or DEFAULT_GUESTS) > 2 else "date night"
         intro = f"You didn't name a cuisine, so here are {query} favourites; name one to narrow it."
@@ -155,7 +155,7 @@ def _wanted_slot(
         found = [s for s in say.slots_on(latest.data, None) if str(s.get("slotId")) == str(slot_id)]
         return (found[0] if found else None), str(venue_id), name
     hhmm = _time(view, intent)
-    day = _day(view) if view.remembered(en.day_word) else None
+    day = _day(view) if view.detail("date", en.day_word) else None
     slot = say.find_slot(latest.data, day, hhmm) if hhmm else None
     return slot, str(venue_id), name
 
@@ -181,13 +181,13 @@ def _chosen_venue(view: ConversationView, intent: Intent) -> str | None:
 
 
 def _day(view: ConversationView) -> date:
-    return en.resolve_day(view.remembered(en.day_word), view.today())
+    return en.resolve_day(view.detail("date", en.day_word), view.today())
 
 
 def _time(view: ConversationView, intent: Intent | None = None) -> str | None:
     if intent is not None and intent.query and (hhmm := en.clock_time(intent.query.lower())):
         return hhmm
-    return view.remembered(en.clock_time)
+    return view.detail("time", en.clock_time)
 
 
 def _guests(view: ConversationView) -> int | None:
@@ -199,7 +199,7 @@ def _guests(view: ConversationView) -> int | None:
 
 def _wish(view: ConversationView) -> str:
     parts = [f" for {guests}" if (guests := _guests(view)) else ""]
-    if view.remembered(en.day_word):
+    if view.detail("date", en.day_word):
         parts.append(f" on {say.day_label(_day(view))}")
     if hhmm := _time(view):
         parts.append(f" at {say.display_time(hhmm)}")

@@ -164,6 +164,14 @@ class ConversationView:
         """A detail from the core's session summary ("party", "skin", "budget"), if sent."""
         return self.summary.slots.get(name)
 
+    def detail(self, slot: str, read: Any) -> Any:
+        """A detail the core's summary holds (its slot `slot`, read with `read`), else the
+        newest one in the person's words (for details the summary does not keep)."""
+        value = self.summary.slots.get(slot)
+        if value is not None and (found := read(value.lower())) is not None:
+            return found
+        return self.remembered(read)
+
     def remembered(self, read: Any) -> Any:
         """The newest non-empty value `read(text)` finds in the person's messages."""
         for text in reversed(self.user_texts):
