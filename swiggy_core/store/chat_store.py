@@ -9,7 +9,7 @@ from typing import Any, Final
 from sqlalchemy.engine import Engine
 
 from swiggy_core.models import ChatMessage
-from swiggy_core.store import approvals, audit, chats, tokens
+from swiggy_core.store import approvals, audit, chats, tokens, tool_audit
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.migrations import migrate
@@ -20,6 +20,7 @@ from swiggy_core.store.records import (
     NewApproval,
     StoredMessage,
 )
+from swiggy_core.store.tool_audit import ToolCallEntry
 
 # How long an SQLite writer waits for another writer's lock before reporting "busy".
 DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
@@ -163,6 +164,26 @@ class ChatStore:
         self, user_id: str, *, conversation_id: str | None = None
     ) -> list[tuple[str, dict[str, Any]]]:
         return audit.audit_entries(self._db, user_id, conversation_id)
+
+    # -- the audit of every tool call ---------------------------------------------------
+    def record_tool_call(self, entry: ToolCallEntry) -> None:
+        """Append one tool call to the audit (arguments redacted)."""
+        tool_audit.record_tool_call(self._db, entry)
+
+    def tool_calls(
+        self,
+        user_id: str,
+        *,
+        limit: int = 200,
+        server: str | None = None,
+        tool: str | None = None,
+        outcome: str | None = None,
+        since: datetime | None = None,
+    ) -> list[ToolCallEntry]:
+        """The person's latest tool calls, newest first, optionally filtered."""
+        return tool_audit.tool_call_entries(
+            self._db, user_id, limit=limit, server=server, tool=tool, outcome=outcome, since=since
+        )
 
     def set_preference(self, user_id: str, name: str, value: dict[str, Any]) -> None:
         audit.set_preference(self._db, user_id, name, value)

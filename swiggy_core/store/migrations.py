@@ -20,6 +20,7 @@ from sqlalchemy import (
     Column,
     Connection,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -164,11 +165,39 @@ def _add_message_times(conn: Connection) -> None:
         conn.exec_driver_sql(f"ALTER TABLE messages ADD COLUMN created_at {kind}")
 
 
+# -- version 5: the audit of every tool call --------------------------------------------
+_v5 = MetaData()
+_v5_tool_calls = Table(
+    "tool_calls",
+    _v5,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("user_id", String(128), nullable=False),
+    Column("world", String(64), nullable=False),
+    Column("vertical_id", String(32), nullable=False),
+    Column("conversation_id", String(36), nullable=True),
+    Column("server", String(64), nullable=False),
+    Column("tool", String(200), nullable=False),
+    Column("arguments", Text, nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("duration_ms", Float, nullable=False),
+    Column("error_code", String(16), nullable=True),
+)
+# The Activity view reads a person's newest calls: WHERE user_id = ? ORDER BY id DESC.
+_v5_index = Index("ix_tool_calls_user_id", _v5_tool_calls.c.user_id, _v5_tool_calls.c.id)
+
+
+def _add_tool_calls(conn: Connection) -> None:
+    _v5_tool_calls.create(conn, checkfirst=True)
+    _v5_index.create(conn, checkfirst=True)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "conversations, messages, preferences, audit", _create_first_tables),
     Migration(2, "approvals; audit.conversation_id; indexes", _add_approvals),
     Migration(3, "remembered_tokens (encrypted Swiggy tokens)", _add_remembered_tokens),
     Migration(4, "messages.created_at (when each message was stored)", _add_message_times),
+    Migration(5, "tool_calls (the audit of every tool call)", _add_tool_calls),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

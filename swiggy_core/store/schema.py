@@ -13,6 +13,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -132,4 +133,22 @@ remembered_tokens = Table(
     Column("backend", String(NAME_LENGTH), primary_key=True),
     Column("ciphertext", Text, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
+)
+# Every MCP tool call, in either engine or run by the app (migration 5): arguments are
+# stored redacted; found per user, newest first, through the (user_id, id) index.
+tool_calls = Table(
+    "tool_calls",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", UtcDateTime, nullable=False),
+    Column("user_id", String(USER_ID_LENGTH), nullable=False),
+    Column("world", String(NAME_LENGTH), nullable=False),
+    Column("vertical_id", String(VERTICAL_ID_LENGTH), nullable=False),
+    Column("conversation_id", String(ID_LENGTH), nullable=True),
+    Column("server", String(NAME_LENGTH), nullable=False),
+    Column("tool", String(TITLE_LENGTH), nullable=False),
+    Column("arguments", Text, nullable=False),
+    Column("outcome", String(STATUS_LENGTH), nullable=False),
+    Column("duration_ms", Float, nullable=False),
+    Column("error_code", String(STATUS_LENGTH), nullable=True),
 )
