@@ -25,6 +25,7 @@ from swiggy_core.mcp.records import (
 
 SERVER_KEY_RE: Final = re.compile(r"[a-z0-9_-]{1,32}")
 _SECRET_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_NAME_RE: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # A header, env var or query parameter whose name holds one of these carries a credential.
 _SECRET_WORDS: Final = ("token", "secret", "key", "password", "auth", "cookie")
 _SECRET_VALUE_RE: Final = re.compile(r"^\s*(bearer|basic)\s|sk-ant-", re.I)
@@ -88,7 +89,7 @@ def build_server(
             origin=origin,
         )
     _refuse_fields(entry, _STDIO_ONLY, transport)
-    url = _text(entry, "url", required=f"a {transport} server needs a url")
+    url = _text(entry, "url", required=f"an {transport} server needs a url")
     problem = url_problem(url)
     if problem:
         raise EntryError("url", problem)
@@ -188,7 +189,8 @@ def _transport(entry: Mapping[str, object]) -> Transport:
 def _refuse_fields(entry: Mapping[str, object], fields: Sequence[str], transport: str) -> None:
     for name in fields:
         if name in entry:
-            raise EntryError(name, f"'{name}' does not apply to a {transport} server")
+            article = "a" if transport == "stdio" else "an"
+            raise EntryError(name, f"'{name}' does not apply to {article} {transport} server")
 
 
 def _text(entry: Mapping[str, object], name: str, *, required: str = "") -> str:
@@ -260,6 +262,9 @@ def _names_and_values(value: object, field: str, what: str) -> dict[str, str]:
     ):
         raise EntryError(field, f"{field} must be a table of names and string values")
     for name, item in value.items():
+        # Names are single words and values one printable line (no header injection).
+        if not _NAME_RE.fullmatch(name) or not item.isprintable():
+            raise EntryError(name, f"{what} '{name[:40]}' has a malformed name or value")
         if is_secret_name(name):
             raise EntryError(name, f"{what} '{name}' carries a secret; {_USE_CREDENTIAL}")
         if _SECRET_VALUE_RE.search(item):

@@ -233,8 +233,8 @@ def test_an_inline_secret_is_refused(entry: str, line: int, named: str):
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ('transport = "http"', "a http server needs a url"),
-        ('transport = "sse"\nurl = ""', "a sse server needs a url"),
+        ('transport = "http"', "an http server needs a url"),
+        ('transport = "sse"\nurl = ""', "an sse server needs a url"),
         ('transport = "stdio"', "a stdio server needs a command"),
         (
             'url = "https://x.example.com"\ntransport = "http"\ncommand = "x"',
@@ -251,6 +251,8 @@ def test_an_inline_secret_is_refused(entry: str, line: int, named: str):
         ('url = "https://x.example.com"\nenabeld = false', "unknown setting 'enabeld'"),
         ('url = "https://x.example.com"\nenabled = true\ndisabled = true', "disagree"),
         ('command = "srv"\nargs = "--fast"', "args must be a list"),
+        ('url = "https://x.example.com"\nheaders = { "X-A" = "a\\r\\nHost: b" }', "malformed"),
+        ('command = "srv"\nenv = { "A B" = "c" }', "malformed"),
     ],
 )
 def test_each_rule_is_reported(entry: str, message: str):
@@ -258,6 +260,17 @@ def test_each_rule_is_reported(entry: str, message: str):
     assert "x" not in result.servers
     [problem] = result.problems
     assert message in problem.message
+
+
+def test_inline_tables_under_servers_are_located_too():
+    text = """\
+[servers]
+ok = { url = "https://ok.example.com/mcp" }
+bad = { url = "https://bad.example.com/mcp", pages = ["nowhere"] }
+"""
+    result = parse_server_config(text)
+    assert "ok" in result.servers
+    assert [(p.line, p.key) for p in result.problems] == [(3, "bad")]
 
 
 def test_server_keys_are_checked():
