@@ -20,6 +20,7 @@ import streamlit as st
 
 from swiggy_core.constants import MCP_SERVERS, OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS
 from swiggy_core.oauth import OAuthError, SignInService, SwiggyToken, TokenVault
+from swiggy_core.oauth.pending_redis import pending_store
 from swiggy_core.settings import Settings
 from swiggy_core.store import StoreError
 
@@ -37,11 +38,16 @@ class StartedSignIn:
     started_at: float
 
 
+def _new_service() -> SignInService:
+    # Pending sign-ins live in Redis when REDIS_URL is set: the callback may reach any replica.
+    return SignInService(pending=pending_store())
+
+
 @dataclass
 class SignIns:
     """The sign-in service plus the tokens it produced, per person and world (memory only)."""
 
-    service: SignInService = field(default_factory=SignInService)
+    service: SignInService = field(default_factory=_new_service)
     _tokens: dict[str, SwiggyToken] = field(default_factory=dict)
     _started: dict[str, StartedSignIn] = field(default_factory=dict)
     _refreshing: set[str] = field(default_factory=set)  # digests of tokens tried

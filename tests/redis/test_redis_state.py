@@ -19,6 +19,7 @@ from swiggy_core.shared_state import (
     shared_state,
     shared_state_problem,
 )
+from swiggy_ui.signin_state import SignIns
 
 WINDOW_START = 1_800_000_000.0
 PASSWORD = "not-the-redis-password-42"
@@ -112,6 +113,10 @@ def test_a_working_redis_url_is_chosen_and_pending_sign_ins_go_there(
     assert isinstance(state, RedisState) and shared_state() is state
     assert shared_state_problem() is None
     assert isinstance(pending_store(), RedisPendingStore)
+    # The app's sign-in registry keeps its pending sign-ins there too.
+    assert "pending=RedisPendingStore(state=RedisState(redis://127.0.0.1:" in repr(
+        SignIns().service
+    )
 
 
 def test_a_wrong_password_falls_back_to_memory_and_is_never_logged(
