@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from swiggy_core.parsers._values import (
+    Keys,
     as_dict,
     as_list,
+    first,
     money,
     pick,
     to_bool,
@@ -22,8 +24,9 @@ from swiggy_core.parsers._values import (
 )
 
 DEAL_KEYS = ("deals", "items", "offers")
-_PRICE_KEYS = ("bookingPrice", "booking_price", "coverCharge", "cover_charge", "displayFee")
-_SEAT_KEYS = ("availableInventory", "availableInventoryCount", "available_inventory")
+_DEAL_KEYS = Keys(*DEAL_KEYS)
+_PRICE_KEYS = Keys("bookingPrice", "booking_price", "coverCharge", "cover_charge", "displayFee")
+_SEAT_KEYS = Keys("availableInventory", "availableInventoryCount", "available_inventory")
 _MAX_DEALS = 10
 
 
@@ -53,7 +56,9 @@ def read_deal(record: dict[str, Any]) -> Deal:
 
 def deal_price(record: dict[str, Any]) -> float | None:
     """The prebook price of a deal (₹), when it states one."""
-    for key in _PRICE_KEYS:
+    if record.keys().isdisjoint(_PRICE_KEYS):
+        return None
+    for key in _PRICE_KEYS.order:
         if key in record:
             amount = money(record[key])
             if amount is not None:
@@ -63,12 +68,16 @@ def deal_price(record: dict[str, Any]) -> float | None:
 
 def seats_left(record: dict[str, Any]) -> int | None:
     """`availableInventory` of a slot or a deal; None when not stated."""
-    return to_int(pick(record, *_SEAT_KEYS))
+    seats = first(record, _SEAT_KEYS)
+    return None if seats is None else to_int(seats)
 
 
 def slot_deals(record: dict[str, Any]) -> list[Deal]:
     """The deals listed on a slot (dicts only, a bounded number)."""
-    entries = as_list(pick(record, *DEAL_KEYS))[:_MAX_DEALS]
+    listed = first(record, _DEAL_KEYS)
+    if listed is None:
+        return []
+    entries = as_list(listed)[:_MAX_DEALS]
     return [read_deal(entry) for entry in entries if as_dict(entry) is not None]
 
 

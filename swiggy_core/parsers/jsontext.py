@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic_core import from_json
+
 from swiggy_core.constants import PARSER_MAX_INPUT_CHARS
 
 _MAX_ENCODING_LAYERS = 2
@@ -17,6 +19,20 @@ class _NotJson:
 
 
 NOT_JSON: Any = _NotJson()
+
+
+def loads(text: str) -> Any:
+    """`json.loads`, through pydantic-core's faster decoder when it accepts the text.
+
+    It gives the same values (numbers, duplicate keys, NaN and Infinity alike); what it
+    refuses (lone surrogates, nesting deeper than 200, text that is no valid JSON) goes
+    to `json.loads` unchanged. Only keys are cached: values rarely repeat, and caching
+    them costs time on large text.
+    """
+    try:
+        return from_json(text, cache_strings="keys")
+    except (ValueError, TypeError):  # TypeError: text that cannot be encoded as UTF-8
+        return json.loads(text)
 
 
 def decode_json(text: str) -> Any:
@@ -40,7 +56,7 @@ def _decode_once(text: str) -> Any:
         return NOT_JSON
     if stripped[0] in '{["':
         try:
-            return json.loads(stripped)
+            return loads(stripped)
         except (ValueError, RecursionError):
             pass
     for start in _bracket_starts(stripped):
@@ -70,7 +86,7 @@ def whole_json(text: str) -> Any:
     if not stripped or stripped[0] not in "{[":
         return NOT_JSON
     try:
-        return json.loads(stripped)
+        return loads(stripped)
     except (ValueError, RecursionError):
         return NOT_JSON
 

@@ -24,12 +24,14 @@ _LIST_MARKERS = frozenset(
 )
 _TRACK_MARKERS = frozenset({"etaText", "progressPercentage", "subtitle"})
 _BOOKING_MARKERS = frozenset({"canCancel", "reservationDate", "dealTitle", "cancelledAt"})
+# Every reader below needs one of these keys: without them no reader is asked.
+_GATE_KEYS = frozenset({"orders", "order", "orderId", "order_id"})
 
 
 def read_order_record(tool_name: str, payload: Any) -> InfoResult | None:
     """An order or booking record of a documented shape, else None."""
     record = as_dict(payload)
-    if record is None:
+    if record is None or _GATE_KEYS.isdisjoint(record):
         return None
     orders = [o for o in as_list(record.get("orders"))[:MAX_ENTRIES] if as_dict(o)]
     if orders and _has_id(orders[0]):

@@ -20,6 +20,10 @@ _ONLINE_ONLY_WORDS = (
 _CASH_NOTE = "needs online payment: not usable with cash on delivery"
 _NOT_SUPPORTED = "not supported in this app"
 PAID_PREBOOK_TITLE = "Paid prebook — not bookable here"
+# Every reader below (but the coupon tools' one) needs one of these keys.
+_GATE_KEYS = frozenset(
+    {"paasId", "cod", "allMethods", "availableCoupons", "coupon_sections", "cartKey", "cart"}
+)
 
 
 def read_payment_record(tool_name: str, payload: Any) -> InfoResult | None:
@@ -27,11 +31,14 @@ def read_payment_record(tool_name: str, payload: Any) -> InfoResult | None:
     record = as_dict(payload)
     if record is None:
         return None
+    coupon_tool = "coupon" in tool_name.lower()
+    if not coupon_tool and _GATE_KEYS.isdisjoint(record):
+        return None
     for reader in (_payment_status, _payment_options, _coupons, _food_coupons):
         result = reader(record)
         if result is not None:
             return result
-    if "coupon" in tool_name.lower():
+    if coupon_tool:
         return _coupon_applied(record)
     return _dineout_cart(record)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from swiggy_core.parsers.records import iter_nodes
@@ -19,6 +20,7 @@ from swiggy_core.parsers.shapes import (
 )
 
 _NAME_LIMIT = 128
+_NAME_CACHE_SIZE = 512  # a session calls a few dozen tools, over and over
 _SIGNAL_NODE_BUDGET = 1_500
 # A dozen records tell a list's kind; counting hundreds would cost time, not accuracy.
 _SIGNAL_RECORD_LIMIT = 8
@@ -84,7 +86,11 @@ class Route(StrEnum):
 
 def route_for(tool_name: str) -> Route:
     """The route a tool name points to (slots, cart, confirm, address, search, none)."""
-    name = tool_name[:_NAME_LIMIT] if isinstance(tool_name, str) else ""
+    return _route(_name(tool_name))
+
+
+@lru_cache(maxsize=_NAME_CACHE_SIZE)
+def _route(name: str) -> Route:
     if _SLOT_RE.search(name):
         return Route.SLOTS
     if _CART_RE.search(name):
@@ -160,9 +166,8 @@ def scan_signals(payload: Any) -> PayloadSignals:
     # so records are counted but not descended into.
     records: set[int] = set()
     for node in iter_nodes(payload, _SIGNAL_NODE_BUDGET, is_leaf=lambda n: id(n) in records):
-        keys = node.keys()
-        menu = menu or bool(keys & MENU_KEYS)
-        cart = cart or bool(keys & CART_KEYS)
+        menu = menu or not MENU_KEYS.isdisjoint(node)
+        cart = cart or not CART_KEYS.isdisjoint(node)
         kind = _record_kind(node)
         if kind is None:
             continue
@@ -187,7 +192,7 @@ def _record_kind(node: dict[str, Any]) -> str | None:
     if is_product_record(node):
         return "products"
     if is_restaurant_record(node):
-        return "restaurants" if node.keys() & STRONG_RESTAURANT_KEYS else "weak"
+        return "weak" if STRONG_RESTAURANT_KEYS.isdisjoint(node) else "restaurants"
     if is_slot_record(node):
         return "slots"
     if is_address_record(node):
@@ -205,12 +210,22 @@ def _dish_named(record: dict[str, Any]) -> bool:
 
 def is_order_record_tool(tool_name: str) -> bool:
     """Reads of past orders and bookings: their items and bills are not the cart."""
-    return bool(_ORDER_RECORD_RE.search(_name(tool_name)))
+    return _is_order_record_name(_name(tool_name))
+
+
+@lru_cache(maxsize=_NAME_CACHE_SIZE)
+def _is_order_record_name(name: str) -> bool:
+    return bool(_ORDER_RECORD_RE.search(name))
 
 
 def is_menu_tool(tool_name: str) -> bool:
     """Tool names that ask for dishes (`search_menu`, `get_restaurant_menu`)."""
-    return bool(_MENU_INTENT_RE.search(_name(tool_name)))
+    return _is_menu_name(_name(tool_name))
+
+
+@lru_cache(maxsize=_NAME_CACHE_SIZE)
+def _is_menu_name(name: str) -> bool:
+    return bool(_MENU_INTENT_RE.search(name))
 
 
 def prefer_products_for_food(tool_name: str, signals: PayloadSignals) -> bool | None:

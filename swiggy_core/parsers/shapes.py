@@ -17,7 +17,6 @@ NAME_KEYS = (
     "dishName",
     "title",
 )
-_NAME_KEY_SET = frozenset(NAME_KEYS)
 PRODUCT_KEYS = frozenset(
     {
         *("price", "selling_price", "sellingPrice", "mrp", "variations", "defaultPrice"),
@@ -72,7 +71,6 @@ ADDRESS_TEXT_KEYS = (
     "displayAddress",
     "display_address",
 )
-_ADDRESS_TEXT_SET = frozenset(ADDRESS_TEXT_KEYS)
 _ADDRESS_HINT_KEYS = frozenset(
     {"id", "addressId", "address_id", "label", "tag", "annotation", "lat", "lng", "latitude"}
 )
@@ -85,44 +83,56 @@ CART_KEYS = frozenset(
 
 
 def _has_name(record: dict[str, Any]) -> bool:
-    for key in record.keys() & _NAME_KEY_SET:
-        if isinstance(record[key], str) and record[key].strip():
+    for key in NAME_KEYS:
+        value = record.get(key)
+        if isinstance(value, str) and value.strip():
             return True
     return False
 
 
+# Each predicate first asks whether a record holds any key of interest at all
+# (`isdisjoint`, no set built): most dicts of a payload hold none, and walks ask of every one.
+
+
 def is_product_record(record: dict[str, Any]) -> bool:
     """A dict that reads as a product or a dish (a name plus price-like keys)."""
-    product_hits = len(record.keys() & PRODUCT_KEYS)
-    if not product_hits or not _has_name(record):
+    if PRODUCT_KEYS.isdisjoint(record) or not _has_name(record):
         return False
-    return product_hits >= len(record.keys() & STRONG_RESTAURANT_KEYS)
+    keys = record.keys()
+    if STRONG_RESTAURANT_KEYS.isdisjoint(keys):
+        return True
+    return len(keys & PRODUCT_KEYS) >= len(keys & STRONG_RESTAURANT_KEYS)
 
 
 def is_restaurant_record(record: dict[str, Any]) -> bool:
     """A dict that reads as a restaurant (a name plus cuisine/cost/sla-like keys)."""
-    strong = len(record.keys() & STRONG_RESTAURANT_KEYS)
-    product = len(record.keys() & PRODUCT_KEYS)
-    weak = bool(record.keys() & WEAK_RESTAURANT_KEYS)
+    keys = record.keys()
+    strong = 0 if STRONG_RESTAURANT_KEYS.isdisjoint(keys) else len(keys & STRONG_RESTAURANT_KEYS)
+    if not strong and WEAK_RESTAURANT_KEYS.isdisjoint(keys):
+        return False
+    product = 0 if PRODUCT_KEYS.isdisjoint(keys) else len(keys & PRODUCT_KEYS)
     # Ties go to restaurants here and to products in is_product_record: the caller's
     # order (by vertical and signals) decides which parser sees the record first.
-    if not ((strong and strong >= product) or (weak and not product)):
+    if not ((strong and strong >= product) or not product):
         return False
     return _has_name(record)
 
 
 def is_slot_record(record: dict[str, Any]) -> bool:
     """A dict that reads as a time slot (a time plus an id or availability)."""
+    if _TIME_KEY_SET.isdisjoint(record):
+        return False
     keys = record.keys()
     time_keys = keys & _TIME_KEY_SET
-    if not time_keys or not (keys - time_keys) & _SLOT_ID_KEYS:
+    if not (keys - time_keys) & _SLOT_ID_KEYS:
         return False
     return any(isinstance(record[k], _SCALAR_TYPES) for k in time_keys)
 
 
 def is_address_record(record: dict[str, Any]) -> bool:
     """A dict that reads as a saved address (address text plus an id, label or coordinates)."""
-    keys = record.keys()
-    if not keys & _ADDRESS_HINT_KEYS or keys & STRONG_RESTAURANT_KEYS:
+    if _ADDRESS_HINT_KEYS.isdisjoint(record) or not STRONG_RESTAURANT_KEYS.isdisjoint(record):
         return False
-    return any(isinstance(record[k], _ADDRESS_VALUE_TYPES) for k in keys & _ADDRESS_TEXT_SET)
+    return any(
+        isinstance(record[k], _ADDRESS_VALUE_TYPES) for k in ADDRESS_TEXT_KEYS if k in record
+    )

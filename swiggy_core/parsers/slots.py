@@ -7,8 +7,10 @@ from typing import Any
 
 from swiggy_core.parsers._values import (
     NUMBER_TYPES,
+    Keys,
     as_dict,
     as_list,
+    first,
     money,
     pick,
     to_bool,
@@ -42,7 +44,15 @@ _DATE_CONTEXT = {
 _DISPLAY_TIME_KEYS = ("displayTime", "display_time")
 _UNAVAILABLE_WORDS = ("unavail", "not avail", "sold", "full", "closed", "booked", "blocked")
 _STRING_SLOT_KEYS = ("data", "slots", "availableSlots", "timeSlots", "times", "result")
-_EPOCH_KEYS = ("reservationTime", "reservation_time", "timestamp", "epoch", "startEpoch")
+_EPOCH_KEYS = Keys("reservationTime", "reservation_time", "timestamp", "epoch", "startEpoch")
+_TIME_KEYS = Keys(*TIME_KEYS)
+_DISPLAY_KEYS = Keys(*_DISPLAY_TIME_KEYS)
+_DATE_KEYS = Keys("date", "dateStr", "slotDate")
+_SLOT_ID_KEYS = Keys("slotId", "slot_id", "id")
+_MEAL_KEYS = Keys("slotGroupName", "slot_group_name", "mealType")
+_FREE_KEYS = Keys("isFree", "is_free")
+_ITEM_ID_KEYS = Keys("itemId", "item_id", "dealId")
+_AVAILABILITY_KEYS = Keys(*AVAILABILITY_KEYS)
 
 
 def parse_slots(payload: Any, tool_input: dict[str, Any] | None = None) -> TimeSlotsResult | None:
@@ -101,27 +111,35 @@ def _slot(
     requested_date: str | None,
     requested_minutes: int | None,
 ) -> TimeSlot:
-    epoch = epoch_seconds(pick(record, *_EPOCH_KEYS))
-    raw_time = pick(record, *TIME_KEYS)
+    # Absent fields are common: each is read only when its keys are there (`first`).
+    raw_epoch = first(record, _EPOCH_KEYS)
+    epoch = None if raw_epoch is None else epoch_seconds(raw_epoch)
+    raw_time = first(record, _TIME_KEYS)
     if epoch is None and isinstance(raw_time, NUMBER_TYPES) and not isinstance(raw_time, bool):
         epoch = epoch_seconds(raw_time)
     text = to_str(raw_time, 40) if isinstance(raw_time, str) else None
     minutes = clock_minutes(text) if text else None
-    text = to_str(pick(record, *_DISPLAY_TIME_KEYS), 40) or text
-    date = date_text(pick(record, "date", "dateStr", "slotDate")) or date_text(context.get("date"))
+    display = first(record, _DISPLAY_KEYS)
+    text = (None if display is None else to_str(display, 40)) or text
+    raw_date = first(record, _DATE_KEYS)
+    date = None if raw_date is None else date_text(raw_date)
+    if date is None and context:
+        date = date_text(context.get("date"))
     if epoch is not None and (minutes is None or date is None):
         moment = datetime.fromtimestamp(epoch, tz=TZ)
         minutes = moment.hour * 60 + moment.minute if minutes is None else minutes
         date = date or moment.date().isoformat()
     date = date or requested_date
+    slot_id = first(record, _SLOT_ID_KEYS)
+    meal = first(record, _MEAL_KEYS)
     return TimeSlot(
         time=text or clock_text(minutes) or "?",
-        slot_id=to_id(pick(record, "slotId", "slot_id", "id")),
+        slot_id=None if slot_id is None else to_id(slot_id),
         date=date,
         reservation_time=epoch,
         minutes=minutes,
         requested=_is_requested(date, minutes, requested_date, requested_minutes),
-        meal=to_str(pick(record, "slotGroupName", "slot_group_name", "mealType"), 40),
+        meal=None if meal is None else to_str(meal, 40),
         **_booking_terms(record),
     )
 
@@ -144,13 +162,17 @@ def _booking_terms(record: dict[str, Any]) -> dict[str, Any]:
             "deal_title": (free.title if free else None) or (paid.title if paid else None),
             "paid_price": paid.price if paid and free is None else None,
         }
-    price = deal_price(record) or money(record.get("price"))
-    paid_slot = to_bool(pick(record, "isFree", "is_free")) is False or bool(price and price > 0)
+    price = deal_price(record)
+    if not price:
+        price = money(record["price"]) if "price" in record else None
+    free_flag = first(record, _FREE_KEYS)
+    paid_slot = (free_flag is not None and to_bool(free_flag) is False) or bool(price and price > 0)
+    item_id = None if paid_slot else first(record, _ITEM_ID_KEYS)
     return {
         "available": available,
         "seats_left": seats,
         "free": not paid_slot,
-        "item_id": None if paid_slot else to_id(pick(record, "itemId", "item_id", "dealId")),
+        "item_id": None if item_id is None else to_id(item_id),
         "paid_price": price if paid_slot else None,
     }
 
@@ -162,6 +184,9 @@ def _is_requested(
 
 
 def _available(record: dict[str, Any]) -> bool:
+    if record.keys().isdisjoint(_AVAILABILITY_KEYS):
+        status = record.get("status")
+        return not (isinstance(status, str) and _says_unavailable(status))
     for key in AVAILABILITY_KEYS:
         if key not in record:
             continue
