@@ -1,5 +1,6 @@
-"""Conversation: request building, session summary, history sanitising and truncation."""
+"""Conversation: request building, session summary, history sanitising, result reduction."""
 
+from swiggy_core.conversation.reduce import REDUCE_SLACK, Reduced, reduce_for_model
 from swiggy_core.conversation.request import (
     StreamParams,
     ToolMode,
@@ -20,7 +21,9 @@ from swiggy_core.conversation.truncate import (
 )
 
 __all__ = [
+    "REDUCE_SLACK",
     "TRUNCATION_SLACK",
+    "Reduced",
     "StreamParams",
     "ToolMode",
     "build_message_stream_params",
@@ -28,6 +31,7 @@ __all__ = [
     "compact_old_turns",
     "latest_tool_listing",
     "prepare_messages",
+    "reduce_for_model",
     "sanitize_assistant_blocks",
     "sanitize_messages",
     "truncate_history",

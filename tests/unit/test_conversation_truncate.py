@@ -5,7 +5,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swiggy_core.constants import TOOL_RESULT_TRUNCATE_CHARS
-from swiggy_core.conversation import TRUNCATION_SLACK, truncate_history, truncate_tool_result
+from swiggy_core.conversation import (
+    REDUCE_SLACK,
+    TRUNCATION_SLACK,
+    truncate_history,
+    truncate_tool_result,
+)
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -186,7 +191,7 @@ def test_property_non_json_text_is_cut_at_the_limit_with_a_marker(text, limit):
         assert len(out) <= limit + TRUNCATION_SLACK
 
 
-def test_truncate_history_cuts_old_results_using_the_tool_query():
+def test_truncate_history_reduces_old_results_by_importance():
     payload = json.dumps(_products(60))
     old = ChatMessage(
         role="assistant",
@@ -198,17 +203,48 @@ def test_truncate_history_cuts_old_results_using_the_tool_query():
         ],
     )
     client_use = ChatMessage(role="assistant", content=[ToolUseBlock(id="t1", name="x", input={})])
+    summary = "Found 60 products for 'eggs'."
     client_result = ChatMessage(
         role="user",
-        content=[ToolResultBlock(tool_use_id="t1", content=[TextContent(text=payload)])],
+        content=[
+            ToolResultBlock(
+                tool_use_id="t1", content=[TextContent(text=summary), TextContent(text=payload)]
+            )
+        ],
     )
     recent = ChatMessage(role="user", content="latest")
     history = [ChatMessage(role="user", content="q"), old, client_use, client_result, recent]
-    out = truncate_history(history, keep_last=1, limit=1200)
-    names = [p["displayName"] for p in json.loads(out[1].content[1].content)["data"]["products"]]
-    assert names and all(name.startswith("Farm Eggs") for name in names)
-    (part,) = out[3].content[0].content
-    assert len(part.text) <= 1200 and json.loads(part.text)["_truncated"]
+    out = truncate_history(history, keep_last=1, limit=3000)
+    reduced = _strict_loads(out[1].content[1].content)
+    products = reduced["data"]["products"]
+    # Descriptions go before any product does; the leading products keep ids and prices.
+    assert "description" not in products[0]
+    assert [p["productId"] for p in products] == [f"p{i}" for i in range(len(products))]
+    assert products[0]["variations"] == [{"spinId": "s0", "price": {"mrp": 60, "offerPrice": 54}}]
+    assert reduced["_reduced"]["kept_items"] == {"data.products": f"{len(products)} of 60"}
+    # The short summary part stays whole; the JSON part gets the rest of the room.
+    first, second = out[3].content[0].content
+    assert first.text == summary
+    assert len(first.text) + len(second.text) <= 3000 + REDUCE_SLACK
+    assert _strict_loads(second.text)["_reduced"]
     assert out[4] is recent and out[0] is history[0]
     assert history[1].content[1].content == payload  # inputs are not modified
     assert truncate_history(history, keep_last=10) == history
+
+
+def test_truncate_history_leaves_results_within_the_limit_alone():
+    small = json.dumps(_products(2))
+    message = ChatMessage(
+        role="assistant",
+        content=[
+            McpToolUseBlock(id="m1", name="search_products", server_name="s", input={}),
+            McpToolResultBlock(tool_use_id="m1", content=small),
+        ],
+    )
+    history = [
+        ChatMessage(role="user", content="q"),
+        message,
+        ChatMessage(role="user", content="z"),
+    ]
+    out = truncate_history(history, keep_last=1, limit=len(small))
+    assert out[1] is message

@@ -1,0 +1,200 @@
+"""Large tool results reduced for the model by importance; the cards keep the full result.
+
+JSON is walked key by key (`_importance`): LOW fields go first, then MEDIUM ones, then
+long strings are shortened, then trailing list items are dropped (each list keeps the
+same number of leading items, so every kept item keeps all its HIGH fields). The result
+is JSON of the same top-level shape carrying a `"_reduced"` note. HTML becomes its text;
+text keeps the lines that match the query or hold ids and prices, then its head.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any, Final, NamedTuple
+
+from swiggy_core.constants import LARGE_RESULT_CHARS
+from swiggy_core.conversation._json_fit import Drop, Shrinker
+from swiggy_core.conversation._reduce_text import (
+    ELLIPSIS,
+    html_to_text,
+    looks_like_html,
+    reduce_lines,
+)
+from swiggy_core.conversation._reduce_walk import Walk, WalkLog
+
+logger = logging.getLogger(__name__)
+
+NOTE_KEY: Final = "_reduced"
+_NOTE_MAX: Final = 360
+# The most a reduced result exceeds its limit by (only when the limit is tiny).
+REDUCE_SLACK: Final = _NOTE_MAX + 40
+# Strings above these lengths are cut in turn, before any list item is dropped.
+_TEXT_CAPS: Final = (240, 120, 60)
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+class Reduced(NamedTuple):
+    """The text for the model, what was left out of it, and whether anything was."""
+
+    text: str
+    dropped: tuple[str, ...]
+    reduced: bool
+
+
+def reduce_for_model(text: str, *, limit: int = LARGE_RESULT_CHARS, query: str = "") -> Reduced:
+    """`text` within about `limit` chars, keeping ids, names, prices and availability."""
+    limit = max(limit, 0)
+    if len(text) <= limit:
+        return Reduced(text, (), False)
+    try:
+        return _reduce(text, limit, query)
+    except Exception:  # a reducer bug must never cost the person their turn
+        logger.exception("tool result reduction failed; cutting it instead")
+        return _plain_cut(text, limit)
+
+
+def _reduce(text: str, limit: int, query: str) -> Reduced:
+    try:
+        value = json.loads(text, parse_constant=lambda _constant: None)
+    except ValueError:
+        pass
+    except RecursionError:
+        return _too_deep(text, limit)
+    else:
+        ascii_only = bool(_LONE_SURROGATE_ESCAPE.search(text))
+        try:
+            return _reduce_json(value, len(text), limit, ascii_only)
+        except RecursionError:
+            return _too_deep(text, limit)
+    if looks_like_html(text):
+        return _reduce_text(html_to_text(text), len(text), limit, query, "HTML as text")
+    return _reduce_text(text, len(text), limit, query, "")
+
+
+def _reduce_text(text: str, original: int, limit: int, query: str, how: str) -> Reduced:
+    budget = max(limit - _NOTE_MAX // 3, 0)
+    dropped: list[str] = [how] if how else []
+    if len(text) > budget:
+        text, kept, total = reduce_lines(text, budget, query)
+        dropped.append(f"kept {kept} of {total} lines")
+    note = f"[reduced: {'; '.join(dropped)}; {original} chars in all]"
+    return Reduced(f"{text}\n{note}"[: budget + len(note) + 1], tuple(dropped), True)
+
+
+def _plain_cut(text: str, limit: int) -> Reduced:
+    what = f"cut to {limit} of {len(text)} chars"
+    return Reduced(f"{text[:limit]}\n{ELLIPSIS}[reduced: {what}]", (what,), True)
+
+
+def _too_deep(text: str, limit: int) -> Reduced:
+    what = f"{len(text)} chars of JSON nested too deeply to read"
+    note = {NOTE_KEY: {"dropped": [what]}}
+    shaped: Any = [note] if text.lstrip().startswith("[") else note
+    return Reduced(json.dumps(shaped), (what,), True)
+
+
+class _Json:
+    """Dumps with one setting for every measurement, so sizes add up."""
+
+    def __init__(self, ascii_only: bool) -> None:
+        self.ascii_only = ascii_only
+
+    def dumps(self, value: Any) -> str:
+        return json.dumps(value, ensure_ascii=self.ascii_only, separators=(",", ":"))
+
+
+def _reduce_json(value: Any, original: int, limit: int, ascii_only: bool) -> Reduced:
+    js = _Json(ascii_only)
+    compact = js.dumps(value)
+    if len(compact) <= limit:
+        return Reduced(compact, (), True)  # whitespace was all there was to lose
+    if not isinstance(value, dict | list):
+        return _scalar(value, compact, original, limit, js)
+    budget = max(limit - _NOTE_MAX, 2)
+    log = WalkLog()
+    current = value
+    for walk in _walks():
+        if walk.text_cap is not None and log.longest_text <= walk.text_cap:
+            continue  # nothing that long is left
+        current = walk.run(current, log)
+        if len(js.dumps(current)) <= budget:
+            return _with_note(current, log, original, js)
+    fitted = _cap_lists(current, budget, log, js)
+    if fitted is not None:
+        return _with_note(fitted, log, original, js)
+    squeezed = Shrinker(frozenset(), ensure_ascii=ascii_only).fit(current, budget)
+    log.extra.append("more fields to fit")
+    empty: Any = {} if isinstance(value, dict) else []
+    return _with_note(empty if isinstance(squeezed, Drop) else squeezed, log, original, js)
+
+
+def _walks() -> list[Walk]:
+    """The passes in order: LOW fields, MEDIUM fields, then ever shorter strings."""
+    return [Walk(drop_below=1), Walk(drop_below=2)] + [
+        Walk(drop_below=2, text_cap=cap) for cap in _TEXT_CAPS
+    ]
+
+
+def _cap_lists(value: Any, budget: int, log: WalkLog, js: _Json) -> Any | None:
+    """`value` with every list cut to the most leading items that fit, else None."""
+
+    def attempt(cap: int) -> tuple[Any, WalkLog]:
+        trial = WalkLog()
+        return Walk(drop_below=2, list_cap=cap).run(value, trial), trial
+
+    best: tuple[Any, WalkLog] | None = None
+    low, high = 0, max(log.longest_list - 1, 0)
+    while low <= high:  # the largest cap that fits; fewer items never make it longer
+        cap = (low + high) // 2
+        out, trial = attempt(cap)
+        if len(js.dumps(out)) <= budget:
+            best = (out, trial)
+            low = cap + 1
+        else:
+            high = cap - 1
+    if best is None:
+        return None
+    log.lists = best[1].lists
+    return best[0]
+
+
+def _with_note(value: Any, log: WalkLog, original: int, js: _Json) -> Reduced:
+    dropped = log.summary()
+    note = _note(log, original, js)
+    if isinstance(value, dict):
+        shaped: Any = {**{k: v for k, v in value.items() if k != NOTE_KEY}, NOTE_KEY: note}
+    else:
+        shaped = [*value, {NOTE_KEY: note}]
+    return Reduced(js.dumps(shaped), dropped, True)
+
+
+def _note(log: WalkLog, original: int, js: _Json) -> dict[str, Any]:
+    """`{"dropped": [...], "kept_items": {...}}`, trimmed to stay small."""
+    note: dict[str, Any] = {"dropped": log.field_names(), "original_chars": original}
+    if log.lists:
+        note["kept_items"] = {
+            path: f"{kept} of {total}" for path, (kept, total) in log.lists.items()
+        }
+    if log.texts_cut:
+        note["texts_shortened"] = log.texts_cut
+    while len(js.dumps(note)) > _NOTE_MAX and (note["dropped"] or note.get("kept_items")):
+        if note.get("kept_items"):
+            items = list(note["kept_items"].items())[:-1]
+            note["kept_items"] = dict(items)
+        else:
+            note["dropped"] = note["dropped"][:-1]
+    return note
+
+
+def _scalar(value: Any, compact: str, original: int, limit: int, js: _Json) -> Reduced:
+    """A top-level JSON string or number: still one, cut, with the note inside."""
+    suffix = f"{ELLIPSIS} [reduced: {original} chars]"
+    if not isinstance(value, str):
+        return Reduced(js.dumps(f"[reduced: a {len(compact)}-char number]"), ("number",), True)
+    room = max(limit - len(suffix) - 2, 0)
+    text = value[:room]
+    while text and len(js.dumps(text + suffix)) > max(limit, len(suffix) + 2):
+        text = text[: len(text) * 3 // 4]  # escapes make some chars longer than one
+    return Reduced(js.dumps(text + suffix), (f"kept {len(text)} of {len(value)} chars",), True)

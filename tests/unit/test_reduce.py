@@ -1,0 +1,368 @@
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from swiggy_core.constants import (
+    LARGE_RESULT_CHARS,
+    VERTICAL_DINING,
+    VERTICAL_FOOD,
+    VERTICAL_FOODORDER,
+)
+from swiggy_core.conversation import REDUCE_SLACK, Reduced, reduce_for_model
+from swiggy_core.parsers import (
+    CartResult,
+    ProductsResult,
+    RestaurantsResult,
+    TimeSlotsResult,
+    parse_tool_result,
+)
+from swiggy_sandbox.servers.envelope import ok
+from swiggy_sandbox.shop import CartLine, Shop
+
+USER = "demo"
+HOME = "addr_home_indiranagar"
+ORIGIN = (12.9719, 77.6412)
+
+
+def _strict_loads(text):
+    """json.loads that refuses NaN/Infinity, so 'valid JSON' means the RFC's JSON."""
+
+    def reject(constant):
+        raise ValueError(constant)
+
+    return json.loads(text, parse_constant=reject)
+
+
+@pytest.fixture(scope="module")
+def shop():
+    fixed = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
+    shop = Shop(clock=lambda: fixed)
+    yield shop
+    shop.close()
+
+
+def _money(value):
+    """A rupee amount as it appears in JSON (28.0 is written 28)."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _assert_all_in(facts, text):
+    missing = [fact for fact in facts if fact not in text]
+    assert not missing, f"missing from the reduced text: {missing[:10]}"
+
+
+def _product_facts(card: ProductsResult) -> set[str]:
+    facts: set[str] = set()
+    for item in card.items:
+        facts |= {v for v in (item.product_id, item.spin_id, item.sku_id, item.name) if v}
+        facts |= {_money(p) for p in (item.price, item.mrp) if p is not None}
+        for pack in item.variations:
+            facts |= {v for v in (pack.spin_id, pack.sku_id) if v}
+            facts |= {_money(p) for p in (pack.price, pack.mrp) if p is not None}
+    return facts
+
+
+def _reduced_json(text):
+    reduced = reduce_for_model(text)
+    assert reduced.reduced
+    assert len(reduced.text) <= LARGE_RESULT_CHARS
+    return reduced, _strict_loads(reduced.text)
+
+
+def test_a_result_within_the_limit_is_unchanged():
+    text = json.dumps({"success": True, "data": {"products": []}}, indent=2)
+    assert reduce_for_model(text) == Reduced(text, (), False)
+    assert reduce_for_model("x" * 10, limit=10) == Reduced("x" * 10, (), False)
+
+
+def test_a_sandbox_search_keeps_every_id_and_price_the_cards_show(shop):
+    data = shop.instamart.search(USER, HOME, "milk", 0)
+    text = ok(data, f"Found {len(data['products'])} product(s) for 'milk'.")
+    assert len(text) > LARGE_RESULT_CHARS
+    card = parse_tool_result("search_products", text, VERTICAL_FOOD, {"query": "milk"})
+    assert isinstance(card, ProductsResult) and len(card.items) == len(data["products"])
+
+    reduced, value = _reduced_json(text)
+    _assert_all_in(_product_facts(card), reduced.text)
+    assert value["success"] is True and value["message"].startswith("Found")
+    note = value["_reduced"]
+    assert note["original_chars"] == len(text)
+    dropped = " ".join(note["dropped"])
+    for name in ("imageUrl", "brandName", "similarProducts"):
+        assert name in dropped
+        assert any(name in line for line in reduced.dropped)
+    assert "kept_items" not in note  # every product stayed
+    # The model's text still reads as the same result: the cards would show the same ids.
+    again = parse_tool_result("search_products", reduced.text, VERTICAL_FOOD, {})
+    assert isinstance(again, ProductsResult)
+    assert [i.product_id for i in again.items] == [i.product_id for i in card.items]
+
+
+def test_a_result_too_big_for_its_high_fields_drops_trailing_items_and_says_so(shop):
+    products = [
+        product
+        for query in ("milk", "rice", "bread", "oil", "shampoo", "soap")
+        for product in shop.instamart.search(USER, HOME, query, 0)["products"]
+    ]
+    text = ok({"products": products, "nextOffset": "10"}, "many")
+    reduced, value = _reduced_json(text)
+    kept = value["data"]["products"]
+    assert 0 < len(kept) < len(products)
+    assert value["_reduced"]["kept_items"] == {"data.products": f"{len(kept)} of {len(products)}"}
+    assert f"data.products: kept {len(kept)} of {len(products)} items" in reduced.dropped
+    assert value["data"]["nextOffset"] == "10"
+    # The leading items keep every HIGH field: ids, prices, stock, pack size.
+    for original, short in zip(products, kept, strict=False):
+        assert short["productId"] == original["productId"]
+        for pack, short_pack in zip(original["variations"], short["variations"], strict=True):
+            assert short_pack["spinId"] == pack["spinId"]
+            assert short_pack["skuId"] == pack["skuId"]
+            assert short_pack["price"] == pack["price"]
+            assert short_pack["isInStockAndAvailable"] == pack["isInStockAndAvailable"]
+            assert short_pack["quantityDescription"] == pack["quantityDescription"]
+
+
+def test_a_sandbox_cart_keeps_every_line_id_price_and_bill_line(shop):
+    lines = []
+    for query in ("milk", "rice", "shampoo", "bread", "oil"):
+        for product in shop.instamart.search(USER, HOME, query, 0)["products"][:4]:
+            pack = product["variations"][0]
+            if pack["isInStockAndAvailable"]:
+                lines.append(CartLine(pack["spinId"], pack["skuId"], 1))
+    cart = shop.instamart.update_cart(USER, HOME, lines)
+    text = ok(cart, "Cart updated.")
+    assert len(text) > LARGE_RESULT_CHARS
+    card = parse_tool_result("update_cart", text, VERTICAL_FOOD, {})
+    assert isinstance(card, CartResult) and len(card.items) == len(lines)
+
+    reduced, _ = _reduced_json(text)
+    facts = {card.to_pay and _money(card.to_pay)}
+    for line in card.items:
+        facts |= {v for v in (line.spin_id, line.sku_id, line.product_id, line.name) if v}
+        facts |= {_money(p) for p in (line.unit_price, line.line_total, line.mrp) if p}
+        facts.add(str(line.quantity))
+    facts |= {bill.label for bill in card.bill}
+    _assert_all_in({fact for fact in facts if fact}, reduced.text)
+    again = parse_tool_result("update_cart", reduced.text, VERTICAL_FOOD, {})
+    assert isinstance(again, CartResult)
+    assert [line.key for line in again.items] == [line.key for line in card.items]
+    assert again.to_pay == card.to_pay
+
+
+def test_a_sandbox_slot_listing_keeps_every_slot_item_id_and_price(shop):
+    venue = shop.dineout.search("biryani", None, ORIGIN, 10, 0)["restaurants"][0]["id"]
+    day = (shop.dineout._today() + timedelta(days=6)).isoformat()
+    text = ok(shop.dineout.slots(venue, day, ORIGIN), "Slots.")
+    assert len(text) > LARGE_RESULT_CHARS
+    tool_input = {"restaurantId": venue, "date": day}
+    card = parse_tool_result("get_available_slots", text, VERTICAL_DINING, tool_input)
+    assert isinstance(card, TimeSlotsResult)
+    slots = [slot for slot_day in card.days for slot in slot_day.slots]
+    assert len(slots) > 10
+
+    reduced, value = _reduced_json(text)
+    facts = set()
+    for slot in slots:
+        facts |= {v for v in (slot.slot_id, slot.item_id, slot.time, slot.deal_title) if v}
+        facts |= {str(v) for v in (slot.reservation_time, slot.seats_left) if v is not None}
+        facts |= {_money(slot.paid_price)} if slot.paid_price is not None else set()
+    _assert_all_in(facts, reduced.text)
+    assert value["data"]["restaurantId"] == venue
+    # Each slot's deals repeat the first slot's: said once, then referred back to.
+    assert "deals (same as the item before)" in " ".join(value["_reduced"]["dropped"])
+
+
+def test_a_week_of_slots_keeps_whole_leading_slots(shop):
+    venue = shop.dineout.search("biryani", None, ORIGIN, 10, 0)["restaurants"][0]["id"]
+    data = shop.dineout.slots(venue, shop.dineout._today().isoformat(), ORIGIN)
+    _, value = _reduced_json(ok(data, "Slots."))
+    kept = value["data"]["slots"]
+    assert value["_reduced"]["kept_items"] == {"data.slots": f"{len(kept)} of {len(data['slots'])}"}
+    for original, short in zip(data["slots"], kept, strict=False):
+        for key in ("slotId", "displayTime", "reservationTime", "availableInventory"):
+            assert short[key] == original[key]
+    first_deals = kept[0]["deals"]
+    assert [deal["itemId"] for deal in first_deals] == [
+        d["itemId"] for d in data["slots"][0]["deals"]
+    ]
+    assert [deal["bookingPrice"] for deal in first_deals] == [
+        d["bookingPrice"] for d in data["slots"][0]["deals"]
+    ]
+
+
+def test_restaurants_keep_ids_names_and_cost_and_lose_prose_first():
+    restaurants = [
+        {
+            "id": str(1000 + i),
+            "name": f"Kitchen {i}",
+            "costForTwo": f"₹{300 + i} for two",
+            "availabilityStatus": "OPEN",
+            "avgRating": 4.1,
+            "cuisines": ["North Indian", "Chinese"],
+            "imageUrl": f"https://media.example/img/{i}.jpg",
+            "description": "A long story about the kitchen. " * 12,
+            "analytics": {"impressionId": f"imp-{i}", "rank": i, "experiments": ["a", "b"]},
+        }
+        for i in range(12)
+    ]
+    text = json.dumps({"success": True, "data": {"restaurants": restaurants}}, indent=2)
+    card = parse_tool_result("search_restaurants", text, VERTICAL_FOODORDER, {})
+    assert isinstance(card, RestaurantsResult)
+    reduced, value = _reduced_json(text)
+    facts = {item.restaurant_id for item in card.items} | {item.name for item in card.items}
+    facts |= {_money(item.cost_for_two) for item in card.items if item.cost_for_two}
+    _assert_all_in(facts, reduced.text)
+    assert "A long story" not in reduced.text and "imp-0" not in reduced.text
+    kept = value["data"]["restaurants"][0]
+    assert kept["availabilityStatus"] == "OPEN"
+    # MEDIUM fields (rating, image) stay while the LOW ones make room.
+    assert kept["avgRating"] == 4.1 and kept["imageUrl"].endswith("/0.jpg")
+    dropped = value["_reduced"]["dropped"]
+    assert any(name.startswith("description") for name in dropped)
+    assert any(name.startswith("analytics") for name in dropped)
+
+
+def test_only_the_first_image_of_a_gallery_is_kept():
+    record = {
+        "id": "r1",
+        "name": "Venue",
+        "imageUrls": [f"https://media.example/{i}.jpg" for i in range(300)],
+    }
+    reduced = reduce_for_model(json.dumps(record), limit=2_000)
+    value = _strict_loads(reduced.text)
+    assert value["imageUrls"] == ["https://media.example/0.jpg"]
+    assert value["id"] == "r1" and value["name"] == "Venue"
+    assert "imageUrls beyond the first ×299" in value["_reduced"]["dropped"]
+
+
+def test_long_strings_are_shortened_before_items_are_dropped():
+    items = [{"id": f"i{i}", "name": f"Dish {i} " + "with a long name " * 20} for i in range(10)]
+    reduced = reduce_for_model(json.dumps({"items": items}), limit=2_000)
+    value = _strict_loads(reduced.text)
+    assert [item["id"] for item in value["items"]] == [f"i{i}" for i in range(10)]
+    assert all(item["name"].endswith("…") for item in value["items"])
+    assert value["_reduced"]["texts_shortened"] == 10
+
+
+def test_a_top_level_list_stays_a_list_with_the_note_last():
+    rows = [
+        {"orderId": f"o{i}", "total": i, "trackingUrl": "https://t.example/" + "x" * 80}
+        for i in range(200)
+    ]
+    reduced = reduce_for_model(json.dumps(rows), limit=3_000)
+    value = _strict_loads(reduced.text)
+    assert isinstance(value, list) and "_reduced" in value[-1]
+    assert value[0] == {"orderId": "o0", "total": 0}
+    assert len(reduced.text) <= 3_000
+
+
+def test_html_becomes_text_with_headings_and_table_rows():
+    rows = "".join(f"<tr><td>Item {i}</td><td>₹{100 + i}</td></tr>" for i in range(400))
+    html = (
+        "<html><head><style>td { color: red }</style><script>var secret = 1;</script></head>"
+        "<body><h1>Order summary</h1><p>Thanks for ordering.</p>"
+        f"<table>{rows}</table></body></html>"
+    )
+    reduced = reduce_for_model(html, limit=2_000)
+    assert reduced.reduced and len(reduced.text) <= 2_000 + REDUCE_SLACK
+    assert "<td" not in reduced.text and "<h1" not in reduced.text
+    assert "var secret" not in reduced.text and "color: red" not in reduced.text
+    assert "# Order summary" in reduced.text
+    assert "Item 0 | ₹100" in reduced.text
+    assert reduced.text.rstrip().endswith("]") and "[reduced: HTML as text" in reduced.text
+    assert "HTML as text" in reduced.dropped
+
+
+def test_text_keeps_query_lines_and_id_price_lines_before_the_head():
+    filler = [f"Some chatter about nothing in particular, line {'x' * 40}" for _ in range(300)]
+    lines = ["Welcome to the store", *filler]
+    lines[150] = "Amul Gold Milk 1 L (ID: 9981) costs ₹68"
+    lines[200] = "Paneer tikka (ID: 5521) ₹249"
+    lines = [line.replace("line", "row") for line in lines]
+    text = "\n".join(lines)
+    reduced = reduce_for_model(text, limit=600, query="amul milk")
+    assert len(reduced.text) <= 600 + REDUCE_SLACK
+    assert "Amul Gold Milk 1 L (ID: 9981) costs ₹68" in reduced.text
+    assert "Paneer tikka (ID: 5521) ₹249" in reduced.text
+    assert reduced.text.startswith("Welcome to the store")
+    assert "…" in reduced.text  # gaps are marked
+    assert reduced.text.splitlines()[-1].startswith("[reduced: kept")
+
+
+def test_deep_nesting_and_a_megabyte_finish_as_json():
+    deep = "[" * 50_000 + "]" * 50_000
+    value = _strict_loads(reduce_for_model(deep).text)
+    assert isinstance(value, list) and "_reduced" in value[-1]
+    nested = {"id": "top"}
+    for _ in range(600):
+        nested = {"id": "x", "child": nested}
+    out = _strict_loads(reduce_for_model(json.dumps(nested), limit=1_000).text)
+    assert out["id"] == "x" and "_reduced" in out
+    big = {"products": [{"productId": f"p{i}", "description": "d" * 200} for i in range(5_000)]}
+    text = json.dumps(big)
+    assert len(text) > 1_000_000
+    reduced = reduce_for_model(text)
+    assert len(reduced.text) <= LARGE_RESULT_CHARS
+    assert _strict_loads(reduced.text)["products"][0] == {"productId": "p0"}
+    assert len(reduce_for_model("word " * 250_000).text) <= LARGE_RESULT_CHARS + REDUCE_SLACK
+
+
+def test_lone_surrogates_come_out_encodable():
+    text = json.dumps({"name": "\ud800" * 3000, "id": "a1"})
+    out = reduce_for_model(text, limit=500).text
+    out.encode("utf-8")
+    assert _strict_loads(out)["id"] == "a1"
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: (
+        st.lists(children, max_size=8)
+        | st.dictionaries(
+            st.sampled_from(["id", "name", "price", "description", "imageUrl", "rating"])
+            | st.text(max_size=12),
+            children,
+            max_size=8,
+        )
+    ),
+    max_leaves=80,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    value=json_values,
+    limit=st.integers(min_value=0, max_value=800),
+    indent=st.sampled_from([None, 2]),
+    query=st.text(max_size=20),
+)
+def test_property_json_in_json_out_within_the_limit(value, limit, indent, query):
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    reduced = reduce_for_model(text, limit=limit, query=query)
+    if len(text) <= limit:
+        assert reduced == Reduced(text, (), False)
+        return
+    assert reduced.reduced
+    assert len(reduced.text) <= limit + REDUCE_SLACK
+    out = _strict_loads(reduced.text)
+    reduced.text.encode("utf-8")
+    if isinstance(value, dict | list):
+        assert type(out) is type(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=1_500), limit=st.integers(min_value=0, max_value=600))
+def test_property_any_text_is_reduced_within_the_limit(text, limit):
+    reduced = reduce_for_model(text, limit=limit, query="milk")
+    if len(text) <= limit:
+        assert reduced.text == text and not reduced.reduced
+    else:
+        assert reduced.reduced
+        assert len(reduced.text) <= limit + REDUCE_SLACK
