@@ -1,4 +1,4 @@
-"""MCP client helpers: one background loop, one-shot tool calls, pooled sessions."""
+"""MCP client helpers: one background loop, pooled sessions over every transport."""
 
 from swiggy_core.mcp.client import McpCallError, ToolCallResult, call_tool
 from swiggy_core.mcp.loop import background_loop, run_sync
@@ -9,11 +9,14 @@ from swiggy_core.mcp.manager import (
     shared_manager,
     shrink_for_model,
 )
+from swiggy_core.mcp.transports import MemoryServer, ServerTarget
 
 __all__ = [
     "McpCallError",
     "McpManager",
+    "MemoryServer",
     "ServerHealth",
+    "ServerTarget",
     "ToolCallResult",
     "ToolOutput",
     "background_loop",

@@ -106,6 +106,8 @@ class Connection:
     async def close(self) -> None:
         """End the session (and a stdio server's process)."""
         self._stop.set()
+        if self._task is not None and not self._ready.is_set():
+            self._task.cancel()  # still connecting: nothing waits for the stop signal yet
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(self._task, CLOSE_TIMEOUT_SECONDS)
