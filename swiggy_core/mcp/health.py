@@ -88,8 +88,13 @@ class HealthBoard:
         return f"HealthBoard(state={self._state!r}, every={self._min_interval}s, polling={running})"
 
     def status(self, key: str) -> ServerStatus | None:
-        """The last stored status of server `key`, or None if none is known."""
-        text = self._state.get(_STATUS_KEY + key)
+        """The last stored status of server `key`, or None if none is known (or the shared
+        state cannot be read: a page showing health must not fail with it)."""
+        try:
+            text = self._state.get(_STATUS_KEY + key)
+        except SharedStateError as error:
+            logger.warning("Health status of %s not read: %s", key, error)
+            return None
         if text is None:
             return None
         try:

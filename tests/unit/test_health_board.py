@@ -4,6 +4,7 @@ statuses shared between boards, coded errors kept, and the background poller."""
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 from swiggy_core.mcp.config import ServerConfig
 from swiggy_core.mcp.health import HealthBoard, ServerStatus
 from swiggy_core.mcp.manager import ServerHealth
-from swiggy_core.shared_state import MemoryState
+from swiggy_core.shared_state import MemoryState, RedisState
 
 FOOD = ServerConfig("food", "http", url="http://127.0.0.1:9/food")
 NOTES = ServerConfig("notes", "stdio", command="python", args=("-m", "notes_server"))
@@ -174,3 +175,21 @@ def test_the_poller_checks_in_the_background_until_stopped() -> None:
     assert "polling=False" in repr(board)
     assert [t for t in threading.enumerate() if t.name == "mcp-health"] == []
     assert set(probe.probed) == {"food"}
+
+
+def test_an_unreachable_shared_state_is_reported_not_raised(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with socket.socket() as spare:
+        spare.bind(("127.0.0.1", 0))
+        port = spare.getsockname()[1]
+    state = RedisState(f"redis://:health-secret-pw@127.0.0.1:{port}/0")
+    probe = CountingProbe()
+    board = HealthBoard(state, probe)
+    with caplog.at_level(logging.WARNING):
+        assert board.status("food") is None
+        status = board.check([FOOD])["food"]
+    assert status.ok is None and status.error_code == "E-4101" and probe.probed == []
+    assert "Health status of food not read" in caplog.text
+    assert "health-secret-pw" not in caplog.text and "health-secret-pw" not in str(status)
+    state.close()
