@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import anthropic
@@ -23,6 +23,9 @@ from swiggy_core.approval_tool import ApprovalAnswer
 from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.hooks import CallScope, ToolHooks, default_hooks
+from swiggy_core.logsafe import register_secret
+from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import (
     ChatMessage,
@@ -42,6 +45,7 @@ from swiggy_core.session_support import (
     error_info,
     not_pending_error,
 )
+from swiggy_core.shared_state import shared_state
 from swiggy_core.store import ApprovalRecord, ChatStore
 from swiggy_core.turn_handle import TurnHandle, TurnKind, ensure_idle, running_turn, start_turn
 from swiggy_core.turns import stream_turn
@@ -65,6 +69,18 @@ class ChatSession:
     retry_policy: RetryPolicy | None = None
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+
+    def hooked_setup(self) -> TurnSetup:
+        """The setup with its hooks; without its own, the session's defaults (made once)."""
+        if self.setup.hooks is None:
+            self.setup = replace(self.setup, hooks=self.default_hooks())
+        return self.setup
+
+    def default_hooks(self) -> ToolHooks:
+        """Every call audited to this session's store, the rate budget all replicas share,
+        and the argument checks."""
+        register_secret(self.setup.swiggy_token)  # masked wherever a model echoes it
+        return default_hooks(self.store.record_tool_call, budget=RateBudget(shared_state()))
 
     # --- reading -------------------------------------------------------------------------
 
@@ -197,13 +213,14 @@ class ChatSession:
             messages = self.history()
             events = stream_turn(
                 self.client(),
-                self.setup,
+                self.hooked_setup(),
                 messages,
                 manager=self.manager,
                 retry_policy=self.retry_policy,
                 sleep=self.sleep,
                 should_stop=handle.stop_requested,
                 on_abortable=handle.set_abort,
+                scope=self._scope(),
             )
             for event in events:
                 if isinstance(event, TurnDone):
@@ -238,10 +255,15 @@ class ChatSession:
             store=self.store,
             user_id=self.user_id,
             vertical=get_vertical(self.vertical_id),
-            setup=self.setup,
+            setup=self.hooked_setup(),
             manager=self.manager,
             expires_at=lambda: self.clock() + timedelta(seconds=APPROVAL_TTL_SECONDS),
+            conversation_id=self.conversation_id,
         )
+
+    def _scope(self) -> CallScope:
+        """Whose tool calls these are (the hooks and the audit read it)."""
+        return CallScope(self.user_id, self.vertical_id, self._conversation())
 
     def _conversation(self) -> str:
         if self.conversation_id is None:

@@ -1,12 +1,16 @@
 """The approval steps of a turn: open one, execute it once, settle an unclear one.
 
 Everything here runs on the turn's thread and talks to Swiggy through the app's own MCP
-client; each step leaves an audit entry and a status the database can prove.
+client; each step leaves an audit entry and a status the database can prove. Every call
+the app runs here (the reads around an approval, the confirmed spending call) passes the
+session's post hooks (the audit of every tool call). Pre hooks do not apply: the person
+has confirmed, and `prepare` / `recheck` validate the action against fresh reads.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,9 +29,10 @@ from swiggy_core.approval import (
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
 from swiggy_core.errors import ErrorCode
+from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks, outcome_of
 from swiggy_core.limits import SpendingLimitExceeded, budget_for, india_day
 from swiggy_core.mcp.client import McpCallError
-from swiggy_core.mcp.manager import McpManager
+from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.models import ContentBlock, ErrorInfo, ToolUseBlock, block_pairs
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
 from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
@@ -48,6 +53,7 @@ class SessionSteps:
     manager: McpManager
     expires_at: Callable[[], datetime]
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    conversation_id: str | None = None
 
     def open_approval(
         self,
@@ -208,10 +214,25 @@ class SessionSteps:
     def _read(self, tool: str, arguments: dict[str, Any]) -> str:
         return self._call(tool, arguments)
 
+    @property
+    def _hooks(self) -> ToolHooks:
+        return self.setup.hooks or NO_HOOKS
+
+    def _scope(self) -> CallScope:
+        return CallScope(self.user_id, self.vertical.id, self.conversation_id)
+
     def _call(self, tool: str, arguments: dict[str, Any]) -> str:
         server = self.vertical.server
         url = self.setup.server_url(server.key, server.url)
-        output = self.manager.call_tool(url, self.setup.swiggy_token, tool, arguments)
+        info = self._scope().info(server.key, tool, arguments)
+        started = time.perf_counter()
+        try:
+            output = self.manager.call_tool(url, self.setup.swiggy_token, tool, arguments)
+        except McpCallError as error:
+            failed = ToolOutput(str(error), True)
+            self._hooks.after(outcome_of(info, failed, started, str(error.code)))
+            raise
+        self._hooks.after(outcome_of(info, output, started))
         text = output.envelope_text()  # the JSON envelope, also when the text was a summary
         if output.is_error and not _is_envelope(text):
             return json.dumps({"success": False, "error": {"message": output.text}})

@@ -23,6 +23,7 @@ from swiggy_core.engine import (
     run_message_stream,
 )
 from swiggy_core.engine.stream import AbortHook, _never
+from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.manager import McpManager, shared_manager
 from swiggy_core.models import ChatMessage, TurnResult
 
@@ -39,8 +40,12 @@ def stream_turn(
     manager: McpManager | None = None,
     should_stop: StopCheck = _never,
     on_abortable: AbortHook | None = None,
+    scope: CallScope | None = None,
 ) -> Generator[StreamEvent, None, TurnResult]:
-    """Stream the reply to `messages` (ending with the person's turn); returns the result."""
+    """Stream the reply to `messages` (ending with the person's turn); returns the result.
+
+    Every tool call passes `setup.hooks` as a call of `scope` (who, which page and chat).
+    """
     if setup.engine == "local":
         return (
             yield from run_local_turn(
@@ -54,6 +59,7 @@ def stream_turn(
                 sleep=sleep,
                 should_stop=should_stop,
                 on_abortable=on_abortable,
+                scope=scope,
             )
         )
     params = build_turn_params(setup, messages, pending_approval=pending_approval, now=now)
@@ -66,5 +72,7 @@ def stream_turn(
             sleep=sleep,
             should_stop=should_stop,
             on_abortable=on_abortable,
+            hooks=setup.hooks,
+            scope=scope,
         )
     )

@@ -8,6 +8,8 @@ after the person confirmed a stored approval. A `request_confirmation` call ends
 unanswered, as in the connector engine. The stored result looks exactly like a connector
 turn, so everything downstream is shared. A result with structuredContent is kept whole:
 its summary text and then its JSON object, as two text blocks (the model gets both).
+Every call passes the session's hooks (`swiggy_core.hooks`); the tools of the page's
+extra servers are offered under prefixed names (`swiggy_core.engine.local_tools`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import anthropic
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation import StreamParams, sanitize_assistant_blocks
-from swiggy_core.engine.errors import ToolError, classify_mcp_tool_error
 from swiggy_core.engine.events import (
     RetryScheduled,
     StreamEvent,
@@ -37,6 +38,7 @@ from swiggy_core.engine.local_history import (
     to_stored_blocks,
     tool_result_block,
 )
+from swiggy_core.engine.local_tools import HELD_MESSAGE, LocalTools
 from swiggy_core.engine.retry import RetryPolicy
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.engine.stream import (
@@ -46,20 +48,25 @@ from swiggy_core.engine.stream import (
     _ToolErrorBudget,
     run_message_stream,
 )
+from swiggy_core.hooks import NO_HOOKS, CallScope, exchanges_of
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput
-from swiggy_core.models import ChatMessage, ContentBlock, ErrorInfo, ToolUseBlock, TurnResult, Usage
+from swiggy_core.models import (
+    ChatMessage,
+    ContentBlock,
+    ErrorInfo,
+    McpToolUseBlock,
+    ToolUseBlock,
+    TurnResult,
+    Usage,
+)
 from swiggy_core.tool_errors import category_of
-from swiggy_core.verticals import Vertical, get_vertical
-from swiggy_core.verticals.policy import ToolPolicy
+from swiggy_core.verticals import get_vertical
+
+__all__ = ["HELD_MESSAGE", "MAX_TOOL_ROUNDS", "local_params", "run_local_turn"]
 
 # Tool rounds per turn; after the last one the model must answer without tools.
 MAX_TOOL_ROUNDS = 8
-HELD_MESSAGE = (
-    "{tool} is not available to you: it spends money. Call "
-    + APPROVAL_TOOL_NAME
-    + " with the exact arguments; the person decides."
-)
 
 
 @dataclass
@@ -83,21 +90,6 @@ class _Turn:
         self.stopped = self.stopped or result.stopped
 
 
-@dataclass(frozen=True)
-class _Tools:
-    """Where and how this turn's tools run."""
-
-    manager: McpManager
-    url: str
-    token: str | None = field(repr=False)
-    server_name: str
-    policy: ToolPolicy
-
-    def held(self, name: str) -> bool:
-        """Spending tools never run here, whatever the model asks (the approval gate)."""
-        return self.policy.is_money_spending(name)
-
-
 def run_local_turn(
     client: anthropic.Anthropic,
     setup: TurnSetup,
@@ -111,13 +103,16 @@ def run_local_turn(
     should_stop: StopCheck = _never,
     on_abortable: AbortHook | None = None,
     max_rounds: int = MAX_TOOL_ROUNDS,
+    scope: CallScope | None = None,
 ) -> Generator[StreamEvent, None, TurnResult]:
-    """Stream the reply to the conversation `messages`, running tool calls here."""
-    vertical = get_vertical(setup.vertical_id)
-    tools = _tools_for(setup, vertical, manager)
+    """Stream the reply to the conversation `messages`, running tool calls here.
+
+    `scope` names who the calls belong to (for the hooks and the audit).
+    """
+    tools = _tools_for(setup, manager, scope or CallScope(vertical_id=setup.vertical_id), messages)
     turn = _Turn()
     try:
-        listing = manager.list_tools(tools.url, tools.token) if tools.token else []
+        listing = tools.listing()
     except McpCallError as error:
         turn.error = _error_info(error)
         return (yield from _finish(turn))
@@ -146,8 +141,8 @@ def run_local_turn(
         if final or not uses or round_index == max_rounds:
             turn.blocks += to_stored_blocks(result.blocks, {}, tools.server_name, keep=asks)
             break
-        outputs = yield from _execute(calls, tools, budget, turn)
-        turn.blocks += to_stored_blocks(result.blocks, outputs, tools.server_name, keep=asks)
+        outputs, for_model = yield from _execute(calls, tools, budget, turn)
+        turn.blocks += _stored(result.blocks, outputs, tools, asks)
         if turn.error is not None or asks or should_stop():
             # An approval request ends the turn unanswered: the person answers it.
             turn.stopped = turn.stopped or should_stop()
@@ -155,7 +150,7 @@ def run_local_turn(
         answers = [
             tool_result_block(use.id, out.texts(), out.is_error, use.input)
             for use in calls
-            if (out := outputs.get(use.id)) is not None
+            if (out := for_model.get(use.id)) is not None
         ]
         assistant = {"role": "assistant", "content": [b.to_param() for b in result.blocks]}
         wire = [*wire, assistant, {"role": "user", "content": answers}]
@@ -183,15 +178,43 @@ def local_params(
     return params
 
 
-def _tools_for(setup: TurnSetup, vertical: Vertical, manager: McpManager) -> _Tools:
+def _tools_for(
+    setup: TurnSetup, manager: McpManager, scope: CallScope, messages: Sequence[ChatMessage]
+) -> LocalTools:
+    vertical = get_vertical(setup.vertical_id)
     server = vertical.server
-    return _Tools(
+    return LocalTools(
         manager=manager,
-        url=(setup.server_urls or {}).get(server.key, server.url),
+        url=setup.server_url(server.key, server.url),
         token=setup.swiggy_token,
+        server_key=server.key,
         server_name=server.name,
         policy=vertical.tool_policy,
+        hooks=setup.hooks or NO_HOOKS,
+        scope=CallScope(
+            user_id=scope.user_id,
+            vertical_id=scope.vertical_id or setup.vertical_id,
+            conversation_id=scope.conversation_id,
+            history=scope.history or exchanges_of(messages),
+        ),
+        extra_servers=setup.extra_servers,
     )
+
+
+def _stored(
+    blocks: Sequence[ContentBlock],
+    outputs: dict[str, ToolOutput],
+    tools: LocalTools,
+    asks: Sequence[ToolUseBlock],
+) -> list[ContentBlock]:
+    """The round in the connector's format; an extra server's calls name that server."""
+    stored = to_stored_blocks(blocks, outputs, tools.server_name, keep=asks)
+    return [
+        block.model_copy(update={"server_name": tools.server_of(block.name)})
+        if isinstance(block, McpToolUseBlock) and block.name in tools.extra
+        else block
+        for block in stored
+    ]
 
 
 def _relay(stream: Iterator[StreamEvent]) -> Generator[StreamEvent, None, TurnResult]:
@@ -206,39 +229,32 @@ def _relay(stream: Iterator[StreamEvent]) -> Generator[StreamEvent, None, TurnRe
 
 
 def _execute(
-    uses: Sequence[ToolUseBlock], tools: _Tools, budget: _ToolErrorBudget, turn: _Turn
-) -> Generator[StreamEvent, None, dict[str, ToolOutput]]:
-    """Run one round's calls in order; stop early when the error budget says so."""
+    uses: Sequence[ToolUseBlock], tools: LocalTools, budget: _ToolErrorBudget, turn: _Turn
+) -> Generator[StreamEvent, None, tuple[dict[str, ToolOutput], dict[str, ToolOutput]]]:
+    """Run one round's calls in order: the full outputs (stored) and what the model reads.
+
+    A held or refused call reaches the model as its error result; the server never sees it.
+    The round stops early when the error budget says so.
+    """
     outputs: dict[str, ToolOutput] = {}
+    for_model: dict[str, ToolOutput] = {}
     for use in uses:
-        if tools.held(use.name):
-            outputs[use.id] = ToolOutput(HELD_MESSAGE.format(tool=use.name), True)
+        held = tools.held(use.name)
+        if not held:
+            yield ToolStarted(use.id, use.name, tools.server_of(use.name), dict(use.input))
+        call = tools.run(use)
+        outputs[use.id], for_model[use.id] = call.output, call.for_model
+        if held:
             continue
-        yield ToolStarted(use.id, use.name, tools.server_name, dict(use.input))
-        output, tool_error = _call(tools, use)
-        outputs[use.id] = output
-        yield ToolFinished(use.id, use.name, output.is_error, output.text, tool_error)
-        if tool_error is not None and budget.record(tool_error):
+        yield ToolFinished(use.id, use.name, call.output.is_error, call.output.text, call.error)
+        if call.error is not None and budget.record(call.error):
             turn.error = ErrorInfo(
-                code=tool_error.code,
-                category=f"tool_{tool_error.category}",
-                message=tool_error.message,
+                code=call.error.code,
+                category=f"tool_{call.error.category}",
+                message=call.error.message,
             )
             break
-    return outputs
-
-
-def _call(tools: _Tools, use: ToolUseBlock) -> tuple[ToolOutput, ToolError | None]:
-    try:
-        output = tools.manager.call_tool(tools.url, tools.token, use.name, use.input)
-    except McpCallError as error:
-        # The model sees what went wrong and may try again; the budget bounds that.
-        category = category_of(error.code)
-        message = _error_info(error).message
-        return ToolOutput(str(error), True), ToolError(category, error.code, message, str(error))
-    if not output.is_error:
-        return output, None
-    return output, classify_mcp_tool_error(output.text)
+    return outputs, for_model
 
 
 def _error_info(error: McpCallError) -> ErrorInfo:

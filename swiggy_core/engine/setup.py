@@ -15,6 +15,8 @@ from swiggy_core.conversation import (
     build_message_stream_params,
     build_session_state_summary,
 )
+from swiggy_core.hooks import ToolHooks
+from swiggy_core.mcp.config import ResolvedServer
 from swiggy_core.models import ChatMessage
 
 Engine = Literal["connector", "local"]
@@ -32,6 +34,10 @@ class TurnSetup:
     address: Any = None
     timeout: float = STREAM_TIMEOUT_SECONDS
     engine: Engine = "connector"
+    # Pre/post tool hooks; None → the session builds its defaults (audit, budget, checks).
+    hooks: ToolHooks | None = None
+    # Servers beyond Swiggy's whose tools this page offers (local engine, prefixed names).
+    extra_servers: tuple[ResolvedServer, ...] = ()
 
     def server_url(self, server_key: str, default: str) -> str:
         return (self.server_urls or {}).get(server_key, default)

@@ -26,6 +26,7 @@ from swiggy_core.constants import (
     STREAM_TIMEOUT_SECONDS,
 )
 from swiggy_core.conversation import sanitize_assistant_blocks
+from swiggy_core.engine.connector_hooks import ConnectorCalls
 from swiggy_core.engine.errors import (
     OVERLOADED,
     RATE_LIMIT,
@@ -47,6 +48,7 @@ from swiggy_core.engine.events import (
     TurnDone,
 )
 from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers
+from swiggy_core.hooks import CallScope, ToolHooks
 from swiggy_core.models import ContentBlock, ErrorInfo, TurnResult, Usage, block_from_dict
 from swiggy_core.tool_errors import RECONNECT_CATEGORIES, tool_error_info
 
@@ -114,14 +116,19 @@ def run_message_stream(
     clock: Clock = time.monotonic,
     should_stop: StopCheck = _never,
     on_abortable: AbortHook | None = None,
+    hooks: ToolHooks | None = None,
+    scope: CallScope | None = None,
 ) -> Generator[StreamEvent, None, TurnResult]:
     """Stream one turn: retries before any content, continues after pause_turn.
 
     `should_stop` is polled between events: True ends the turn, keeping what arrived.
+    Every `mcp_tool_result` the connector returns goes through the post `hooks` (audit,
+    error detection) as a call of `scope`.
     """
     policy = retry_policy or RetryPolicy()
     messages = list(params["messages"])
     budget = _ToolErrorBudget()
+    calls = ConnectorCalls(hooks or ToolHooks(), scope or CallScope())
     blocks: list[ContentBlock] = []
     usage = Usage()
     headers: dict[str, str] = {}
@@ -130,7 +137,7 @@ def run_message_stream(
         attempts += 1
         request = {**params, "messages": messages}
         outcome = yield from _stream_once(
-            client, request, timeout, clock, budget, should_stop, on_abortable
+            client, request, timeout, clock, (budget, calls), should_stop, on_abortable
         )
         headers.update(outcome.rate_limit_headers)
         delay = None if should_stop() else _retry_delay(outcome, policy, retries)
@@ -186,7 +193,7 @@ def _stream_once(
     request: dict[str, Any],
     timeout: float,
     clock: Clock,
-    budget: _ToolErrorBudget,
+    tracking: tuple[_ToolErrorBudget, ConnectorCalls],
     should_stop: StopCheck,
     on_abortable: AbortHook | None,
 ) -> Generator[StreamEvent, None, _Outcome]:
@@ -204,7 +211,7 @@ def _stream_once(
                     raise _Stopped
                 if clock() > deadline:
                     raise _DeadlineExceeded
-                abort = yield from _handle_event(event, stream, budget)
+                abort = yield from _handle_event(event, stream, *tracking)
                 if abort is not None:
                     outcome.error = abort
                     _keep_snapshot(stream, outcome)
@@ -258,7 +265,7 @@ def _aborter(stream: Any) -> Callable[[], None]:
 
 
 def _handle_event(
-    event: Any, stream: Any, budget: _ToolErrorBudget
+    event: Any, stream: Any, budget: _ToolErrorBudget, calls: ConnectorCalls
 ) -> Generator[StreamEvent, None, ErrorInfo | None]:
     """Yield UI events for one SDK event; return an ErrorInfo when the turn must abort."""
     if event.type == "text":
@@ -266,6 +273,7 @@ def _handle_event(
     elif event.type == "content_block_stop":
         block = stream.current_message_snapshot.content[event.index]
         if block.type in ("mcp_tool_use", "tool_use"):
+            calls.started(block.id)
             # The input is complete only once the block stops (it arrives as JSON deltas).
             yield ToolStarted(
                 tool_use_id=block.id,
@@ -274,16 +282,20 @@ def _handle_event(
                 input=dict(block.input or {}),
             )
     elif event.type == "content_block_start" and event.content_block.type == "mcp_tool_result":
-        return (yield from _tool_result(event.content_block, stream, budget))
+        return (yield from _tool_result(event.content_block, stream, budget, calls))
     return None
 
 
 def _tool_result(
-    block: Any, stream: Any, budget: _ToolErrorBudget
+    block: Any, stream: Any, budget: _ToolErrorBudget, calls: ConnectorCalls
 ) -> Generator[StreamEvent, None, ErrorInfo | None]:
     text = block.content if isinstance(block.content, str) else _joined_text(block.content)
-    name = _tool_name(stream, block.tool_use_id)
+    use = _tool_use(stream, block.tool_use_id)
+    name = str(getattr(use, "name", ""))
     tool_error = classify_mcp_tool_error(text) if block.is_error else None
+    arguments = dict(getattr(use, "input", None) or {})
+    server = getattr(use, "server_name", None)
+    calls.finished(block.tool_use_id, name, server, arguments, text, bool(block.is_error))
     yield ToolFinished(
         tool_use_id=block.tool_use_id,
         name=name,
@@ -300,11 +312,12 @@ def _joined_text(parts: Any) -> str:
     return "".join(getattr(part, "text", "") for part in parts or [])
 
 
-def _tool_name(stream: Any, tool_use_id: str) -> str:
+def _tool_use(stream: Any, tool_use_id: str) -> Any:
+    """The use block a result answers (None when it is not in the snapshot)."""
     for block in stream.current_message_snapshot.content:
         if getattr(block, "id", None) == tool_use_id:
-            return str(block.name)
-    return ""
+            return block
+    return None
 
 
 def _keep_snapshot(stream: Any, outcome: _Outcome) -> None:
