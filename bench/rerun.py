@@ -10,7 +10,6 @@ targets: ≤ 100 ms at 50 turns and ≤ 1.5× growth.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import statistics
@@ -18,15 +17,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
+from _chat import Call, grocery_chat, record_grocery_calls
 from streamlit.testing.v1 import AppTest
 
-from swiggy_core.mcp import call_tool
-from swiggy_core.models import ChatMessage, MessageMeta, block_from_dict
-from swiggy_core.parsers import parse_tool_result
 from swiggy_core.store import ChatStore
-from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
+from swiggy_sandbox.servers import SandboxHttpServer
 
 ROOT = Path(__file__).resolve().parents[1]
 BROWSER = "0123456789abcdef0123456789abcdef"
@@ -35,73 +31,12 @@ SIZES = (10, 50, 200)
 RUNS = 9
 TARGET_MS_AT_50 = 100.0
 TARGET_GROWTH = 1.5
-QUERIES = ("milk", "eggs", "bread", "protein bar", "curd", "oats", "paneer", "banana")
-
-Call = tuple[str, dict[str, Any], str, bool]  # tool, input, result text, is_error
-
-
-def _record(sandbox: SandboxHttpServer) -> list[list[Call]]:
-    """One list of real tool calls per query: a search, then adding its first product."""
-    url = sandbox.url_for("instamart")
-
-    def call(name: str, arguments: dict[str, Any]) -> tuple[Call, dict[str, Any]]:
-        result = call_tool(url, DEMO_TOKEN, name, arguments)
-        return (name, arguments, result.text, result.is_error), json.loads(result.text)
-
-    _, addresses = call("get_addresses", {})
-    address_id = addresses["data"]["addresses"][0]["id"]
-    turns: list[list[Call]] = []
-    for quantity, query in enumerate(QUERIES, start=1):
-        search, found = call("search_products", {"addressId": address_id, "query": query})
-        first = found["data"]["products"][0]["variations"][0]
-        item = {"spinId": first["spinId"], "skuId": first["skuId"], "quantity": quantity}
-        update, _ = call("update_cart", {"selectedAddressId": address_id, "items": [item]})
-        turns.append([search, update])
-    return turns
-
-
-def _turn(index: int, calls: list[Call]) -> list[ChatMessage]:
-    blocks: list[Any] = [block_from_dict({"type": "text", "text": "Here is what I found."})]
-    cards = {}
-    for number, (name, arguments, text, is_error) in enumerate(calls):
-        tool_id = f"mcptoolu_{index}_{number}"
-        blocks.append(
-            block_from_dict(
-                {
-                    "type": "mcp_tool_use",
-                    "id": tool_id,
-                    "name": name,
-                    "server_name": "swiggy-instamart",
-                    "input": arguments,
-                }
-            )
-        )
-        content = [{"type": "text", "text": text}]
-        blocks.append(
-            block_from_dict(
-                {
-                    "type": "mcp_tool_result",
-                    "tool_use_id": tool_id,
-                    "is_error": is_error,
-                    "content": content,
-                }
-            )
-        )
-        cards[tool_id] = parse_tool_result(name, text, "food", arguments, is_error=is_error)
-    blocks.append(block_from_dict({"type": "text", "text": "Added it to your cart."}))
-    return [
-        ChatMessage(role="user", content=f"question {index}: add some {calls[0][1]['query']}"),
-        ChatMessage(role="assistant", content=blocks, meta=MessageMeta(cards=cards)),
-    ]
 
 
 def _store_chat(database_url: str, turns: int, recorded: list[list[Call]]) -> None:
     store = ChatStore(database_url)
     conversation_id = store.create_conversation(VIEWER, "food")
-    messages: list[ChatMessage] = []
-    for index in range(turns):
-        messages += _turn(index, recorded[index % len(recorded)])
-    store.append_messages(conversation_id, messages)
+    store.append_messages(conversation_id, grocery_chat(turns, recorded))
     store.close()
 
 
@@ -125,7 +60,7 @@ def _rerun_ms() -> float:
 def main() -> None:
     logging.getLogger("streamlit").setLevel(logging.ERROR)  # AppTest's bare-mode warnings
     with tempfile.TemporaryDirectory() as folder, SandboxHttpServer() as sandbox:
-        recorded = _record(sandbox)
+        recorded = record_grocery_calls(sandbox)
         figures: dict[int, float] = {}
         for turns in SIZES:
             database_url = f"sqlite:///{Path(folder) / f'chats-{turns}.db'}"

@@ -12,6 +12,7 @@ from swiggy_core.models import ChatMessage
 from swiggy_core.store import approvals, audit, chats, tokens, tool_audit
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
+from swiggy_core.store.history_cache import HistoryCache
 from swiggy_core.store.migrations import migrate
 from swiggy_core.store.records import (
     ApprovalRecord,
@@ -37,6 +38,7 @@ class ChatStore:
         self, database_url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS
     ) -> None:
         self._db = Database(database_url, busy_timeout_ms=busy_timeout_ms)
+        self._history = HistoryCache()
         try:
             migrate(self._db)
             self._db.pin_file()
@@ -58,11 +60,13 @@ class ChatStore:
         return chats.append_messages(self._db, conversation_id, messages)
 
     def load_messages(self, conversation_id: str) -> list[ChatMessage]:
-        return [stored.message for stored in chats.load_since(self._db, conversation_id, -1)]
+        """Every message of the conversation, oldest first (parsed once, then extended)."""
+        return [stored.message for stored in self._history.load(self._db, conversation_id)]
 
     def load_since(self, conversation_id: str, after_seq: int = -1) -> list[StoredMessage]:
         """Messages with seq > after_seq, oldest first."""
-        return chats.load_since(self._db, conversation_id, after_seq)
+        stored = self._history.load(self._db, conversation_id)
+        return [message for message in stored if message.seq > after_seq]
 
     def last_seq(self, conversation_id: str) -> int:
         """The seq of the newest message; -1 when there is none."""
@@ -92,7 +96,9 @@ class ChatStore:
         spare: Collection[str] = (),
     ) -> ChatDeletion:
         """Delete the user's chats in a vertical (or `only` these), keeping busy ones."""
-        return chats.delete_chats(self._db, user_id, vertical_id, only, spare)
+        deletion = chats.delete_chats(self._db, user_id, vertical_id, only, spare)
+        self._history.clear()  # cheap to rebuild; a deleted chat must not linger here
+        return deletion
 
     def conversation_owner(self, conversation_id: str) -> str | None:
         return chats.conversation_owner(self._db, conversation_id)
@@ -100,6 +106,7 @@ class ChatStore:
     def delete_conversation(self, conversation_id: str) -> None:
         """Remove the conversation and its messages; its approvals and audit stay."""
         chats.delete_conversation(self._db, conversation_id)
+        self._history.forget(conversation_id)
 
     def count_conversations(self) -> int:
         return chats.count_conversations(self._db)

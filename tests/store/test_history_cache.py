@@ -1,0 +1,80 @@
+"""Loaded conversations are parsed once, then extended with only what was stored since."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from storehelpers import sample_chat
+
+from swiggy_core.models import ChatMessage
+from swiggy_core.store import ChatStore, chats
+
+
+def _dumped(messages: list[ChatMessage]) -> list[dict[str, object]]:
+    return [message.model_dump(mode="json") for message in messages]
+
+
+def test_a_second_load_reads_only_the_new_rows(
+    store: ChatStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conversation_id = store.create_conversation("u1", "food")
+    store.append_messages(conversation_id, sample_chat() * 20)
+    first = store.load_messages(conversation_id)
+    rows_read: list[int] = []
+    real = chats.load_since
+
+    def counting(db: object, cid: str, after: int) -> list[object]:
+        found = real(db, cid, after)  # type: ignore[arg-type]
+        rows_read.append(len(found))
+        return found  # type: ignore[return-value]
+
+    monkeypatch.setattr(chats, "load_since", counting)
+    assert _dumped(store.load_messages(conversation_id)) == _dumped(first)
+    assert rows_read == []  # nothing new: not one row fetched or parsed again
+    store.append_messages(conversation_id, [ChatMessage(role="user", content="and eggs")])
+    again = store.load_messages(conversation_id)
+    assert rows_read == [1]
+    assert len(again) == len(first) + 1 and again[-1].text() == "and eggs"
+
+
+def test_another_process_appends_and_deletes_are_seen(
+    open_store: Callable[..., ChatStore],
+) -> None:
+    mine, theirs = open_store(), open_store()  # two engines: like two app replicas
+    conversation_id = mine.create_conversation("u1", "food")
+    mine.append_messages(conversation_id, sample_chat())
+    assert len(mine.load_messages(conversation_id)) == len(sample_chat())
+    theirs.append_messages(conversation_id, [ChatMessage(role="user", content="from a tab")])
+    assert mine.load_messages(conversation_id)[-1].text() == "from a tab"
+    theirs.delete_conversation(conversation_id)
+    assert mine.load_messages(conversation_id) == []
+    assert mine.load_since(conversation_id) == []
+
+
+def test_load_since_is_served_from_the_cache_with_seqs(store: ChatStore) -> None:
+    conversation_id = store.create_conversation("u1", "food")
+    seqs = store.append_messages(conversation_id, sample_chat())
+    store.load_messages(conversation_id)
+    later = store.append_messages(conversation_id, [ChatMessage(role="user", content="more")])
+    tail = store.load_since(conversation_id, seqs[-1])
+    assert [stored.seq for stored in tail] == later
+    assert [stored.seq for stored in store.load_since(conversation_id)] == seqs + later
+
+
+def test_many_random_appends_read_the_same_as_a_fresh_store(
+    open_store: Callable[..., ChatStore],
+) -> None:
+    rng = random.Random(7)
+    cached = open_store()
+    conversation_id = cached.create_conversation("u1", "food")
+    pool = sample_chat() + [ChatMessage(role="user", content=f"note {n}") for n in range(5)]
+    for _ in range(30):
+        cached.append_messages(conversation_id, rng.sample(pool, rng.randint(1, 3)))
+        if rng.random() < 0.6:
+            cached.load_messages(conversation_id)
+    fresh = open_store()
+    assert _dumped(cached.load_messages(conversation_id)) == _dumped(
+        fresh.load_messages(conversation_id)
+    )
