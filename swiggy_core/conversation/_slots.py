@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
 
 from swiggy_core.constants import (
     VERTICAL_DINING,
@@ -91,16 +92,21 @@ SlotReader = Callable[[str], str | None]
 
 def extract_slots(user_texts: Sequence[str], vertical_id: str) -> dict[str, str]:
     """Slot name → latest value the person gave, for the slots this vertical uses."""
-    readers = _readers(vertical_id)
     slots: dict[str, str] = {}
     for text in user_texts:
-        for name, read in readers.items():
-            value = read(text)
-            if value:
-                slots[name] = value
-    return {name: slots[name] for name in readers if name in slots}
+        slots.update(_message_slots(text, vertical_id))
+    return {name: slots[name] for name in _readers(vertical_id) if name in slots}
 
 
+@lru_cache(maxsize=4096)
+def _message_slots(text: str, vertical_id: str) -> dict[str, str]:
+    """The slots one message gives (cached: the summary reads every message every turn,
+    and a stored message never changes). Callers must not modify the result."""
+    found = ((name, read(text)) for name, read in _readers(vertical_id).items())
+    return {name: value for name, value in found if value}
+
+
+@cache
 def _readers(vertical_id: str) -> dict[str, SlotReader]:
     people = "party" if vertical_id == VERTICAL_DINING else "servings"
     specific: dict[str, dict[str, SlotReader]] = {
