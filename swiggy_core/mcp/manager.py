@@ -24,7 +24,8 @@ from mcp import ClientSession, types
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
-from swiggy_core.conversation import truncate_tool_result
+from swiggy_core.constants import LARGE_RESULT_CHARS
+from swiggy_core.conversation import reduce_for_model
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError, stored_texts
 from swiggy_core.mcp.connection import (
@@ -41,8 +42,8 @@ R = TypeVar("R", bound=BaseModel)
 LISTING_TTL_SECONDS = 300.0
 IDLE_SECONDS = 600.0
 CALL_TIMEOUT_SECONDS = 30.0
-# Results above this many characters are shrunk for the model (the cards keep the full text).
-MODEL_RESULT_LIMIT = 20_000
+# Results above this many characters are reduced for the model (the cards keep the full text).
+MODEL_RESULT_LIMIT = LARGE_RESULT_CHARS
 _SESSION_GONE = "Session terminated"
 __all__ = ["McpManager", "ServerHealth", "ServerTarget", "ToolOutput", "resolve_url"]
 
@@ -96,14 +97,13 @@ class ServerHealth:
 
 
 def shrink_for_model(text: str, arguments: Mapping[str, Any] | None = None) -> str:
-    """`text` cut to MODEL_RESULT_LIMIT, keeping what matches the call's query (JSON stays JSON)."""
-    if len(text) <= MODEL_RESULT_LIMIT:
-        return text
+    """`text` reduced by importance to MODEL_RESULT_LIMIT (JSON stays JSON); list items
+    naming the call's query are kept first."""
     args = arguments or {}
     query = args.get("query")
     if not isinstance(query, str):
         query = " ".join(v for v in args.values() if isinstance(v, str))
-    return truncate_tool_result(text, query=query, limit=MODEL_RESULT_LIMIT)
+    return reduce_for_model(text, limit=MODEL_RESULT_LIMIT, query=query).text
 
 
 class McpManager:
