@@ -72,6 +72,9 @@ class ChatSession:
 
     def hooked_setup(self) -> TurnSetup:
         """The setup with its hooks; without its own, the session's defaults (made once)."""
+        # Masked in the audit (and every log) even where a model echoes it in an argument.
+        for secret in (self.setup.swiggy_token, *(s.token for s in self.setup.extra_servers)):
+            register_secret(secret)
         if self.setup.hooks is None:
             self.setup = replace(self.setup, hooks=self.default_hooks())
         return self.setup
@@ -79,7 +82,6 @@ class ChatSession:
     def default_hooks(self) -> ToolHooks:
         """Every call audited to this session's store, the rate budget all replicas share,
         and the argument checks."""
-        register_secret(self.setup.swiggy_token)  # masked wherever a model echoes it
         return default_hooks(self.store.record_tool_call, budget=RateBudget(shared_state()))
 
     # --- reading -------------------------------------------------------------------------
