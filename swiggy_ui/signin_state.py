@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -22,6 +22,7 @@ from swiggy_core.constants import MCP_SERVERS, OAUTH_EXPIRY_WARNING, OAUTH_PENDI
 from swiggy_core.oauth import OAuthError, SignInService, SwiggyToken, TokenVault
 from swiggy_core.oauth.pending_redis import pending_store
 from swiggy_core.settings import Settings
+from swiggy_core.shared_state import SharedState, SharedStateError, shared_state
 from swiggy_core.store import StoreError
 
 World = Literal["sandbox", "swiggy"]
@@ -38,6 +39,11 @@ class StartedSignIn:
     started_at: float
 
 
+def _started_key(state: str) -> str:
+    # The OAuth state is a secret-ish nonce: keys carry only its digest.
+    return "oauth-started:" + hashlib.sha256(state.encode()).hexdigest()
+
+
 def _new_service() -> SignInService:
     # Pending sign-ins live in Redis when REDIS_URL is set: the callback may reach any replica.
     return SignInService(pending=pending_store())
@@ -49,25 +55,38 @@ class SignIns:
 
     service: SignInService = field(default_factory=_new_service)
     _tokens: dict[str, SwiggyToken] = field(default_factory=dict)
-    _started: dict[str, StartedSignIn] = field(default_factory=dict)
+    # Sign-ins in flight live in the shared state (Redis when REDIS_URL is set), so the
+    # callback tab may reach another replica than the one that started the sign-in.
+    _state: SharedState = field(default_factory=shared_state)
     _refreshing: set[str] = field(default_factory=set)  # digests of tokens tried
     _vault_read: set[str] = field(default_factory=set)  # person@world already looked up
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __repr__(self) -> str:
         with self._lock:
-            return f"SignIns(tokens={len(self._tokens)}, pending={len(self._started)})"
+            return f"SignIns(tokens={len(self._tokens)})"
 
     def note_started(self, state: str, started: StartedSignIn) -> None:
-        with self._lock:
-            cutoff = time.time() - 2 * OAUTH_PENDING_TTL_SECONDS
-            for old in [s for s, v in self._started.items() if v.started_at < cutoff]:
-                del self._started[old]
-            self._started[state] = started
+        record = {
+            "world": started.world,
+            "server_urls": dict(started.server_urls),
+            "remember": started.remember,
+            "started_at": started.started_at,
+        }
+        ttl = 2 * OAUTH_PENDING_TTL_SECONDS
+        self._state.set(_started_key(state), json.dumps(record), ttl)
 
     def started(self, state: str) -> StartedSignIn | None:
-        with self._lock:
-            return self._started.get(state)
+        try:
+            body = self._state.get(_started_key(state))
+        except SharedStateError:
+            return None
+        if body is None:
+            return None
+        record = json.loads(body)
+        world: World = "sandbox" if record.get("world") == "sandbox" else "swiggy"
+        urls = {str(k): str(v) for k, v in dict(record.get("server_urls") or {}).items()}
+        return StartedSignIn(world, urls, bool(record.get("remember")), record["started_at"])
 
     def token(self, person: str, world: World) -> SwiggyToken | None:
         with self._lock:
