@@ -15,7 +15,8 @@ import pytest
 
 from swiggy_core import logsafe
 from swiggy_core.engine import TurnSetup, make_client
-from swiggy_core.engine.local import _Tools
+from swiggy_core.engine.local_tools import LocalTools
+from swiggy_core.hooks import NO_HOOKS, CallScope
 from swiggy_core.logsafe import (
     install_redaction,
     mask_url_password,
@@ -73,7 +74,9 @@ def test_a_turn_setup_masks_the_token() -> None:
 
 def test_the_local_engines_tool_set_masks_the_token() -> None:
     vertical = get_vertical("food")
-    tools = _Tools(McpManager(), URL, TOKEN, vertical.server.name, vertical.tool_policy)
+    server, policy = vertical.server, vertical.tool_policy
+    scope = CallScope("person-1", "food")
+    tools = LocalTools(McpManager(), URL, TOKEN, server.key, server.name, policy, NO_HOOKS, scope)
     assert shows_no_secret(repr(tools)) and shows_no_secret(str(tools))
     assert tools.token == TOKEN
 
