@@ -68,6 +68,12 @@ def first(record: dict[str, Any], keys: Keys) -> Any:
     return None
 
 
+_MONEY_KEYS = Keys(
+    *("offerPrice", "offer_price", "sellingPrice", "selling_price", "value", "amount"),
+    *("price", "total", "mrp"),
+)
+
+
 def as_dict(value: Any) -> dict[str, Any] | None:
     """`value` if it is a dict, else None."""
     return value if isinstance(value, dict) else None
@@ -85,7 +91,7 @@ def to_float(value: Any) -> float | None:
         return value if math.isfinite(value) else None
     if kind is int and -_MAX_DIGITS_VALUE < value < _MAX_DIGITS_VALUE:
         return float(value)
-    if isinstance(value, bool):
+    if value is None or isinstance(value, bool):
         return None
     if isinstance(value, NUMBER_TYPES):
         try:
@@ -114,6 +120,8 @@ def _minus_before_currency(prefix: str) -> bool:
 
 def to_int(value: Any) -> int | None:
     """A non-negative whole number within a sane range, else None."""
+    if value is None:
+        return None
     number = to_float(value)
     if number is None or number < 0 or number > _MAX_QUANTITY:
         return None
@@ -127,7 +135,7 @@ def to_str(value: Any, limit: int = PARSER_MAX_TEXT_CHARS) -> str | None:
             return value.strip() or None  # already clean: the common case
         text = " ".join(value[: limit * 4].split())
         return text[:limit] or None
-    if isinstance(value, bool):
+    if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
         return str(value) if -_MAX_DIGITS_VALUE < value < _MAX_DIGITS_VALUE else None
@@ -142,11 +150,13 @@ def to_id(value: Any) -> str | None:
     """An identifier as a string (ids arrive as numbers or strings)."""
     if type(value) is int:
         return str(value) if -_MAX_DIGITS_VALUE < value < _MAX_DIGITS_VALUE else None
-    return to_str(value, _ID_CHARS)
+    return None if value is None else to_str(value, _ID_CHARS)
 
 
 def to_bool(value: Any) -> bool | None:
     """A boolean from a bool, 0/1 or a yes/no-like word, else None."""
+    if value is None:
+        return None
     if isinstance(value, bool):
         return value
     if isinstance(value, NUMBER_TYPES):
@@ -166,12 +176,10 @@ def money(value: Any, scale: float = 1.0) -> float | None:
     None when there is none or it is absurd (over ₹10,00,000 either way): such a value is
     a fault in the data and must not show, or be summed, as a price.
     """
+    if value is None:
+        return None
     if isinstance(value, dict):
-        value = pick(
-            value,
-            *("offerPrice", "offer_price", "sellingPrice", "selling_price", "value", "amount"),
-            *("price", "total", "mrp"),
-        )
+        value = first(value, _MONEY_KEYS)
         if isinstance(value, dict):
             return None
     number = to_float(value)

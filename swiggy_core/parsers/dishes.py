@@ -11,8 +11,10 @@ from typing import Any
 
 from swiggy_core.constants import PAISE_PER_RUPEE
 from swiggy_core.parsers._values import (
+    Keys,
     as_dict,
     as_list,
+    first,
     money,
     pick,
     to_bool,
@@ -21,7 +23,6 @@ from swiggy_core.parsers._values import (
     to_str,
 )
 from swiggy_core.parsers.images import image_from
-from swiggy_core.parsers.results import DishAddon, DishVariant, ProductItem
 
 STOCK_KEYS = ("isInStockAndAvailable", "inStock", "in_stock", "isInStock", "available")
 _SCALE_SAMPLE = 40  # dishes enough to know a menu's unit
@@ -31,6 +32,15 @@ _MAX_VARIATIONS = 12
 _MAX_VARIANT_GROUPS = 6
 _DESCRIPTION_CHARS = 500
 _RUPEE_MARKS = ("₹", "rs", "inr")
+_STOCK_KEYS = Keys(*STOCK_KEYS)
+_PRICE_KEYS = Keys("price", "defaultPrice", "default_price")
+_DISH_ID_KEYS = Keys("id", "menu_item_id", "menuItemId", "itemId", "item_id")
+_RESTAURANT_ID_KEYS = Keys("restaurantId", "restaurant_id")
+_RESTAURANT_NAME_KEYS = Keys("restaurantName", "restaurant_name")
+_VEG_KEYS = Keys("isVeg", "is_veg", "veg")
+_CATEGORY_KEYS = Keys("category", "categoryName")
+_VARIANT_KEYS = frozenset({"variantsV2", "variants", "variations"})
+Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
 def price_scale(dishes: list[dict[str, Any]]) -> float:
@@ -47,49 +57,51 @@ def price_scale(dishes: list[dict[str, Any]]) -> float:
     return float(PAISE_PER_RUPEE) if prices[len(prices) // 2] >= _PAISE_TYPICAL_PRICE else 1.0
 
 
-def read_dish(
-    record: dict[str, Any], name: str, context: dict[str, Any], scale: float
-) -> ProductItem:
-    """One dish card; prices divided by `scale` (see `price_scale`)."""
+def read_dish(record: dict[str, Any], name: str, context: dict[str, Any], scale: float) -> Fields:
+    """One dish card's `ProductItem` fields; prices divided by `scale` (see `price_scale`)."""
     final = _dish_price(record.get("finalPrice", record.get("final_price")), scale)
-    base = _dish_price(pick(record, "price", "defaultPrice", "default_price"), scale)
+    base = _dish_price(first(record, _PRICE_KEYS), scale)
     restaurant = as_dict(record.get("restaurant")) or {}
-    variants = _variants(record, scale)
-    addons = _addons(record, scale)
-    return ProductItem(
-        name=name,
-        menu_item_id=to_id(pick(record, "id", "menu_item_id", "menuItemId", "itemId", "item_id")),
-        price=final if final is not None else base,
-        mrp=base if final is not None and base is not None and base > final else None,
-        in_stock=to_bool(pick(record, *STOCK_KEYS)) is not False,
-        image_url=image_from(record),
-        description=to_str(record.get("description"), _DESCRIPTION_CHARS),
-        is_veg=_veg(record),
-        category=dish_category(record, context),
-        restaurant_id=to_id(pick(record, "restaurantId", "restaurant_id"))
-        or to_id(pick(restaurant, "id", "restaurantId")),
-        restaurant_name=to_str(pick(record, "restaurantName", "restaurant_name"))
-        or to_str(restaurant.get("name")),
-        variants=variants,
-        addons=addons,
-        customisable=bool(variants or addons)
+    variants = [] if _VARIANT_KEYS.isdisjoint(record) else _variants(record, scale)
+    addons = _addons(record, scale) if "addons" in record else []
+    return {
+        "name": name,
+        "menu_item_id": to_id(first(record, _DISH_ID_KEYS)),
+        "price": final if final is not None else base,
+        "mrp": base if final is not None and base is not None and base > final else None,
+        "in_stock": to_bool(first(record, _STOCK_KEYS)) is not False,
+        "image_url": image_from(record),
+        "description": to_str(record.get("description"), _DESCRIPTION_CHARS),
+        "is_veg": _veg(record),
+        "category": dish_category(record, context),
+        "restaurant_id": to_id(first(record, _RESTAURANT_ID_KEYS))
+        or (to_id(pick(restaurant, "id", "restaurantId")) if restaurant else None),
+        "restaurant_name": to_str(first(record, _RESTAURANT_NAME_KEYS))
+        or (to_str(restaurant.get("name")) if restaurant else None),
+        "variants": variants,
+        "addons": addons,
+        "customisable": bool(variants or addons)
         or to_bool(pick(record, "hasVariants")) is True
         or to_bool(pick(record, "hasAddons")) is True,
-        bestseller=to_bool(record.get("isBestseller")) is True,
-    )
+        "bestseller": to_bool(record.get("isBestseller")) is True,
+    }
 
 
 def _dish_price(value: Any, scale: float) -> float | None:
     """A dish price in the menu's unit, unless the text itself says rupees ("₹249")."""
+    if value is None:
+        return None
     if isinstance(value, str) and any(mark in value.lower() for mark in _RUPEE_MARKS):
         return money(value)
     return money(value, scale=scale)
 
 
 def _veg(record: dict[str, Any]) -> bool | None:
-    flag = to_bool(pick(record, "isVeg", "is_veg", "veg"))
+    flag = to_bool(first(record, _VEG_KEYS))
     if flag is not None:
         return flag
+    if "itemAttribute" not in record:
+        return None
     attribute = as_dict(record.get("itemAttribute")) or {}
     return to_bool(attribute.get("vegClassifier"))
 
@@ -107,9 +119,9 @@ def _variant_groups(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"variations": flat}] if flat else []
 
 
-def _variants(record: dict[str, Any], scale: float) -> list[DishVariant]:
-    """Variant choices (a dish carries `variations` or `variantsV2`, never both)."""
-    variants: list[DishVariant] = []
+def _variants(record: dict[str, Any], scale: float) -> list[Fields]:
+    """`DishVariant` fields of each choice (a dish has `variations` or `variantsV2`)."""
+    variants: list[Fields] = []
     for group in _variant_groups(record):
         group_name = to_str(pick(group, "name", "title", "groupName"))
         group_id = to_id(pick(group, "groupId", "group_id", "id")) if group_name else None
@@ -119,21 +131,21 @@ def _variants(record: dict[str, Any], scale: float) -> list[DishVariant]:
             if choice_name is None:
                 continue
             variants.append(
-                DishVariant(
-                    group=group_name,
-                    group_id=group_id or to_id(pick(entry, "groupId", "group_id")),
-                    name=choice_name,
-                    variant_id=to_id(pick(entry, "id", "variationId", "variation_id")),
-                    extra_price=_dish_price(entry.get("price"), scale),
-                    in_stock=to_bool(pick(entry, "inStock", "in_stock")) is not False,
-                )
+                {
+                    "group": group_name,
+                    "group_id": group_id or to_id(pick(entry, "groupId", "group_id")),
+                    "name": choice_name,
+                    "variant_id": to_id(pick(entry, "id", "variationId", "variation_id")),
+                    "extra_price": _dish_price(entry.get("price"), scale),
+                    "in_stock": to_bool(pick(entry, "inStock", "in_stock")) is not False,
+                }
             )
     return variants
 
 
-def _addons(record: dict[str, Any], scale: float) -> list[DishAddon]:
-    """Every possible addon of a dish, per group (the cart says which are valid)."""
-    addons: list[DishAddon] = []
+def _addons(record: dict[str, Any], scale: float) -> list[Fields]:
+    """`DishAddon` fields of every possible addon, per group (the cart says which are valid)."""
+    addons: list[Fields] = []
     for group in as_list(record.get("addons"))[:_MAX_VARIANT_GROUPS]:
         entry = as_dict(group) or {}
         group_name = to_str(pick(entry, "groupName", "name", "title"))
@@ -143,23 +155,24 @@ def _addons(record: dict[str, Any], scale: float) -> list[DishAddon]:
             name = to_str(pick(item, "name", "title"))
             if name is not None:
                 addons.append(
-                    DishAddon(
-                        group=group_name,
-                        group_id=group_id,
-                        name=name,
-                        addon_id=to_id(pick(item, "id", "choice_id", "addonId")),
-                        price=_dish_price(item.get("price"), scale),
-                    )
+                    {
+                        "group": group_name,
+                        "group_id": group_id,
+                        "name": name,
+                        "addon_id": to_id(pick(item, "id", "choice_id", "addonId")),
+                        "price": _dish_price(item.get("price"), scale),
+                    }
                 )
     return addons
 
 
 def dish_category(record: dict[str, Any], context: dict[str, Any]) -> str | None:
     """The record's category; of a `categories` list the first specific one."""
-    listed = [to_str(c, 80) for c in as_list(record.get("categories"))[:8]]
+    categories = record.get("categories")
+    listed = [to_str(c, 80) for c in as_list(categories)[:8]] if categories else []
     specific = [c for c in listed if c and c.lower() not in _GENERIC_CATEGORIES]
     return (
-        to_str(pick(record, "category", "categoryName"))
+        to_str(first(record, _CATEGORY_KEYS))
         or (specific[0] if specific else None)
         or to_str(context.get("category"))
         or next((c for c in listed if c), None)

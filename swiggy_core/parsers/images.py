@@ -49,6 +49,7 @@ IMAGE_KEYS = (
     "photo",
     "logo",
 )
+_IMAGE_KEY_SET = frozenset(IMAGE_KEYS)
 
 
 def safe_image_url(value: Any) -> str | None:
@@ -78,6 +79,8 @@ def _safe_text_url(value: str) -> str | None:
 
 def image_from(record: dict[str, Any]) -> str | None:
     """The first usable image URL among a record's image keys."""
+    if record.keys().isdisjoint(_IMAGE_KEY_SET):
+        return None
     for key in IMAGE_KEYS:
         if key in record:
             url = safe_image_url(record[key])

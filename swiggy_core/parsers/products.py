@@ -6,8 +6,10 @@ from typing import Any
 
 from swiggy_core.constants import VERTICAL_FOODORDER
 from swiggy_core.parsers._values import (
+    Keys,
     as_dict,
     as_list,
+    first,
     money,
     pick,
     to_bool,
@@ -19,11 +21,7 @@ from swiggy_core.parsers._values import (
 from swiggy_core.parsers.dishes import STOCK_KEYS, dish_category, price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import (
-    ProductItem,
-    ProductsResult,
-    ProductVariation,
-)
+from swiggy_core.parsers.results import ProductsResult
 from swiggy_core.parsers.shapes import NAME_KEYS, is_product_record
 from swiggy_core.parsers.unwrap import extract_payload
 
@@ -51,9 +49,20 @@ _STRONG_DISH_KEYS = frozenset(
     {"menu_item_id", "menuItemId", "restaurant_id", "hasVariants", "hasAddons", "isBestseller"}
 )
 _GROCERY_ID_KEYS = frozenset({"spinId", "skuId", "productId", "quantityDescription"})
-_PRODUCT_STOCK_KEYS = ("inStock", "isAvail", "in_stock")
+_PRODUCT_STOCK_KEYS = Keys("inStock", "isAvail", "in_stock")
+_NAME_KEYS = Keys(*NAME_KEYS)
+_STOCK_KEYS = Keys(*STOCK_KEYS)
+_ID_KEYS = Keys("productId", "product_id", "id")
+_VEG_KEYS = Keys("isVeg", "is_veg")
+_OFFER_KEYS = Keys("offerPrice", "offer_price", "sellingPrice", "selling_price")
+_MRP_KEYS = Keys("mrp", "MRP")
+_SPIN_KEYS = Keys("spinId", "spin_id")
+_SKU_KEYS = Keys("skuId", "sku_id")
+_SIZE_KEYS = Keys("quantityDescription", "quantity_description", "weight", "packSize")
+_MAX_QUANTITY_KEYS = Keys("maxQuantity", "max_quantity", "maxAllowedQuantity")
 _MAX_VARIATIONS = 12
 _DESCRIPTION_CHARS = 500
+Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
 def parse_products(
@@ -75,29 +84,32 @@ def parse_products(
     if not products:
         return None
     restaurant_id, restaurant_name = _menu_restaurant(payload, tool_input)
-    is_menu = sum(1 for p in products if p.menu_item_id) * 2 > len(products)
+    is_menu = sum(1 for p in products if p.get("menu_item_id")) * 2 > len(products)
     data = as_dict(payload) or {}
-    return ProductsResult(
-        kind="menu" if is_menu else "grocery",
-        items=products,
-        restaurant_id=restaurant_id,
-        restaurant_name=restaurant_name,
-        next_offset=_next_offset(payload),
-        truncated=found.truncated or to_bool(data.get("truncated")) is True,
+    # Items are plain fields until here: the result and all its items validate once.
+    return ProductsResult.model_validate(
+        {
+            "kind": "menu" if is_menu else "grocery",
+            "items": products,
+            "restaurant_id": restaurant_id,
+            "restaurant_name": restaurant_name,
+            "next_offset": _next_offset(payload),
+            "truncated": found.truncated or to_bool(data.get("truncated")) is True,
+        }
     )
 
 
 def _is_dish(record: dict[str, Any], food: bool) -> bool:
     keys = record.keys()
-    if keys & _STRONG_DISH_KEYS and not keys & _GROCERY_ID_KEYS:
+    if not keys.isdisjoint(_STRONG_DISH_KEYS) and keys.isdisjoint(_GROCERY_ID_KEYS):
         return True
-    return not (keys & _GROCERY_KEYS or not (food or keys & _DISH_KEYS))
+    return keys.isdisjoint(_GROCERY_KEYS) and (food or not keys.isdisjoint(_DISH_KEYS))
 
 
 def _item(
     record: dict[str, Any], context: dict[str, Any], food: bool, scale: float
-) -> ProductItem | None:
-    name = to_str(pick(record, *NAME_KEYS))
+) -> Fields | None:
+    name = to_str(first(record, _NAME_KEYS))
     if name is None:
         return None
     if _is_dish(record, food):
@@ -105,62 +117,63 @@ def _item(
     return _grocery(record, name, context)
 
 
-def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> ProductItem:
+def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Fields:
     variations = [
         _variation(v) for v in as_list(record.get("variations"))[:_MAX_VARIATIONS] if as_dict(v)
     ]
-    default = next((v for v in variations if v.in_stock), variations[0] if variations else None)
+    default = next((v for v in variations if v["in_stock"]), variations[0] if variations else None)
     # Product-level fields fill gaps in the default pack (read only when there are gaps).
     own = _variation(record) if default is None or _has_gaps(default) else default
     default = default or own
-    return ProductItem(
-        name=name,
-        product_id=to_id(pick(record, "productId", "product_id", "id")),
-        spin_id=default.spin_id or own.spin_id,
-        sku_id=default.sku_id or own.sku_id,
-        brand=to_str(record.get("brand")),
-        quantity_description=default.quantity_description or own.quantity_description,
-        price=default.price if default.price is not None else own.price,
-        mrp=default.mrp if default.mrp is not None else own.mrp,
-        in_stock=(default.in_stock if variations else own.in_stock)
-        and to_bool(pick(record, *_PRODUCT_STOCK_KEYS)) is not False,
-        max_quantity=default.max_quantity or own.max_quantity,
-        image_url=default.image_url or own.image_url,
-        description=to_str(record.get("description"), _DESCRIPTION_CHARS),
-        is_veg=to_bool(pick(record, "isVeg", "is_veg")),
-        category=dish_category(record, context),
-        variations=variations,
+    return {
+        "name": name,
+        "product_id": to_id(first(record, _ID_KEYS)),
+        "spin_id": default["spin_id"] or own["spin_id"],
+        "sku_id": default["sku_id"] or own["sku_id"],
+        "brand": to_str(record.get("brand")),
+        "quantity_description": default["quantity_description"] or own["quantity_description"],
+        "price": default["price"] if default["price"] is not None else own["price"],
+        "mrp": default["mrp"] if default["mrp"] is not None else own["mrp"],
+        "in_stock": (default["in_stock"] if variations else own["in_stock"])
+        and to_bool(first(record, _PRODUCT_STOCK_KEYS)) is not False,
+        "max_quantity": default["max_quantity"] or own["max_quantity"],
+        "image_url": default["image_url"] or own["image_url"],
+        "description": to_str(record.get("description"), _DESCRIPTION_CHARS),
+        "is_veg": to_bool(first(record, _VEG_KEYS)),
+        "category": dish_category(record, context),
+        "variations": variations,
+    }
+
+
+def _has_gaps(variation: Fields) -> bool:
+    return (
+        variation["spin_id"] is None
+        or variation["price"] is None
+        or variation["quantity_description"] is None
+        or variation["image_url"] is None
     )
 
 
-def _has_gaps(variation: ProductVariation) -> bool:
-    return None in (
-        variation.spin_id,
-        variation.price,
-        variation.quantity_description,
-        variation.image_url,
-    )
-
-
-def _variation(record: dict[str, Any]) -> ProductVariation:
+def _variation(record: dict[str, Any]) -> Fields:
+    """One pack's `ProductVariation` fields (validated with the whole result)."""
     price = record.get("price")
     price_dict = as_dict(price) or {}
     offer = money(price) if price is not None else None
     if offer is None:
-        offer = money(pick(record, "offerPrice", "offer_price", "sellingPrice", "selling_price"))
-    mrp = to_float(pick(price_dict, "mrp", "MRP")) or to_float(record.get("mrp"))
-    return ProductVariation(
-        spin_id=to_id(pick(record, "spinId", "spin_id")),
-        sku_id=to_id(pick(record, "skuId", "sku_id")),
-        quantity_description=to_str(
-            pick(record, "quantityDescription", "quantity_description", "weight", "packSize")
-        ),
-        price=offer if offer is not None else mrp,
-        mrp=mrp,
-        in_stock=to_bool(pick(record, *STOCK_KEYS)) is not False,
-        max_quantity=to_int(pick(record, "maxQuantity", "max_quantity", "maxAllowedQuantity")),
-        image_url=image_from(record),
+        offer = money(first(record, _OFFER_KEYS))
+    mrp = (to_float(first(price_dict, _MRP_KEYS)) if price_dict else None) or to_float(
+        record.get("mrp")
     )
+    return {
+        "spin_id": to_id(first(record, _SPIN_KEYS)),
+        "sku_id": to_id(first(record, _SKU_KEYS)),
+        "quantity_description": to_str(first(record, _SIZE_KEYS)),
+        "price": offer if offer is not None else mrp,
+        "mrp": mrp,
+        "in_stock": to_bool(first(record, _STOCK_KEYS)) is not False,
+        "max_quantity": to_int(first(record, _MAX_QUANTITY_KEYS)),
+        "image_url": image_from(record),
+    }
 
 
 def _menu_restaurant(

@@ -6,8 +6,10 @@ from typing import Any
 
 from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_ITEMS, VERTICAL_DINING
 from swiggy_core.parsers._values import (
+    Keys,
     as_dict,
     as_list,
+    first,
     pick,
     to_bool,
     to_float,
@@ -20,7 +22,6 @@ from swiggy_core.parsers.dishes import price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
 from swiggy_core.parsers.results import (
-    ProductItem,
     RestaurantDeal,
     RestaurantItem,
     RestaurantsResult,
@@ -39,6 +40,25 @@ _MAX_DEALS = 10
 # The Food listing reports `costForTwo` in paise ("40000" = ₹400); no delivery meal for
 # two costs this many rupees, while Dineout reports rupees.
 _PAISE_COST_THRESHOLD = 5_000
+_NAME_KEYS = Keys(*NAME_KEYS)
+_ID_KEYS = Keys("id", "restaurantId", "restaurant_id", "resId")
+_CUISINE_KEYS = Keys("cuisines", "cuisine")
+_RATING_KEYS = Keys("avgRating", "avg_rating", "rating", "avgRatingString")
+_LOCALITY_KEYS = Keys("areaName", "locality", "area", "neighbourhood", "city")
+_AVAILABILITY_KEYS = Keys("availabilityStatus", "availability_status")
+_NEXT_OPEN_KEYS = Keys("nextOpenTime", "next_open_time")
+_DISTANCE_KEYS = Keys("distanceKm", "distance_km", "distance")
+_COST_MESSAGE_KEYS = Keys("costForTwoMessage", "costForTwoString")
+_COST_KEYS = Keys("costForTwoValue", "priceForTwo", "price_for_two", "cost_for_two")
+_SLA_KEYS = Keys("deliveryTime", "maxDeliveryTime", "slaString")
+_DELIVERY_KEYS = Keys("deliveryTimeMinutes", "deliveryTime", "delivery_time", "sla", "eta")
+_OPEN_KEYS = Keys("isOpen", "is_open", "open", "opened")
+_OFFER_KEYS = Keys("offer", "offerText", "discountText", "discount")
+_DISCOUNT_INFO_KEYS = (
+    "aggregatedDiscountInfoV3",
+    "aggregatedDiscountInfoV2",
+    "aggregatedDiscountInfo",
+)
 
 
 def parse_restaurants(payload: Any, vertical_id: str) -> RestaurantsResult | None:
@@ -59,7 +79,7 @@ def parse_restaurants(payload: Any, vertical_id: str) -> RestaurantsResult | Non
     )
 
 
-def _dishes(data: dict[str, Any]) -> list[ProductItem]:
+def _dishes(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The dishes a Food restaurant search matched alongside the restaurants."""
     entries = [e for e in as_list(data.get("dishes"))[:PARSER_MAX_ITEMS] if as_dict(e)]
     scale = price_scale(entries)
@@ -72,30 +92,32 @@ def _dishes(data: dict[str, Any]) -> list[ProductItem]:
 
 
 def _restaurant(record: dict[str, Any], vertical_id: str) -> RestaurantItem | None:
-    name = to_str(pick(record, *NAME_KEYS))
+    name = to_str(first(record, _NAME_KEYS))
     if name is None:
         return None
     return RestaurantItem(
         name=name,
-        restaurant_id=to_id(pick(record, "id", "restaurantId", "restaurant_id", "resId")),
-        cuisines=_cuisines(pick(record, "cuisines", "cuisine")),
-        rating=_rating(pick(record, "avgRating", "avg_rating", "rating", "avgRatingString")),
+        restaurant_id=to_id(first(record, _ID_KEYS)),
+        cuisines=_cuisines(first(record, _CUISINE_KEYS)),
+        rating=_rating(first(record, _RATING_KEYS)),
         cost_for_two=_cost_for_two(record, vertical_id),
         delivery_time_minutes=_delivery_minutes(record),
-        locality=to_str(pick(record, "areaName", "locality", "area", "neighbourhood", "city")),
+        locality=to_str(first(record, _LOCALITY_KEYS)),
         is_open=_is_open(record),
         image_url=image_from(record),
         offer=_offer(record),
         distance_km=_distance(record),
-        availability=to_str(pick(record, "availabilityStatus", "availability_status"), 20),
-        next_open=to_str(pick(record, "nextOpenTime", "next_open_time"), 60),
-        deals=_deals(record),
+        availability=to_str(first(record, _AVAILABILITY_KEYS), 20),
+        next_open=to_str(first(record, _NEXT_OPEN_KEYS), 60),
+        deals=_deals(record) if "deals" in record else [],
     )
 
 
 def _distance(record: dict[str, Any]) -> float | None:
     """`distanceKm` (Food) or a "1.2 km" string (Dineout)."""
-    value = pick(record, "distanceKm", "distance_km", "distance")
+    value = first(record, _DISTANCE_KEYS)
+    if value is None:
+        return None
     if isinstance(value, str) and "km" not in value.lower():
         return None  # "800 m" or a label: not kilometres
     distance = to_float(value)
@@ -127,12 +149,10 @@ def _rating(value: Any) -> float | None:
 
 
 def _cost_for_two(record: dict[str, Any], vertical_id: str) -> float | None:
-    message = to_float(pick(record, "costForTwoMessage", "costForTwoString"))
+    message = to_float(first(record, _COST_MESSAGE_KEYS))
     if message is not None:
         return message
-    rupees = to_float(
-        pick(record, "costForTwoValue", "priceForTwo", "price_for_two", "cost_for_two")
-    )
+    rupees = to_float(first(record, _COST_KEYS))
     if rupees is not None:
         return rupees
     raw = record.get("costForTwo")
@@ -146,18 +166,16 @@ def _cost_for_two(record: dict[str, Any], vertical_id: str) -> float | None:
 
 
 def _delivery_minutes(record: dict[str, Any]) -> int | None:
-    sla = as_dict(record.get("sla")) or {}
-    value = pick(sla, "deliveryTime", "maxDeliveryTime", "slaString") or pick(
-        record, "deliveryTimeMinutes", "deliveryTime", "delivery_time", "sla", "eta"
-    )
+    sla = as_dict(record.get("sla"))
+    value = (first(sla, _SLA_KEYS) if sla else None) or first(record, _DELIVERY_KEYS)
     return to_int(value) if not isinstance(value, dict) else None
 
 
 def _is_open(record: dict[str, Any]) -> bool | None:
-    flag = to_bool(pick(record, "isOpen", "is_open", "open", "opened"))
+    flag = to_bool(first(record, _OPEN_KEYS))
     if flag is not None:
         return flag
-    status = to_str(pick(record, "availabilityStatus", "availability_status"), 20)
+    status = to_str(first(record, _AVAILABILITY_KEYS), 20)
     if status is not None:
         return status.upper() == "OPEN"  # CLOSED and UNAVAILABLE take no orders
     availability = as_dict(record.get("availability")) or {}
@@ -165,10 +183,10 @@ def _is_open(record: dict[str, Any]) -> bool | None:
 
 
 def _offer(record: dict[str, Any]) -> str | None:
-    text = to_str(pick(record, "offer", "offerText", "discountText", "discount"), 80)
+    text = to_str(first(record, _OFFER_KEYS), 80)
     if text:
         return text
-    for key in ("aggregatedDiscountInfoV3", "aggregatedDiscountInfoV2", "aggregatedDiscountInfo"):
+    for key in _DISCOUNT_INFO_KEYS:
         info = as_dict(record.get(key))
         if info:
             parts = (to_str(info.get("header"), 40), to_str(info.get("subHeader"), 40))
@@ -176,7 +194,7 @@ def _offer(record: dict[str, Any]) -> str | None:
             if joined:
                 return joined
     offers = as_list(record.get("offers"))
-    first = offers[0] if offers else None
-    if isinstance(first, dict):
-        return to_str(pick(first, "title", "offerTitle", "description", "header"), 80)
-    return to_str(first, 80)
+    head = offers[0] if offers else None
+    if isinstance(head, dict):
+        return to_str(pick(head, "title", "offerTitle", "description", "header"), 80)
+    return to_str(head, 80)
