@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ LONG_TEXT: Final = 300
 _MIN_HTML_CHARS: Final = 40
 # An id this long that repeats a sibling's is dropped as a repeat (short ones may be codes).
 _MIN_REPEAT: Final = 6
+_WORD: Final = re.compile(r"\w{2,}")
 _REPEATABLE: Final = (str, int, float)
 SAME_AS_BEFORE: Final = "(same as the item before)"
 _NAME_KEYS: Final = ("name", "displayName", "display_name", "title", "itemName", "item_name")
@@ -70,6 +73,30 @@ class WalkLog:
         return (*lines, *self.extra)
 
 
+class QueryRank:
+    """Which items a cut list keeps: those naming the query's words first, then the leading
+    ones; kept items stay in their order. Rankings are remembered per list object, since
+    every trial cap walks the same lists."""
+
+    def __init__(self, query: str) -> None:
+        self.words = frozenset(word.lower() for word in _WORD.findall(query))
+        self._orders: dict[int, list[int]] = {}
+
+    def keep(self, items: list[Any], cap: int) -> list[Any]:
+        if not self.words:
+            return items[:cap]
+        order = self._orders.get(id(items))
+        if order is None:
+            hits = [self._hits(item) for item in items]
+            order = sorted(range(len(items)), key=lambda index: (-hits[index], index))
+            self._orders[id(items)] = order
+        return [items[index] for index in sorted(order[:cap])]
+
+    def _hits(self, item: Any) -> int:
+        text = json.dumps(item, ensure_ascii=False, default=str).lower()
+        return sum(word in text for word in self.words)
+
+
 @dataclass(frozen=True, slots=True)
 class Walk:
     """Drop fields less important than `drop_below`; cut strings and lists to the caps."""
@@ -77,6 +104,7 @@ class Walk:
     drop_below: int
     text_cap: int | None = None
     list_cap: int | None = None
+    rank: QueryRank = field(default_factory=lambda: QueryRank(""), compare=False)
 
     def run(self, value: Any, log: WalkLog) -> Any:
         log.longest_text = 0
@@ -172,7 +200,7 @@ class _Walker:
         cap = self.walk.list_cap
         if cap is not None and len(items) > cap:
             self.log.cut_list(place.path[-_PATH_CHARS:] or "list", cap, len(items))
-            items = items[:cap]
+            items = self.walk.rank.keep(items, cap)
         self.log.longest_list = max(self.log.longest_list, len(items))
         inner = place._replace(path=f"{place.path}[]", depth=place.depth + 1)
         out = [self.value(item, inner) for item in items]

@@ -1,8 +1,9 @@
 """Large tool results reduced for the model by importance; the cards keep the full result.
 
-JSON is walked key by key (`_importance`): LOW fields go first, then MEDIUM ones, then
-long strings are shortened, then trailing list items are dropped (each list keeps the
-same number of leading items, so every kept item keeps all its HIGH fields). The result
+JSON is walked key by key (`_importance`): LOW fields go first, then MEDIUM ones (and
+repeats of what stays), then long strings are shortened, then list items are dropped
+(each list keeps the same number of items, those naming the query first, else the leading
+ones; every kept item keeps all its HIGH fields). The result
 is JSON of the same top-level shape carrying a `"_reduced"` note. HTML becomes its text;
 text keeps the lines that match the query or hold ids and prices, then its head.
 """
@@ -22,7 +23,7 @@ from swiggy_core.conversation._reduce_text import (
     looks_like_html,
     reduce_lines,
 )
-from swiggy_core.conversation._reduce_walk import Walk, WalkLog
+from swiggy_core.conversation._reduce_walk import QueryRank, Walk, WalkLog
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ def _reduce(text: str, limit: int, query: str) -> Reduced:
     else:
         ascii_only = bool(_LONE_SURROGATE_ESCAPE.search(text))
         try:
-            return _reduce_json(value, len(text), limit, ascii_only)
+            return _reduce_json(value, len(text), limit, ascii_only, query)
         except RecursionError:
             return _too_deep(text, limit)
     if looks_like_html(text):
@@ -105,7 +106,7 @@ class _Json:
         return json.dumps(value, ensure_ascii=self.ascii_only, separators=(",", ":"))
 
 
-def _reduce_json(value: Any, original: int, limit: int, ascii_only: bool) -> Reduced:
+def _reduce_json(value: Any, original: int, limit: int, ascii_only: bool, query: str) -> Reduced:
     js = _Json(ascii_only)
     compact = js.dumps(value)
     if len(compact) <= limit:
@@ -121,7 +122,7 @@ def _reduce_json(value: Any, original: int, limit: int, ascii_only: bool) -> Red
         current = walk.run(current, log)
         if len(js.dumps(current)) <= budget:
             return _with_note(current, log, original, js)
-    fitted = _cap_lists(current, budget, log, js)
+    fitted = _cap_lists(current, budget, log, js, QueryRank(query))
     if fitted is not None:
         return _with_note(fitted, log, original, js)
     squeezed = Shrinker(frozenset(), ensure_ascii=ascii_only).fit(current, budget)
@@ -137,12 +138,12 @@ def _walks() -> list[Walk]:
     ]
 
 
-def _cap_lists(value: Any, budget: int, log: WalkLog, js: _Json) -> Any | None:
-    """`value` with every list cut to the most leading items that fit, else None."""
+def _cap_lists(value: Any, budget: int, log: WalkLog, js: _Json, rank: QueryRank) -> Any | None:
+    """`value` with every list cut to the most items that fit (query matches first)."""
 
     def attempt(cap: int) -> tuple[Any, WalkLog]:
         trial = WalkLog()
-        return Walk(drop_below=2, list_cap=cap).run(value, trial), trial
+        return Walk(drop_below=2, list_cap=cap, rank=rank).run(value, trial), trial
 
     best: tuple[Any, WalkLog] | None = None
     low, high = 0, max(log.longest_list - 1, 0)

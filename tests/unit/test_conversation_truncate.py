@@ -217,9 +217,15 @@ def test_truncate_history_reduces_old_results_by_importance():
     out = truncate_history(history, keep_last=1, limit=3000)
     reduced = _strict_loads(out[1].content[1].content)
     products = reduced["data"]["products"]
-    # Descriptions go before any product does; the leading products keep ids and prices.
-    assert "description" not in products[0]
-    assert [p["productId"] for p in products] == [f"p{i}" for i in range(len(products))]
+    # Descriptions go before any product does; the products that are kept are those
+    # naming the call's query ("eggs": all 15), then the leading ones, in their order.
+    assert reduced["_reduced"]["dropped"] == ["description ×60"]
+    numbers = [int(p["productId"][1:]) for p in products]
+    assert numbers == sorted(numbers)
+    eggs = [p for p in products if p["displayName"].startswith("Farm Eggs")]
+    assert len(eggs) == 15 and len(products) > 15
+    others = [n for n in numbers if n % 4 != 2]
+    assert others == [n for n in range(60) if n % 4 != 2][: len(others)]
     assert products[0]["variations"] == [{"spinId": "s0", "price": {"mrp": 60, "offerPrice": 54}}]
     assert reduced["_reduced"]["kept_items"] == {"data.products": f"{len(products)} of 60"}
     # The short summary part stays whole; the JSON part gets the rest of the room.

@@ -12,6 +12,9 @@ from swiggy_core.constants import (
     VERTICAL_FOODORDER,
 )
 from swiggy_core.conversation import REDUCE_SLACK, Reduced, reduce_for_model
+from swiggy_core.engine.local_history import to_stored_blocks, tool_result_block
+from swiggy_core.mcp.manager import ToolOutput
+from swiggy_core.models import McpToolResultBlock, ToolUseBlock
 from swiggy_core.parsers import (
     CartResult,
     ProductsResult,
@@ -99,6 +102,29 @@ def test_a_sandbox_search_keeps_every_id_and_price_the_cards_show(shop):
     again = parse_tool_result("search_products", reduced.text, VERTICAL_FOOD, {})
     assert isinstance(again, ProductsResult)
     assert [i.product_id for i in again.items] == [i.product_id for i in card.items]
+
+
+def test_the_model_gets_the_reduced_result_and_the_cards_the_full_one(shop):
+    data = shop.instamart.search(USER, HOME, "rice", 0)
+    output = ToolOutput("Found rice.", False, {"success": True, "data": data, "message": "m"})
+    use = ToolUseBlock(id="toolu_1", name="search_products", input={"query": "rice"})
+    stored = to_stored_blocks([use], {use.id: output}, "swiggy-instamart")
+    result = stored[1]
+    assert isinstance(result, McpToolResultBlock)
+    assert [part.text for part in result.content] == output.texts()  # stored whole
+    full = json.dumps(output.structured, ensure_ascii=False)
+    assert len(full) > LARGE_RESULT_CHARS
+
+    sent = tool_result_block(use.id, output.texts(), False, use.input)
+    summary, structured = (part["text"] for part in sent["content"])
+    assert summary == "Found rice."
+    assert len(structured) <= LARGE_RESULT_CHARS and "_reduced" in _strict_loads(structured)
+    # The card reads the stored blocks: every pack of the search, as if never reduced.
+    card = parse_tool_result("search_products", result.content, VERTICAL_FOOD, use.input)
+    direct = parse_tool_result("search_products", full, VERTICAL_FOOD, use.input)
+    assert isinstance(card, ProductsResult) and card.items == direct.items
+    assert len(card.items) == len(data["products"])
+    _assert_all_in(_product_facts(card), structured)
 
 
 def test_a_result_too_big_for_its_high_fields_drops_trailing_items_and_says_so(shop):
