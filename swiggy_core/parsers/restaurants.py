@@ -21,11 +21,7 @@ from swiggy_core.parsers.deals import read_deal
 from swiggy_core.parsers.dishes import price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import (
-    RestaurantDeal,
-    RestaurantItem,
-    RestaurantsResult,
-)
+from swiggy_core.parsers.results import RestaurantsResult
 from swiggy_core.parsers.shapes import NAME_KEYS, is_restaurant_record
 from swiggy_core.parsers.unwrap import extract_payload
 
@@ -40,6 +36,7 @@ _MAX_DEALS = 10
 # The Food listing reports `costForTwo` in paise ("40000" = ₹400); no delivery meal for
 # two costs this many rupees, while Dineout reports rupees.
 _PAISE_COST_THRESHOLD = 5_000
+Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 _NAME_KEYS = Keys(*NAME_KEYS)
 _ID_KEYS = Keys("id", "restaurantId", "restaurant_id", "resId")
 _CUISINE_KEYS = Keys("cuisines", "cuisine")
@@ -71,11 +68,14 @@ def parse_restaurants(payload: Any, vertical_id: str) -> RestaurantsResult | Non
     if not restaurants:
         return None
     data = as_dict(payload) or {}
-    return RestaurantsResult(
-        items=restaurants,
-        dishes=_dishes(data),
-        next_offset=to_int(pick(data, "nextOffset", "next_offset")),
-        truncated=found.truncated,
+    # Items are plain fields until here: the result and all its items validate once.
+    return RestaurantsResult.model_validate(
+        {
+            "items": restaurants,
+            "dishes": _dishes(data) if "dishes" in data else [],
+            "next_offset": to_int(pick(data, "nextOffset", "next_offset")),
+            "truncated": found.truncated,
+        }
     )
 
 
@@ -91,26 +91,27 @@ def _dishes(data: dict[str, Any]) -> list[dict[str, Any]]:
     return list(dishes)
 
 
-def _restaurant(record: dict[str, Any], vertical_id: str) -> RestaurantItem | None:
+def _restaurant(record: dict[str, Any], vertical_id: str) -> Fields | None:
+    """One restaurant's `RestaurantItem` fields (validated with the whole result)."""
     name = to_str(first(record, _NAME_KEYS))
     if name is None:
         return None
-    return RestaurantItem(
-        name=name,
-        restaurant_id=to_id(first(record, _ID_KEYS)),
-        cuisines=_cuisines(first(record, _CUISINE_KEYS)),
-        rating=_rating(first(record, _RATING_KEYS)),
-        cost_for_two=_cost_for_two(record, vertical_id),
-        delivery_time_minutes=_delivery_minutes(record),
-        locality=to_str(first(record, _LOCALITY_KEYS)),
-        is_open=_is_open(record),
-        image_url=image_from(record),
-        offer=_offer(record),
-        distance_km=_distance(record),
-        availability=to_str(first(record, _AVAILABILITY_KEYS), 20),
-        next_open=to_str(first(record, _NEXT_OPEN_KEYS), 60),
-        deals=_deals(record) if "deals" in record else [],
-    )
+    return {
+        "name": name,
+        "restaurant_id": to_id(first(record, _ID_KEYS)),
+        "cuisines": _cuisines(first(record, _CUISINE_KEYS)),
+        "rating": _rating(first(record, _RATING_KEYS)),
+        "cost_for_two": _cost_for_two(record, vertical_id),
+        "delivery_time_minutes": _delivery_minutes(record),
+        "locality": to_str(first(record, _LOCALITY_KEYS)),
+        "is_open": _is_open(record),
+        "image_url": image_from(record),
+        "offer": _offer(record),
+        "distance_km": _distance(record),
+        "availability": to_str(first(record, _AVAILABILITY_KEYS), 20),
+        "next_open": to_str(first(record, _NEXT_OPEN_KEYS), 60),
+        "deals": _deals(record) if "deals" in record else [],
+    }
 
 
 def _distance(record: dict[str, Any]) -> float | None:
@@ -124,14 +125,14 @@ def _distance(record: dict[str, Any]) -> float | None:
     return distance if distance is not None and 0 <= distance < _MAX_DISTANCE_KM else None
 
 
-def _deals(record: dict[str, Any]) -> list[RestaurantDeal]:
+def _deals(record: dict[str, Any]) -> list[Fields]:
     """Dineout deals; a prebook with a price or cover charge is paid (not bookable here)."""
-    deals: list[RestaurantDeal] = []
+    deals: list[Fields] = []
     for entry in as_list(record.get("deals"))[:_MAX_DEALS]:
         deal = read_deal(entry) if isinstance(entry, dict) else None
         if deal is not None and deal.title:
             price = deal.price if deal.paid else None
-            deals.append(RestaurantDeal(title=deal.title, paid=deal.paid, price=price))
+            deals.append({"title": deal.title, "paid": deal.paid, "price": price})
     return deals
 
 
