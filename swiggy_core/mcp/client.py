@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 
@@ -54,6 +54,61 @@ def stored_texts(text: str, structured: dict[str, Any] | None) -> list[str]:
         return [text]
     document = json.dumps(structured, ensure_ascii=False)
     return [document] if text.strip() in ("", document) else [text, document]
+
+
+class ToolOutput(NamedTuple):
+    """One tool call's full text, its error flag, and its structuredContent (if it had one)."""
+
+    text: str
+    is_error: bool
+    structured: dict[str, Any] | None = None
+
+    def texts(self) -> list[str]:
+        """The stored result's text blocks: the text, then structuredContent as a JSON object."""
+        return stored_texts(self.text, self.structured)
+
+    def envelope_text(self) -> str:
+        """The result as the `{success, data, message}` JSON text, whichever form it came in.
+
+        Without structuredContent that is the text itself. structuredContent may be the whole
+        envelope or only its `data` (both are seen); the latter is wrapped, the text becoming
+        the message.
+        """
+        if self.structured is None:
+            return self.text
+        if "success" in self.structured:
+            return json.dumps(self.structured, ensure_ascii=False)
+        if self.is_error:
+            envelope: dict[str, Any] = {"success": False, "error": {"message": self.text}}
+        else:
+            envelope = {"success": True, "data": self.structured, "message": self.text}
+        return json.dumps(envelope, ensure_ascii=False)
+
+
+def listed_tool(tool: Any) -> dict[str, Any]:
+    return {
+        "name": tool.name,
+        "description": tool.description or "",
+        "input_schema": dict(tool.input_schema or {"type": "object"}),
+    }
+
+
+def result_text(result: Any) -> str:
+    parts = [
+        part.text
+        if getattr(part, "type", None) == "text"
+        else json.dumps(part.model_dump(mode="json", exclude_none=True))
+        for part in result.content
+    ]
+    text = "".join(parts)
+    if not text and result.structured_content is not None:
+        text = json.dumps(result.structured_content)
+    return text
+
+
+def structured_of(result: Any) -> dict[str, Any] | None:
+    structured = result.structured_content
+    return dict(structured) if isinstance(structured, dict) else None
 
 
 def call_tool(url: str, token: str, name: str, arguments: dict[str, Any]) -> ToolCallResult:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import httpx2
 from mcp import ClientSession
@@ -36,6 +37,21 @@ CLOSE_TIMEOUT_SECONDS = 10.0
 
 class ConnectionLost(McpCallError):
     """The transport ended while a request was out: it may or may not have run."""
+
+
+class SessionKey(NamedTuple):
+    """Whose session on which server: person, server identity, token digest."""
+
+    user: str
+    server: str
+    token: str
+
+
+def session_key(user: str, endpoint: Endpoint) -> SessionKey:
+    """The pool key: the token itself is kept only as a digest."""
+    token = endpoint.token
+    digest = hashlib.sha256(token.encode()).hexdigest()[:24] if token else ""
+    return SessionKey(user, endpoint.identity, digest)
 
 
 class Connection:

@@ -12,13 +12,11 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import hashlib
-import json
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from mcp import ClientSession, types
 from mcp.shared.exceptions import MCPError
@@ -27,12 +25,20 @@ from pydantic import BaseModel
 from swiggy_core.constants import LARGE_RESULT_CHARS
 from swiggy_core.conversation import reduce_for_model
 from swiggy_core.errors import ErrorCode
-from swiggy_core.mcp.client import McpCallError, stored_texts
+from swiggy_core.mcp.client import (
+    McpCallError,
+    ToolOutput,
+    listed_tool,
+    result_text,
+    structured_of,
+)
 from swiggy_core.mcp.connection import (
     CLOSE_TIMEOUT_SECONDS,
     TRANSPORT_CODES,
     Connection,
     ConnectionLost,
+    SessionKey,
+    session_key,
 )
 from swiggy_core.mcp.loop import run_sync
 from swiggy_core.mcp.transports import Endpoint, ServerTarget, endpoint_for, resolve_url
@@ -45,44 +51,8 @@ CALL_TIMEOUT_SECONDS = 30.0
 # Results above this many characters are reduced for the model (the cards keep the full text).
 MODEL_RESULT_LIMIT = LARGE_RESULT_CHARS
 _SESSION_GONE = "Session terminated"
-__all__ = ["McpManager", "ServerHealth", "ServerTarget", "ToolOutput", "resolve_url"]
-
-
-class SessionKey(NamedTuple):
-    """Whose session on which server: person, server identity, token digest."""
-
-    user: str
-    server: str
-    token: str
-
-
-class ToolOutput(NamedTuple):
-    """One tool call's full text, its error flag, and its structuredContent (if it had one)."""
-
-    text: str
-    is_error: bool
-    structured: dict[str, Any] | None = None
-
-    def texts(self) -> list[str]:
-        """The stored result's text blocks: the text, then structuredContent as a JSON object."""
-        return stored_texts(self.text, self.structured)
-
-    def envelope_text(self) -> str:
-        """The result as the `{success, data, message}` JSON text, whichever form it came in.
-
-        Without structuredContent that is the text itself. structuredContent may be the whole
-        envelope or only its `data` (both are seen); the latter is wrapped, the text becoming
-        the message.
-        """
-        if self.structured is None:
-            return self.text
-        if "success" in self.structured:
-            return json.dumps(self.structured, ensure_ascii=False)
-        if self.is_error:
-            envelope: dict[str, Any] = {"success": False, "error": {"message": self.text}}
-        else:
-            envelope = {"success": True, "data": self.structured, "message": self.text}
-        return json.dumps(envelope, ensure_ascii=False)
+# Re-exported: callers import the result type and resolve_url from here.
+__all__ = ["McpManager", "ServerHealth", "ToolOutput", "resolve_url", "shared_manager"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +111,7 @@ class McpManager:
     ) -> list[dict[str, Any]]:
         """`[{name, description, input_schema}]` of the server, cached for `listing_ttl`."""
         endpoint = endpoint_for(server, token)
-        key = _key(user, endpoint)
+        key = session_key(user, endpoint)
         with self._cache_lock:
             cached = self._listings.get(key)
         if cached is not None and not refresh and time.monotonic() - cached[0] < self.listing_ttl:
@@ -164,7 +134,7 @@ class McpManager:
         endpoint = endpoint_for(server, token)
         wait = timeout or self.call_timeout
         return self._run(
-            self._call(endpoint, _key(user, endpoint), name, dict(arguments), wait), wait
+            self._call(endpoint, session_key(user, endpoint), name, dict(arguments), wait), wait
         )
 
     def send_request(
@@ -191,7 +161,9 @@ class McpManager:
             return await session.send_request(request, result_type)
 
         doing = f"sending {request.method}"
-        work = self._with_session(endpoint, _key(user, endpoint), send, doing, wait, idempotent)
+        work = self._with_session(
+            endpoint, session_key(user, endpoint), send, doing, wait, idempotent
+        )
         return self._run(work, wait)
 
     def health(
@@ -205,7 +177,7 @@ class McpManager:
         started = time.monotonic()
         try:
             endpoint = endpoint_for(server, token)
-            key = _key(user, endpoint)
+            key = session_key(user, endpoint)
             tools = self._run(self._list(endpoint, key, reconnect=False), self.call_timeout)
         except McpCallError as error:
             return ServerHealth(ok=False, error=str(error), code=str(error.code))
@@ -237,7 +209,7 @@ class McpManager:
     ) -> list[dict[str, Any]]:
         async def listing(session: ClientSession) -> list[dict[str, Any]]:
             result = await session.list_tools()
-            return [_listed(tool) for tool in result.tools]
+            return [listed_tool(tool) for tool in result.tools]
 
         wait = self.call_timeout
         return await self._with_session(
@@ -256,7 +228,7 @@ class McpManager:
                 return ToolOutput(error.error.message, True)
             except RuntimeError as error:  # a result that breaks its declared output schema
                 return ToolOutput(str(error), True)
-            return ToolOutput(_result_text(result), bool(result.is_error), _structured(result))
+            return ToolOutput(result_text(result), bool(result.is_error), structured_of(result))
 
         return await self._with_session(endpoint, key, call, f"calling {name}", wait)
 
@@ -334,38 +306,6 @@ class McpManager:
     async def _close_all(self) -> None:
         dropped = [self._connections.pop(key) for key in list(self._connections)]
         await asyncio.gather(*(connection.close() for connection in dropped))
-
-
-def _key(user: str, endpoint: Endpoint) -> SessionKey:
-    token = endpoint.token
-    digest = hashlib.sha256(token.encode()).hexdigest()[:24] if token else ""
-    return SessionKey(user, endpoint.identity, digest)
-
-
-def _listed(tool: Any) -> dict[str, Any]:
-    return {
-        "name": tool.name,
-        "description": tool.description or "",
-        "input_schema": dict(tool.input_schema or {"type": "object"}),
-    }
-
-
-def _result_text(result: Any) -> str:
-    parts = [
-        part.text
-        if getattr(part, "type", None) == "text"
-        else json.dumps(part.model_dump(mode="json", exclude_none=True))
-        for part in result.content
-    ]
-    text = "".join(parts)
-    if not text and result.structured_content is not None:
-        text = json.dumps(result.structured_content)
-    return text
-
-
-def _structured(result: Any) -> dict[str, Any] | None:
-    structured = result.structured_content
-    return dict(structured) if isinstance(structured, dict) else None
 
 
 _shared: McpManager | None = None
