@@ -157,14 +157,20 @@ class McpManager:
         endpoint = endpoint_for(server, token)
         wait = timeout or self.call_timeout
 
-        async def send(session: ClientSession) -> R:
-            return await session.send_request(request, result_type)
+        async def send(session: ClientSession) -> R | MCPError:
+            try:
+                return await session.send_request(request, result_type)
+            except MCPError as error:
+                if error.error.code in TRANSPORT_CODES:
+                    raise  # the connection failed: coded, and the session is replaced
+                return error  # the server's answer: the session stays
 
         doing = f"sending {request.method}"
-        work = self._with_session(
-            endpoint, session_key(user, endpoint), send, doing, wait, idempotent
-        )
-        return self._run(work, wait)
+        key = session_key(user, endpoint)
+        answer = self._run(self._with_session(endpoint, key, send, doing, wait, idempotent), wait)
+        if isinstance(answer, MCPError):
+            raise answer
+        return answer
 
     def health(
         self, server: ServerTarget, token: str | None = None, *, user: str = ""

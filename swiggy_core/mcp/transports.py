@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx2
 from mcp import StdioServerParameters
-from mcp.client._memory import InMemoryTransport
+from mcp.client._memory import InMemoryTransport  # the SDK's own, as `Client(server)` uses
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client

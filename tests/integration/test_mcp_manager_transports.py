@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mcp import types
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp import McpCallError, McpManager
@@ -25,7 +27,9 @@ ALICE, BOB = "alice-token-0123456789", "bob-token-9876543210"
 HOME = "addr_home_indiranagar"
 SLOW_SERVER = """
 import anyio
+from mcp import types
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 
 server = MCPServer("slow")
 
@@ -160,6 +164,29 @@ def test_an_in_memory_server_is_listed_and_called(manager: McpManager) -> None:
     target = MemoryServer("echo", server)
     assert [tool["name"] for tool in manager.list_tools(target)] == ["echo"]
     assert manager.call_tool(target, None, "echo", {"text": "hi"}).text == "HI"
+
+
+def test_a_raw_request_returns_the_result_and_raises_the_servers_error_on_one_session(
+    manager: McpManager,
+) -> None:
+    server = MCPServer("echo")
+
+    @server.tool()
+    def echo(text: str) -> dict[str, str]:
+        return {"said": text}
+
+    target = MemoryServer("echo", server)
+    params = types.CallToolRequestParams(name="echo", arguments={"text": "hi"})
+    result = manager.send_request(
+        target, None, types.CallToolRequest(params=params), types.CallToolResult
+    )
+    session = next(iter(manager._connections.values()))
+    unknown = types.GetPromptRequest(params=types.GetPromptRequestParams(name="nope"))
+    with pytest.raises(MCPError, match="Unknown prompt"):
+        manager.send_request(target, None, unknown, types.GetPromptResult)
+
+    assert result.structured_content == {"said": "hi"}
+    assert list(manager._connections.values()) == [session], "an answered error keeps the session"
 
 
 def test_two_people_get_separate_sessions_and_only_their_own_token(
