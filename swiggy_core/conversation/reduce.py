@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 NOTE_KEY: Final = "_reduced"
 _NOTE_MAX: Final = 360
+# The note and what it takes to add it: ',"_reduced":' on an object, ',{"_reduced":}' on a list.
+_NOTE_RESERVE: Final = _NOTE_MAX + len(f',{{"{NOTE_KEY}":}}')
 # The most a reduced result exceeds its limit by (only when the limit is tiny).
 REDUCE_SLACK: Final = _NOTE_MAX + 40
 # Strings above these lengths are cut in turn, before any list item is dropped.
@@ -81,7 +83,7 @@ def _reduce_text(text: str, original: int, limit: int, query: str, how: str) -> 
         text, kept, total = reduce_lines(text, budget, query)
         dropped.append(f"kept {kept} of {total} lines")
     note = f"[reduced: {'; '.join(dropped)}; {original} chars in all]"
-    return Reduced(f"{text}\n{note}"[: budget + len(note) + 1], tuple(dropped), True)
+    return Reduced(f"{text}\n{note}", tuple(dropped), True)
 
 
 def _plain_cut(text: str, limit: int) -> Reduced:
@@ -113,7 +115,7 @@ def _reduce_json(value: Any, original: int, limit: int, ascii_only: bool, query:
         return Reduced(compact, (), True)  # whitespace was all there was to lose
     if not isinstance(value, dict | list):
         return _scalar(value, compact, original, limit, js)
-    budget = max(limit - _NOTE_MAX, 2)
+    budget = max(limit - _NOTE_RESERVE, 2)
     log = WalkLog()
     current = value
     for walk in _walks():
@@ -173,7 +175,8 @@ def _with_note(value: Any, log: WalkLog, original: int, js: _Json) -> Reduced:
 
 def _note(log: WalkLog, original: int, js: _Json) -> dict[str, Any]:
     """`{"dropped": [...], "kept_items": {...}}`, trimmed to stay small."""
-    note: dict[str, Any] = {"dropped": log.field_names(), "original_chars": original}
+    dropped = [*log.extra, *log.field_names()]
+    note: dict[str, Any] = {"dropped": dropped, "original_chars": original}
     if log.lists:
         note["kept_items"] = {
             path: f"{kept} of {total}" for path, (kept, total) in log.lists.items()
