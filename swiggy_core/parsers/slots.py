@@ -28,7 +28,7 @@ from swiggy_core.parsers.clock import (
 )
 from swiggy_core.parsers.deals import cheapest_paid, deal_price, free_deal, seats_left, slot_deals
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import SlotDay, TimeSlot, TimeSlotsResult
+from swiggy_core.parsers.results import TimeSlotsResult
 from swiggy_core.parsers.shapes import AVAILABILITY_KEYS, TIME_KEYS, is_slot_record
 from swiggy_core.parsers.unwrap import extract_payload
 
@@ -53,6 +53,8 @@ _MEAL_KEYS = Keys("slotGroupName", "slot_group_name", "mealType")
 _FREE_KEYS = Keys("isFree", "is_free")
 _ITEM_ID_KEYS = Keys("itemId", "item_id", "dealId")
 _AVAILABILITY_KEYS = Keys(*AVAILABILITY_KEYS)
+_STRING_SLOT_DEFAULTS = {"available": True, "free": True}
+Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
 def parse_slots(payload: Any, tool_input: dict[str, Any] | None = None) -> TimeSlotsResult | None:
@@ -77,21 +79,29 @@ def parse_slots(payload: Any, tool_input: dict[str, Any] | None = None) -> TimeS
 
 
 def slots_result(
-    slots: list[TimeSlot], tool_input: dict[str, Any], restaurant_id: str | None
+    slots: list[Fields], tool_input: dict[str, Any], restaurant_id: str | None
 ) -> TimeSlotsResult:
-    """Slots grouped by date, the requested date and time first (`requested` already set)."""
+    """Slots (`TimeSlot` fields, `requested` already set) grouped by date, the requested
+    date and time first; the result and all its slots validate once, here."""
     requested_date = _requested_date(tool_input)
     requested_minutes = _requested_minutes(tool_input)
-    exact = [s for s in slots if s.requested]
-    return TimeSlotsResult(
-        days=_group(slots, requested_date, requested_minutes),
-        restaurant_id=restaurant_id,
-        requested_date=requested_date,
-        requested_time=clock_text(requested_minutes),
-        requested_available=(
-            any(s.bookable for s in exact) if requested_minutes is not None else None
-        ),
+    exact = [s for s in slots if s["requested"]]
+    return TimeSlotsResult.model_validate(
+        {
+            "days": _group(slots, requested_date, requested_minutes),
+            "restaurant_id": restaurant_id,
+            "requested_date": requested_date,
+            "requested_time": clock_text(requested_minutes),
+            "requested_available": (
+                any(_bookable(s) for s in exact) if requested_minutes is not None else None
+            ),
+        }
     )
+
+
+def _bookable(slot: Fields) -> bool:
+    """`TimeSlot.bookable` of a slot's fields."""
+    return bool(slot["available"] and slot["free"])
 
 
 def slot_moment(
@@ -110,7 +120,8 @@ def _slot(
     context: dict[str, Any],
     requested_date: str | None,
     requested_minutes: int | None,
-) -> TimeSlot:
+) -> Fields:
+    """One slot's `TimeSlot` fields."""
     # Absent fields are common: each is read only when its keys are there (`first`).
     raw_epoch = first(record, _EPOCH_KEYS)
     epoch = None if raw_epoch is None else epoch_seconds(raw_epoch)
@@ -132,16 +143,16 @@ def _slot(
     date = date or requested_date
     slot_id = first(record, _SLOT_ID_KEYS)
     meal = first(record, _MEAL_KEYS)
-    return TimeSlot(
-        time=text or clock_text(minutes) or "?",
-        slot_id=None if slot_id is None else to_id(slot_id),
-        date=date,
-        reservation_time=epoch,
-        minutes=minutes,
-        requested=_is_requested(date, minutes, requested_date, requested_minutes),
-        meal=None if meal is None else to_str(meal, 40),
+    return {
+        "time": text or clock_text(minutes) or "?",
+        "slot_id": None if slot_id is None else to_id(slot_id),
+        "date": date,
+        "reservation_time": epoch,
+        "minutes": minutes,
+        "requested": _is_requested(date, minutes, requested_date, requested_minutes),
+        "meal": None if meal is None else to_str(meal, 40),
         **_booking_terms(record),
-    )
+    }
 
 
 def _booking_terms(record: dict[str, Any]) -> dict[str, Any]:
@@ -229,10 +240,10 @@ def _requested_minutes(tool_input: dict[str, Any]) -> int | None:
     return moment.hour * 60 + moment.minute
 
 
-def _group(slots: list[TimeSlot], requested_date: str | None, minutes: int | None) -> list[SlotDay]:
-    days: dict[str, list[TimeSlot]] = {}
+def _group(slots: list[Fields], requested_date: str | None, minutes: int | None) -> list[Fields]:
+    days: dict[str, list[Fields]] = {}
     for slot in slots:
-        days.setdefault(slot.date or "", []).append(slot)
+        days.setdefault(slot["date"] or "", []).append(slot)
     order = list(days)
     if all(is_iso_date(d) for d in order):
         order.sort()
@@ -245,13 +256,14 @@ def _group(slots: list[TimeSlot], requested_date: str | None, minutes: int | Non
         if minutes is not None and day in (requested_date or "", order[0]):
             # Nearest to the requested time first, available before unavailable.
             day_slots.sort(key=lambda s: _distance(s, minutes))
-        result.append(SlotDay(date=day, slots=day_slots))
+        result.append({"date": day, "slots": day_slots})
     return result
 
 
-def _distance(slot: TimeSlot, minutes: int) -> tuple[int, int]:
-    gap = abs(slot.minutes - minutes) if slot.minutes is not None else 24 * 60
-    return (0 if slot.bookable else 1, gap)
+def _distance(slot: Fields, minutes: int) -> tuple[int, int]:
+    slot_minutes = slot["minutes"]
+    gap = abs(slot_minutes - minutes) if slot_minutes is not None else 24 * 60
+    return (0 if _bookable(slot) else 1, gap)
 
 
 def _dated_lists(payload: Any) -> Any:
@@ -265,11 +277,11 @@ def _dated_lists(payload: Any) -> Any:
 
 def _string_slots(
     payload: Any, requested_date: str | None, requested_minutes: int | None
-) -> list[TimeSlot]:
+) -> list[Fields]:
     """Slots given as bare strings ("19:30"), possibly under dated days."""
     node = extract_payload(payload, _STRING_SLOT_KEYS)
     days = as_list(node) if all(as_dict(d) for d in as_list(node)[:3]) else [{"slots": node}]
-    slots: list[TimeSlot] = []
+    slots: list[Fields] = []
     for day in days[:_MAX_SLOTS]:
         day_dict = as_dict(day) or {}
         date = date_text(pick(day_dict, "date", "day")) or requested_date
@@ -279,5 +291,13 @@ def _string_slots(
             minutes = clock_minutes(text) if text else None
             if text and minutes is not None:
                 requested = _is_requested(date, minutes, requested_date, requested_minutes)
-                slots.append(TimeSlot(time=text, date=date, minutes=minutes, requested=requested))
+                slots.append(
+                    {
+                        **_STRING_SLOT_DEFAULTS,
+                        "time": text,
+                        "date": date,
+                        "minutes": minutes,
+                        "requested": requested,
+                    }
+                )
     return slots[:_MAX_SLOTS]

@@ -176,7 +176,8 @@ def _slots(text: str, lines: list[SummaryLine], tool_input: dict[str, Any]) -> T
     dates = _line_dates(text, lines)
     slots = [_slot(line, date, tool_input) for line, date in zip(lines, dates, strict=True)]
     restaurant = tool_input.get("restaurantId")
-    return slots_result(slots, tool_input, str(restaurant) if restaurant is not None else None)
+    restaurant_id = str(restaurant) if restaurant is not None else None
+    return slots_result([slot.model_dump() for slot in slots], tool_input, restaurant_id)
 
 
 def _is_clock_name(name: str) -> bool:
