@@ -80,17 +80,18 @@ class QueryRank:
 
     def __init__(self, query: str) -> None:
         self.words = frozenset(word.lower() for word in _WORD.findall(query))
-        self._orders: dict[int, list[int]] = {}
+        # id → (the list, its order): holding the list keeps its id from being reused.
+        self._orders: dict[int, tuple[list[Any], list[int]]] = {}
 
     def keep(self, items: list[Any], cap: int) -> list[Any]:
         if not self.words:
             return items[:cap]
-        order = self._orders.get(id(items))
-        if order is None:
+        known = self._orders.get(id(items))
+        if known is None or known[0] is not items:
             hits = [self._hits(item) for item in items]
-            order = sorted(range(len(items)), key=lambda index: (-hits[index], index))
-            self._orders[id(items)] = order
-        return [items[index] for index in sorted(order[:cap])]
+            known = (items, sorted(range(len(items)), key=lambda index: (-hits[index], index)))
+            self._orders[id(items)] = known
+        return [items[index] for index in sorted(known[1][:cap])]
 
     def _hits(self, item: Any) -> int:
         text = json.dumps(item, ensure_ascii=False, default=str).lower()
@@ -205,23 +206,7 @@ class _Walker:
         inner = place._replace(path=f"{place.path}[]", depth=place.depth + 1)
         out = [self.value(item, inner) for item in items]
         kept = [item for item in out if not isinstance(item, _Gone)]
-        if self.walk.drop_below > Importance.MEDIUM:
-            self.refer_back(kept)
         return _GONE if items and not kept else kept
-
-    def refer_back(self, records: list[Any]) -> None:
-        """A record's list or object equal to the one in the record before it becomes a
-        short back-reference (a week of slots repeats the same deals in every slot)."""
-        repeats = [
-            (record, key)
-            for before, record in pairwise(records)
-            if isinstance(before, dict) and isinstance(record, dict)
-            for key, value in record.items()
-            if isinstance(value, dict | list) and value and before.get(key) == value
-        ]
-        for record, key in repeats:  # after comparing: each compares with the original
-            record[key] = SAME_AS_BEFORE
-            self.log.dropped[f"{key[:_PATH_CHARS]} (same as the item before)"] += 1
 
     def text(self, value: str, key: str) -> str:
         cap = self.walk.text_cap
@@ -253,3 +238,24 @@ def _name_of(record: Mapping[str, Any]) -> str:
 
 def _is_prose(text: str) -> bool:
     return len(text) > LONG_TEXT or (len(text) > _MIN_HTML_CHARS and looks_like_html(text))
+
+
+def with_back_references(value: Any, repeats: Counter[str]) -> Any:
+    """A copy in which a record's list or object equal to the same field of the record
+    before it reads SAME_AS_BEFORE (a week of slots repeats the same deals in every slot).
+
+    Applied to a finished pass, so every reference points at an item that is kept.
+    """
+    if isinstance(value, dict):
+        return {key: with_back_references(child, repeats) for key, child in value.items()}
+    if not isinstance(value, list):
+        return value
+    out = [with_back_references(item, repeats) for item in value]
+    for index, (before, record) in enumerate(pairwise(value), start=1):
+        if not isinstance(before, dict) or not isinstance(record, dict):
+            continue
+        for key, child in record.items():
+            if isinstance(child, dict | list) and child and before.get(key) == child:
+                out[index][key] = SAME_AS_BEFORE
+                repeats[f"{key[:_PATH_CHARS]} (same as the item before)"] += 1
+    return out

@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections import Counter
 from typing import Any, Final, NamedTuple
 
 from swiggy_core.constants import LARGE_RESULT_CHARS
+from swiggy_core.conversation._importance import Importance
 from swiggy_core.conversation._json_fit import Drop, Shrinker
 from swiggy_core.conversation._reduce_text import (
     ELLIPSIS,
@@ -23,7 +25,12 @@ from swiggy_core.conversation._reduce_text import (
     looks_like_html,
     reduce_lines,
 )
-from swiggy_core.conversation._reduce_walk import QueryRank, Walk, WalkLog
+from swiggy_core.conversation._reduce_walk import (
+    QueryRank,
+    Walk,
+    WalkLog,
+    with_back_references,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -122,48 +129,61 @@ def _reduce_json(value: Any, original: int, limit: int, ascii_only: bool, query:
         if walk.text_cap is not None and log.longest_text <= walk.text_cap:
             continue  # nothing that long is left
         current = walk.run(current, log)
-        if len(js.dumps(current)) <= budget:
-            return _with_note(current, log, original, js)
+        shaped, repeats = _shaped(current, walk.drop_below)
+        if len(js.dumps(shaped)) <= budget:
+            return _with_note(shaped, repeats, log=log, original=original, js=js)
     fitted = _cap_lists(current, budget, log, js, QueryRank(query))
     if fitted is not None:
-        return _with_note(fitted, log, original, js)
-    squeezed = Shrinker(frozenset(), ensure_ascii=ascii_only).fit(current, budget)
+        return _with_note(*fitted, log=log, original=original, js=js)
+    shaped, repeats = _shaped(current, Importance.HIGH)
+    squeezed = Shrinker(frozenset(), ensure_ascii=ascii_only).fit(shaped, budget)
     log.extra.append("more fields to fit")
     empty: Any = {} if isinstance(value, dict) else []
-    return _with_note(empty if isinstance(squeezed, Drop) else squeezed, log, original, js)
+    kept = empty if isinstance(squeezed, Drop) else squeezed
+    return _with_note(kept, repeats, log=log, original=original, js=js)
 
 
 def _walks() -> list[Walk]:
     """The passes in order: LOW fields, MEDIUM fields, then ever shorter strings."""
-    return [Walk(drop_below=1), Walk(drop_below=2)] + [
-        Walk(drop_below=2, text_cap=cap) for cap in _TEXT_CAPS
+    return [Walk(drop_below=Importance.MEDIUM), Walk(drop_below=Importance.HIGH)] + [
+        Walk(drop_below=Importance.HIGH, text_cap=cap) for cap in _TEXT_CAPS
     ]
 
 
-def _cap_lists(value: Any, budget: int, log: WalkLog, js: _Json, rank: QueryRank) -> Any | None:
+def _shaped(value: Any, drop_below: int) -> tuple[Any, Counter[str]]:
+    """`value` as sent: once MEDIUM fields go, repeated sub-records are referred back to."""
+    repeats: Counter[str] = Counter()
+    if drop_below < Importance.HIGH:
+        return value, repeats
+    return with_back_references(value, repeats), repeats
+
+
+def _cap_lists(
+    value: Any, budget: int, log: WalkLog, js: _Json, rank: QueryRank
+) -> tuple[Any, Counter[str]] | None:
     """`value` with every list cut to the most items that fit (query matches first)."""
-
-    def attempt(cap: int) -> tuple[Any, WalkLog]:
-        trial = WalkLog()
-        return Walk(drop_below=2, list_cap=cap, rank=rank).run(value, trial), trial
-
-    best: tuple[Any, WalkLog] | None = None
+    best: tuple[Any, Counter[str], WalkLog] | None = None
     low, high = 0, max(log.longest_list - 1, 0)
     while low <= high:  # the largest cap that fits; fewer items never make it longer
         cap = (low + high) // 2
-        out, trial = attempt(cap)
-        if len(js.dumps(out)) <= budget:
-            best = (out, trial)
+        trial = WalkLog()
+        walk = Walk(drop_below=Importance.HIGH, list_cap=cap, rank=rank)
+        shaped, repeats = _shaped(walk.run(value, trial), Importance.HIGH)
+        if len(js.dumps(shaped)) <= budget:
+            best = (shaped, repeats, trial)
             low = cap + 1
         else:
             high = cap - 1
     if best is None:
         return None
-    log.lists = best[1].lists
-    return best[0]
+    log.lists = best[2].lists
+    return best[0], best[1]
 
 
-def _with_note(value: Any, log: WalkLog, original: int, js: _Json) -> Reduced:
+def _with_note(
+    value: Any, repeats: Counter[str], *, log: WalkLog, original: int, js: _Json
+) -> Reduced:
+    log.dropped.update(repeats)
     dropped = log.summary()
     note = _note(log, original, js)
     if isinstance(value, dict):

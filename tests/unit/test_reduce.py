@@ -219,6 +219,24 @@ def test_a_week_of_slots_keeps_whole_leading_slots(shop):
     ]
 
 
+def test_back_references_point_at_kept_items_when_the_query_picks_later_ones(shop):
+    venue = shop.dineout.search("biryani", None, ORIGIN, 10, 0)["restaurants"][0]["id"]
+    data = shop.dineout.slots(venue, shop.dineout._today().isoformat(), ORIGIN)
+    wanted = data["slots"][-1]["dateStr"]
+    reduced = reduce_for_model(ok(data, "Slots."), query=wanted)
+    kept = _strict_loads(reduced.text)["data"]["slots"]
+    assert kept[-1]["slotId"] == data["slots"][-1]["slotId"]  # the asked-for day is kept
+    positions = [[s["slotId"] for s in data["slots"]].index(slot["slotId"]) for slot in kept]
+    assert positions == sorted(positions) and positions != list(range(len(kept)))
+    by_id = {slot["slotId"]: slot for slot in data["slots"]}
+    deals = None
+    for slot in kept:
+        if slot["deals"] != "(same as the item before)":
+            deals = slot["deals"]
+        original = [d["itemId"] for d in by_id[slot["slotId"]]["deals"]]
+        assert [d["itemId"] for d in deals] == original
+
+
 def test_restaurants_keep_ids_names_and_cost_and_lose_prose_first():
     restaurants = [
         {
