@@ -237,6 +237,6 @@ def test_compact_old_turns_truncates_only_old_tool_results():
     history += [ChatMessage(role="user", content="q"), turn("new")]
     compacted = compact_old_turns(history, keep_last=4)
     old_text = compacted[1].content[1].content
-    assert len(old_text) < len(big) and json.loads(old_text)["_truncated"]
+    assert len(old_text) < len(big) and json.loads(old_text)["_reduced"]
     assert compacted[-1].content[1].content == big
     assert history[1].content[1].content == big
