@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -46,6 +47,31 @@ def ping() -> str:
 
 
 server.run()
+"""
+# Lingers after its client goes away: only a client that stops it (SIGTERM) ends it early.
+LINGERING_SERVER = """
+import time
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("lingering")
+
+
+@server.tool()
+def ping() -> str:
+    return "pong"
+
+
+server.run()
+time.sleep(120)
+"""
+EXITING_APP = """
+import sys
+from swiggy_core.mcp import shared_manager
+from swiggy_core.mcp.config import ServerConfig
+
+args = (sys.argv[1],)
+config = ServerConfig(key="lingering", transport="stdio", command=sys.executable, args=args)
+print(shared_manager().call_tool(config, None, "ping", {}).text, flush=True)
 """
 JUNK_SERVER = """
 import sys
@@ -300,3 +326,30 @@ def test_close_stops_every_stdio_server(tmp_path: Path) -> None:
 
     assert not any(exists(pid) for pid in started), "a stdio server outlived close()"
     assert children() - before == set()
+
+
+def test_the_shared_manager_stops_its_stdio_servers_when_the_app_exits(tmp_path: Path) -> None:
+    server = tmp_path / "lingering.py"
+    server.write_text(LINGERING_SERVER)
+    app = tmp_path / "app.py"
+    app.write_text(EXITING_APP)
+    before = {pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))}
+
+    done = subprocess.run(
+        [sys.executable, str(app), str(server)], capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0 and done.stdout.strip() == "pong", done.stderr
+    lingering = [
+        pid
+        for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+        if pid not in before and str(server) in _cmdline(pid)
+    ]
+    assert lingering == [], "a stdio server outlived the app"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
