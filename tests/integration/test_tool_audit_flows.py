@@ -247,6 +247,13 @@ def test_every_call_of_a_whole_order_is_audited_without_a_secret(
     assert shop.token not in stored and API_KEY not in stored
 
 
+def echo_any(ctx: TurnContext) -> Finish:
+    """The last tool result the model saw, in either engine."""
+    if ctx.outcomes:  # the connector ran it within this turn
+        return Finish("Answer: " + ctx.outcomes[-1].text)
+    return Finish("Answer: " + last_tool_result_text(ctx))
+
+
 def _dead_url() -> str:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -290,3 +297,19 @@ def test_an_extra_servers_prefixed_tool_is_called_through_the_local_engine(
         ("tables", "book_table", "denied", "E-3207"),
     ]
     assert shop.bookings() == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_failed_call_is_audited_as_an_error_with_its_code(
+    engine, emu, store: ChatStore, shop: Shop
+) -> None:
+    user = person()
+    session = new_session(store, shop, emu.base_url, engine=engine, user_id=user)
+    # No query: the server refuses the call and the model reads why.
+    emu.brain.enqueue(tool_call(engine, "search_products", {"addressId": ADDRESS}), echo_any)
+    finish(session.send(typed_message("find milk")))
+    assert session.history()[-1].text().startswith("Answer: ")
+    (entry,) = store.tool_calls(user)
+    assert (entry.tool, entry.outcome) == ("search_products", "error")
+    assert entry.error_code is not None and entry.error_code.startswith("E-3")
+    assert store.tool_calls(user, outcome="error") == [entry]
