@@ -51,9 +51,11 @@ BETAS: Final = (BETA_MCP_CLIENT, BETA_PROMPT_CACHING, BETA_CONTEXT_MANAGEMENT)
 CACHE_CONTROL_EPHEMERAL: Final = {"type": "ephemeral"}
 MAX_CONTEXT_MESSAGES: Final = 24
 
-# Context management: clear old tool uses once the prompt grows large.
+# Context management: clear old tool uses once the prompt grows large. An edit rewrites the
+# prompt on every request it applies to (a prompt-cache miss each turn), so it triggers above
+# the size the capped message window usually reaches: a safety net for outsized results.
 CONTEXT_EDIT_TYPE: Final = "clear_tool_uses_20250919"
-CONTEXT_TRIGGER_INPUT_TOKENS: Final = 25_000
+CONTEXT_TRIGGER_INPUT_TOKENS: Final = 50_000
 CONTEXT_KEEP_TOOL_USES: Final = 5
 CONTEXT_CLEAR_AT_LEAST_TOKENS: Final = 2_000
 
@@ -195,3 +197,27 @@ ALLOW_USER_STDIO_ENV: Final = "SWIGGY_ALLOW_USER_STDIO"
 # Tool results longer than this are reduced by importance before the model sees them
 # (ids, names, prices and availability stay; the cards always get the full result).
 LARGE_RESULT_CHARS: Final = 5_000
+
+# Prompt caching (documented limits): at most four cache_control breakpoints per request;
+# the cache entry for a prefix lives five minutes, refreshed whenever it is read; a hit is
+# also found at block boundaries up to this many blocks before a breakpoint.
+CACHE_MAX_BREAKPOINTS: Final = 4
+CACHE_TTL_SECONDS: Final = 300.0
+CACHE_LOOKBACK_BLOCKS: Final = 20
+# A prefix shorter than its model's minimum is never cached (tokens; documented per model).
+CACHE_MIN_TOKENS_BY_MODEL: Final = {
+    "claude-haiku-4-5": 4_096,
+    "claude-haiku-5-5": 4_096,
+    "claude-sonnet-5-5": 1_024,
+    "claude-opus-5-5": 1_024,
+}
+CACHE_MIN_TOKENS_DEFAULT: Final = 4_096
+# Prompt sizes are estimated at about four characters of JSON a token (as the emulator counts).
+CHARS_PER_TOKEN_ESTIMATE: Final = 4
+# The message window opens at a multiple of this many messages, so it moves (and the cached
+# history is written again) once per this many messages instead of every turn; the tool
+# results in its oldest step are truncated then, once.
+CACHE_WINDOW_STEP_MESSAGES: Final = 8
+# The clock and session summary ride in the newest user message, after its cached part,
+# in one text block opening with this line (the offline planner finds them by it).
+TURN_CONTEXT_HEADER: Final = "[Context from the app for this turn; not written by the person]"

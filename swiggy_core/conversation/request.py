@@ -10,7 +10,7 @@ from swiggy_core.approval_tool import approval_tool
 from swiggy_core.constants import (
     BETA_MCP_CLIENT,
     BETAS,
-    CACHE_CONTROL_EPHEMERAL,
+    CACHE_WINDOW_STEP_MESSAGES,
     CONTEXT_CLEAR_AT_LEAST_TOKENS,
     CONTEXT_EDIT_TYPE,
     CONTEXT_KEEP_TOOL_USES,
@@ -19,6 +19,7 @@ from swiggy_core.constants import (
     MAX_CONTEXT_MESSAGES,
     MAX_TOKENS,
     SESSION_SUMMARY_PREFIX,
+    TURN_CONTEXT_HEADER,
 )
 from swiggy_core.conversation._context import (
     address_context,
@@ -26,7 +27,9 @@ from swiggy_core.conversation._context import (
     datetime_context,
     local_now,
 )
-from swiggy_core.conversation.sanitize import compact_old_turns, sanitize_messages
+from swiggy_core.conversation.cache_points import mark_cache_breakpoints
+from swiggy_core.conversation.sanitize import sanitize_messages
+from swiggy_core.conversation.truncate import truncate_history
 from swiggy_core.models import ChatMessage, McpToolListingBlock
 from swiggy_core.verticals import Vertical, build_system_prompt, get_vertical
 
@@ -69,14 +72,18 @@ def build_message_stream_params(
     Spending tools are never offered: the model asks for them through the approval tool.
     `connector`: the MCP server and its toolset (spenders switched off). `local`: the
     app's `client_tools` (the server's non-spending tools, listed by the caller).
+    The clock and the session summary change every turn, so they ride at the end of the
+    newest user message, after the cached prefix (see `cache_points`).
     """
     vertical = get_vertical(vertical_id)
     connector = tool_mode == "connector" and bool(swiggy_token)
+    system = _system_blocks(vertical.id, address)
+    wire = [m.to_param() for m in prepare_messages(messages)]
     params: StreamParams = {
         "model": model,
         "max_tokens": max_tokens,
-        "system": _system_blocks(vertical.id, address, now, session_summary),
-        "messages": [m.to_param() for m in prepare_messages(messages)],
+        "system": system,
+        "messages": wire,
         "betas": [beta for beta in BETAS if connector or beta != BETA_MCP_CLIENT],
         "context_management": _context_management(),
     }
@@ -93,24 +100,62 @@ def build_message_stream_params(
         tools += [dict(tool) for tool in client_tools if not policy.is_money_spending(tool["name"])]
     if tools:
         tools.append(approval_tool(vertical))
-        # The tools open the prompt-cache prefix and rarely change within a session.
-        tools[-1]["cache_control"] = dict(CACHE_CONTROL_EPHEMERAL)
         params["tools"] = tools
+    _add_turn_context(wire, turn_context(now, session_summary))
+    mark_cache_breakpoints(model, tools, system, wire)
     return params
 
 
 def prepare_messages(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
-    """Sanitised, compacted history: the last MAX_CONTEXT_MESSAGES, opening with a user."""
+    """Sanitised history in a window of at most MAX_CONTEXT_MESSAGES, opening with a user.
+
+    The window opens at a multiple of CACHE_WINDOW_STEP_MESSAGES, so between its steps each
+    request only appends to the previous one (a cached prefix). Once the history no longer
+    fits, the tool results in the window's oldest step are truncated: that changes only when
+    the window steps, when the whole cached history is written again anyway.
+    """
     # The partial reply of a failed turn stays on screen but is not sent again.
-    sendable = [message for message in messages if not message.meta.excluded]
-    window = sanitize_messages(sendable)[-MAX_CONTEXT_MESSAGES:]
+    sendable = sanitize_messages([message for message in messages if not message.meta.excluded])
+    anchor = _window_anchor(len(sendable))
+    window = sendable[max(anchor, 0) :]
     # The cut can leave an assistant first, or a tool_result whose tool_use was cut off;
     # dropping that orphan can expose another assistant message, so repeat until stable.
     while True:
         trimmed = sanitize_messages(_drop_leading_assistants(window))
         if _same(trimmed, window):
-            return compact_old_turns(trimmed)
+            break
         window = trimmed
+    if anchor <= 0:
+        return window  # nothing cut yet: the whole history fits, untruncated
+    truncated = anchor + CACHE_WINDOW_STEP_MESSAGES - (len(sendable) - len(window))
+    if truncated <= 0:
+        return window
+    return truncate_history(window, keep_last=max(len(window) - truncated, 0))
+
+
+def _window_anchor(count: int) -> int:
+    """The smallest multiple of the step that leaves at most MAX_CONTEXT_MESSAGES after it
+    (zero or less while the whole history fits)."""
+    step = CACHE_WINDOW_STEP_MESSAGES
+    return -(-(count - MAX_CONTEXT_MESSAGES) // step) * step
+
+
+def turn_context(now: datetime | None, session_summary: str | None) -> str:
+    """The per-turn context text: the clock, then the session summary when there is one."""
+    parts = [TURN_CONTEXT_HEADER, datetime_context(local_now(now))]
+    if session_summary and session_summary.strip():
+        parts.append(SESSION_SUMMARY_PREFIX + session_summary.strip())
+    return "\n\n".join(parts)
+
+
+def _add_turn_context(wire: list[dict[str, Any]], text: str) -> None:
+    """Append the context to the newest user message, after everything it keeps next turn."""
+    for message in reversed(wire):
+        if message["role"] == "user":
+            content = message["content"]
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            message["content"] = [*blocks, {"type": "text", "text": text}]
+            return
 
 
 def _same(first: list[ChatMessage], second: list[ChatMessage]) -> bool:
@@ -125,25 +170,13 @@ def _drop_leading_assistants(messages: list[ChatMessage]) -> list[ChatMessage]:
     return messages[start:]
 
 
-def _system_blocks(
-    vertical_id: str, address: Any, now: datetime | None, session_summary: str | None
-) -> list[dict[str, Any]]:
-    # Stable blocks first and cached; the clock and the summary change every turn.
-    blocks: list[dict[str, Any]] = [_text(build_system_prompt(vertical_id), cached=True)]
+def _system_blocks(vertical_id: str, address: Any) -> list[dict[str, Any]]:
+    """The static system prompt: the profile, then the active address (the location lock)."""
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": build_system_prompt(vertical_id)}]
     view = address_view(address)
     if view is not None:
-        blocks.append(_text(address_context(view), cached=True))
-    blocks.append(_text(datetime_context(local_now(now))))
-    if session_summary and session_summary.strip():
-        blocks.append(_text(SESSION_SUMMARY_PREFIX + session_summary.strip()))
+        blocks.append({"type": "text", "text": address_context(view)})
     return blocks
-
-
-def _text(text: str, *, cached: bool = False) -> dict[str, Any]:
-    block: dict[str, Any] = {"type": "text", "text": text}
-    if cached:
-        block["cache_control"] = dict(CACHE_CONTROL_EPHEMERAL)
-    return block
 
 
 def _context_management() -> dict[str, Any]:

@@ -1,7 +1,12 @@
 """Emulation of Anthropic's MCP connector: an agent brain steps, real MCP servers act."""
 
 from swiggy_sandbox.connector import wire
-from swiggy_sandbox.connector.accounting import PreparedPrompt, PromptCache, prepare_prompt
+from swiggy_sandbox.connector.accounting import (
+    PreparedPrompt,
+    PromptCache,
+    breakpoint_problem,
+    prepare_prompt,
+)
 from swiggy_sandbox.connector.brains import FunctionAgentBrain, ScriptedAgentBrain
 from swiggy_sandbox.connector.loop import MAX_TOOL_CALLS, McpConnector
 from swiggy_sandbox.connector.mcp_bridge import McpBridge, McpConnectionError, ToolCallResult
@@ -35,6 +40,7 @@ __all__ = [
     "ToolCallResult",
     "ToolOutcome",
     "TurnContext",
+    "breakpoint_problem",
     "prepare_prompt",
     "request_problem",
     "wire",

@@ -1,4 +1,17 @@
-"""Token counts, prompt caching and context editing, estimated the way the real API reports them."""
+"""Token counts, prompt caching and context editing, reported the way the real API does.
+
+The documented caching rules, followed here:
+- the prompt is tools → system → messages, a sequence of blocks; a `cache_control`
+  breakpoint stands for the exact prefix through its block (cache_control itself is not
+  part of the content);
+- a request reads the longest cached prefix that ends at a breakpoint, or at one of the
+  CACHE_LOOKBACK_BLOCKS block boundaries before a breakpoint;
+- it writes the prefix through each breakpoint; an entry lives CACHE_TTL_SECONDS, and
+  each read refreshes it; entries belong to one model;
+- a prefix shorter than the model's minimum cacheable length is neither written nor read;
+- usage: `cache_read_input_tokens` is the prefix read, `cache_creation_input_tokens` runs
+  from there to the last breakpoint written, `input_tokens` is the rest (after it).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +19,24 @@ import hashlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from swiggy_core.constants import (
+    CACHE_LOOKBACK_BLOCKS,
+    CACHE_MAX_BREAKPOINTS,
+    CACHE_MIN_TOKENS_BY_MODEL,
+    CACHE_MIN_TOKENS_DEFAULT,
+    CACHE_TTL_SECONDS,
+    TURN_CONTEXT_HEADER,
+)
 from swiggy_sandbox.connector.context_edits import apply_context_edits
-from swiggy_sandbox.emulator.sse import CHARS_PER_TOKEN, estimate_input_tokens
+from swiggy_sandbox.emulator.sse import CHARS_PER_TOKEN
 
-# The ephemeral cache lives five minutes, refreshed each time it is read.
-CACHE_TTL_SECONDS = 300.0
+TOO_MANY_BREAKPOINTS = (
+    "A maximum of {limit} blocks with cache_control may be provided. Found {found}."
+)
 
 
 @dataclass(frozen=True)
@@ -23,22 +46,29 @@ class PreparedPrompt:
     messages: list[dict[str, Any]]
     usage: dict[str, int]
     applied_edits: list[dict[str, Any]] = field(default_factory=list)
+    # The app's per-turn context (clock, session summary), lifted out of the messages.
+    turn_context: str = ""
 
 
 class PromptCache:
-    """Prefixes seen recently, keyed by model and content (thread-safe)."""
+    """Cached prefixes by key (model and content), each with its expiry (thread-safe)."""
 
-    def __init__(self, ttl_seconds: float = CACHE_TTL_SECONDS) -> None:
+    def __init__(
+        self,
+        ttl_seconds: float = CACHE_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.ttl_seconds = ttl_seconds
+        self._clock = clock
         self._expiry: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def hit(self, key: str) -> bool:
-        """True (and the entry refreshed) when `key` was written within the TTL."""
-        now = time.monotonic()
+        """True (and the entry refreshed) when `key` was written or read within the TTL."""
+        now = self._clock()
         with self._lock:
             expires = self._expiry.get(key)
-            if expires is None or expires < now:
+            if expires is None or expires <= now:
                 self._expiry.pop(key, None)
                 return False
             self._expiry[key] = now + self.ttl_seconds
@@ -47,79 +77,141 @@ class PromptCache:
     def write(self, key: str) -> None:
         """Remember a prefix for the next TTL."""
         with self._lock:
-            self._expiry[key] = time.monotonic() + self.ttl_seconds
+            self._expiry[key] = self._clock() + self.ttl_seconds
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One block of the prompt: its tokens, its running key, and whether it is marked."""
+
+    tokens: int
+    key: str
+    marked: bool
+
+
+def breakpoint_problem(body: dict[str, Any]) -> str:
+    """The API's refusal of more than four cache_control blocks ("" when within the limit)."""
+    found = sum(1 for _, marked in _pieces(body) if marked)
+    if found <= CACHE_MAX_BREAKPOINTS:
+        return ""
+    return TOO_MANY_BREAKPOINTS.format(limit=CACHE_MAX_BREAKPOINTS, found=found)
 
 
 def prepare_prompt(body: dict[str, Any], cache: PromptCache) -> PreparedPrompt:
     """Apply context edits, then count tokens and look the cached prefixes up."""
-    messages, edits = apply_context_edits(body, estimate_input_tokens(body))
-    edited = {**body, "messages": messages}
-    return PreparedPrompt(messages=messages, usage=prompt_usage(edited, cache), applied_edits=edits)
+    # The edit's trigger compares the same count the usage reports.
+    messages, edits = apply_context_edits(body, prompt_tokens(body))
+    usage = prompt_usage({**body, "messages": messages}, cache)
+    spoken, context = lift_turn_context(messages)
+    return PreparedPrompt(spoken, usage, applied_edits=edits, turn_context=context)
+
+
+def lift_turn_context(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    """The messages without the app's turn-context blocks, and the newest one's text.
+
+    The offline brains read the clock and the session summary as context, not as words
+    the person wrote; the real model simply reads them where they are.
+    """
+    lifted: list[dict[str, Any]] = []
+    context = ""
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, list):
+            lifted.append(message)
+            continue
+        kept = [block for block in content if not _is_turn_context(block)]
+        context = next((str(b["text"]) for b in reversed(content) if _is_turn_context(b)), context)
+        lifted.append(message if len(kept) == len(content) else {**message, "content": kept})
+    return lifted, context
+
+
+def _is_turn_context(block: Any) -> bool:
+    return (
+        isinstance(block, dict)
+        and block.get("type") == "text"
+        and str(block.get("text", "")).startswith(TURN_CONTEXT_HEADER)
+    )
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """The prompt's input tokens, cached or not."""
+    return sum(block.tokens for block in _blocks(body))
 
 
 def prompt_usage(body: dict[str, Any], cache: PromptCache) -> dict[str, int]:
     """input / cache_creation / cache_read tokens for this prompt, updating the cache."""
-    total = estimate_input_tokens(body)
-    breakpoints = _breakpoint_prefixes(body)
-    if not breakpoints:
-        return {
-            "input_tokens": total,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
-        }
-    model = str(body.get("model", ""))
-    # Tokens are capped so that something is always left outside the cache, as in real counts.
-    sized = [
-        (_key(model, prefix), min(len(prefix) // CHARS_PER_TOKEN, total - 1))
-        for prefix in breakpoints
-    ]
-    read = next((tokens for key, tokens in reversed(sized) if cache.hit(key)), 0)
-    for key, _ in sized:
-        cache.write(key)
-    cached = max(read, sized[-1][1])
+    blocks = _blocks(body)
+    running = _running_totals(blocks)
+    total = running[-1] if running else 0
+    minimum = CACHE_MIN_TOKENS_BY_MODEL.get(str(body.get("model", "")), CACHE_MIN_TOKENS_DEFAULT)
+    marks = [i for i, block in enumerate(blocks) if block.marked and running[i] >= minimum]
+    read_end = _longest_hit(blocks, running, marks, minimum, cache)
+    read = running[read_end] if read_end >= 0 else 0
+    written = running[marks[-1]] if marks else 0
+    for index in marks:
+        cache.write(blocks[index].key)
+    creation = max(written - read, 0)
     return {
-        "input_tokens": max(1, total - cached),
-        "cache_creation_input_tokens": cached - read,
+        "input_tokens": total - read - creation,
+        "cache_creation_input_tokens": creation,
         "cache_read_input_tokens": read,
     }
 
 
-def _breakpoint_prefixes(body: dict[str, Any]) -> list[str]:
-    """The serialised prompt up to each cache_control breakpoint (tools, system, messages)."""
-    pieces: list[str] = []
-    prefixes: list[str] = []
+def _longest_hit(
+    blocks: list[_Block], running: list[int], marks: list[int], minimum: int, cache: PromptCache
+) -> int:
+    """Index of the last block of the longest cached prefix found, -1 when none is."""
+    looked: set[int] = set()
+    for mark in marks:
+        looked.update(range(max(mark - CACHE_LOOKBACK_BLOCKS, 0), mark + 1))
+    for index in sorted(looked, reverse=True):
+        if running[index] >= minimum and cache.hit(blocks[index].key):
+            return index
+    return -1
+
+
+def _running_totals(blocks: list[_Block]) -> list[int]:
+    totals: list[int] = []
+    for block in blocks:
+        totals.append((totals[-1] if totals else 0) + block.tokens)
+    return totals
+
+
+def _blocks(body: dict[str, Any]) -> list[_Block]:
+    """Every block with the key of the prefix through it (model included)."""
+    digest = hashlib.sha256(str(body.get("model", "")).encode())
+    blocks: list[_Block] = []
     for piece, marked in _pieces(body):
-        pieces.append(piece)
-        if marked:
-            prefixes.append("\n".join(pieces))
-    return prefixes
+        digest.update(piece.encode())
+        tokens = max(1, len(piece) // CHARS_PER_TOKEN)
+        blocks.append(_Block(tokens, digest.copy().hexdigest(), marked))
+    return blocks
 
 
 def _pieces(body: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The prompt's blocks in order, serialised, each with whether it carries cache_control."""
     pieces = [_piece("tool", tool) for tool in body.get("tools") or []]
     system = body.get("system")
     if isinstance(system, str):
-        pieces.append((f"system:{system}", False))
+        pieces.append(_piece("system", {"type": "text", "text": system}))
     elif isinstance(system, list):
         pieces.extend(_piece("system", block) for block in system)
     for message in body.get("messages") or []:
-        role = message.get("role", "")
+        role = str(message.get("role", ""))
         content = message.get("content")
+        if isinstance(content, str):
+            # A string is the same prompt as one text block holding it.
+            content = [{"type": "text", "text": content}]
         if isinstance(content, list):
             pieces.extend(_piece(role, block) for block in content)
-        else:
-            pieces.append((f"{role}:{content}", False))
     return pieces
 
 
 def _piece(tag: str, block: Any) -> tuple[str, bool]:
     if not isinstance(block, dict):
-        return f"{tag}:{block}", False
+        return f"{tag}:{block}\n", False
     # Moving a breakpoint must not change the content it covers.
     content = {key: value for key, value in block.items() if key != "cache_control"}
     encoded = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return f"{tag}:{encoded}", block.get("cache_control") is not None
-
-
-def _key(model: str, prefix: str) -> str:
-    return hashlib.sha256(f"{model}\n{prefix}".encode()).hexdigest()
+    return f"{tag}:{encoded}\n", block.get("cache_control") is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 from starlette.applications import Starlette
@@ -59,7 +60,7 @@ def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedReque
 
     def answer_for(recorded: RecordedRequest, prepared: connector.PreparedPrompt) -> Answer:
         if agent is not None:
-            return agent.respond(recorded, prepared.messages)
+            return agent.respond(_with_turn_context(recorded, prepared), prepared.messages)
         assert not isinstance(brain, connector.AgentBrain)
         return brain.respond(recorded)
 
@@ -71,6 +72,7 @@ def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedReque
             return _missing_key(recorded.api_key)
         problem = json_problem or _invalid_field(body)
         problem = problem or connector.request_problem(body, recorded.betas)
+        problem = problem or connector.breakpoint_problem(body)
         if problem:
             return error_response(400, "invalid_request_error", problem)
         prepared = connector.prepare_prompt(body, prompt_cache)
@@ -160,6 +162,19 @@ def _json_answer(
     return FaultyResponse(
         [chunk], cancel=cancel, fault=fault, headers=headers, media_type="application/json"
     )
+
+
+def _with_turn_context(
+    recorded: RecordedRequest, prepared: connector.PreparedPrompt
+) -> RecordedRequest:
+    """The request as an agent brain reads it: the app's turn context joins the system."""
+    if not prepared.turn_context:
+        return recorded
+    system = recorded.body.get("system") or []
+    if isinstance(system, str):
+        system = [{"type": "text", "text": system}]
+    context = {"type": "text", "text": prepared.turn_context}
+    return replace(recorded, body={**recorded.body, "system": [*system, context]})
 
 
 def _parse_json(raw: bytes) -> tuple[dict[str, Any], str]:

@@ -17,8 +17,8 @@ from swiggy_sandbox.emulator import EmulatorServer, text_turn
 MODEL = "claude-haiku-4-5"
 BETAS = ["prompt-caching-2024-07-31", "context-management-2025-06-27"]
 EPHEMERAL = {"type": "ephemeral"}
-# Long enough that the cached prefix clearly dominates the prompt.
-SYSTEM_TEXT = "You are a careful grocery assistant. " * 200
+# Long enough to be cached (Haiku 4.5 caches 4,096 tokens and more) and to dominate.
+SYSTEM_TEXT = "You are a careful grocery assistant. " * 500
 WEATHER_TOOL = {
     "name": "get_weather",
     "description": "Weather for a city",

@@ -99,9 +99,10 @@ class Chat:
             server_urls={key: sandbox.url_for(key)},
             address=self.address,
         )
-        # The app's request (session summary included); messages are this test's own.
+        # The app's request; messages are this test's own, each newest one closed by the
+        # app's turn context (the clock and the session summary) as the app sends it.
         params = build_turn_params(setup, [ChatMessage(role="user", content="hi")], now=NOW)
-        params.pop("messages")
+        self.context = params.pop("messages")[-1]["content"][-1]
         # The app's toolset (spending tools switched off), then this test's approval tool.
         (toolset,) = [tool for tool in params["tools"] if tool.get("type") == "mcp_toolset"]
         assert toolset["configs"][self.spender] == {"enabled": False}
@@ -181,7 +182,9 @@ class Chat:
 
     def _send(self, content: str | list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
         self.messages.append({"role": "user", "content": content})
-        with self.client.beta.messages.stream(messages=self.messages, **self.params) as stream:
+        said = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        sent = [*self.messages[:-1], {"role": "user", "content": [*said, self.context]}]
+        with self.client.beta.messages.stream(messages=sent, **self.params) as stream:
             reply = stream.get_final_message()
         self.replies.append(reply)
         blocks = [block.model_dump(mode="json", exclude_none=True) for block in reply.content]

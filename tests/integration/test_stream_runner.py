@@ -4,7 +4,12 @@ import json
 
 import pytest
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME, BETA_MCP_CLIENT
+from swiggy_core.constants import (
+    APPROVAL_TOOL_NAME,
+    BETA_MCP_CLIENT,
+    CONTEXT_TRIGGER_INPUT_TOKENS,
+    TURN_CONTEXT_HEADER,
+)
 from swiggy_core.conversation import build_message_stream_params
 from swiggy_core.engine import (
     RetryPolicy,
@@ -117,7 +122,8 @@ def test_request_shape_is_what_the_emulator_received(emu, client):
     )
     body = request.body
     assert body["stream"] is True and body["max_tokens"] == 800
-    assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    # A first turn's prompt is under the model's minimum cacheable length: no breakpoint.
+    assert "cache_control" not in json.dumps(body)
     assert body["mcp_servers"] == [
         {
             "type": "url",
@@ -128,15 +134,17 @@ def test_request_shape_is_what_the_emulator_received(emu, client):
     ]
     toolset, approval = body["tools"]
     assert toolset["type"] == "mcp_toolset" and toolset["configs"]["checkout"] == {"enabled": False}
-    # Spending goes through the approval client tool, the last tool and the cache breakpoint.
+    # Spending goes through the approval client tool, the last tool.
     assert approval["name"] == APPROVAL_TOOL_NAME
     assert approval["input_schema"]["properties"]["tool"]["enum"] == ["checkout"]
-    assert approval["cache_control"] == {"type": "ephemeral"}
     assert "checkout" not in [tool.get("name") for tool in body["tools"]]
     edit = body["context_management"]["edits"][0]
     assert edit["type"] == "clear_tool_uses_20250919"
-    assert edit["trigger"] == {"type": "input_tokens", "value": 25000}
-    assert body["messages"] == [{"role": "user", "content": "find protein bars"}]
+    assert edit["trigger"] == {"type": "input_tokens", "value": CONTEXT_TRIGGER_INPUT_TOKENS}
+    (message,) = body["messages"]
+    said, context = message["content"]
+    assert said == {"type": "text", "text": "find protein bars"}
+    assert context["text"].startswith(TURN_CONTEXT_HEADER)  # the clock rides after it
 
 
 def test_without_a_token_no_tools_and_no_mcp_beta_are_sent(emu, client):

@@ -22,6 +22,8 @@ from swiggy_core.constants import (
     MAX_CONTEXT_MESSAGES,
     MAX_TOKENS,
     MCP_SERVERS,
+    SESSION_SUMMARY_PREFIX,
+    TURN_CONTEXT_HEADER,
 )
 from swiggy_core.conversation import StreamParams, build_message_stream_params, prepare_messages
 from swiggy_core.errors import UnknownVerticalError
@@ -78,7 +80,26 @@ def _client_tools(names=("search_products", "update_cart", "checkout", "pay_now"
 
 
 def _approval(vertical_id="food"):
-    return {**approval_tool(get_vertical(vertical_id)), "cache_control": EPHEMERAL}
+    return approval_tool(get_vertical(vertical_id))
+
+
+def _turn_context(params):
+    """The app's per-turn context block, the last block of the newest user message."""
+    user = [m for m in params["messages"] if m["role"] == "user"][-1]
+    block = user["content"][-1]
+    assert block["text"].startswith(TURN_CONTEXT_HEADER) and "cache_control" not in block
+    return block["text"]
+
+
+def _said(message):
+    """A sent message as the person wrote it: the turn context left out."""
+    content = message["content"]
+    if isinstance(content, str):
+        return {"role": message["role"], "content": content}
+    kept = [b for b in content if not b.get("text", "").startswith(TURN_CONTEXT_HEADER)]
+    if [b.get("type") for b in kept] == ["text"] and "cache_control" not in kept[0]:
+        return {"role": message["role"], "content": kept[0]["text"]}
+    return {"role": message["role"], "content": kept}
 
 
 def _params(**overrides):
@@ -100,7 +121,7 @@ def test_minimal_params_have_exactly_the_sdk_keys_without_a_token():
     assert params["max_tokens"] == MAX_TOKENS
     # No token: no tools at all, so the MCP beta is left out too.
     assert params["betas"] == NO_MCP_BETAS
-    assert params["messages"] == [{"role": "user", "content": "hello"}]
+    assert [_said(m) for m in params["messages"]] == [{"role": "user", "content": "hello"}]
 
 
 def test_every_key_is_a_stream_params_key():
@@ -126,42 +147,39 @@ def test_context_management_uses_the_canonical_values():
     }
 
 
-def test_system_blocks_prompt_address_datetime_summary_with_cache_on_stable_ones():
+def test_system_holds_prompt_and_address_and_the_turn_context_the_clock_and_summary():
     params = _params(vertical_id="dining", address=ADDRESS, session_summary="slots=party:4")
-    prompt, address, clock, summary = params["system"]
-    assert prompt == {
-        "type": "text",
-        "text": build_system_prompt("dining"),
-        "cache_control": EPHEMERAL,
-    }
-    assert address["cache_control"] == EPHEMERAL
+    prompt, address = params["system"]
+    # This small prompt is under the model's minimum cacheable length: no breakpoint.
+    assert prompt == {"type": "text", "text": build_system_prompt("dining")}
+    assert "cache_control" not in address
     for part in ("Home", "12 MG Road, Indiranagar", "addr-7", "12.97", "77.64"):
         assert part in address["text"]
     assert "use this addressid" in address["text"].lower()
     assert "for every tool call" in address["text"]
-    assert "cache_control" not in clock and "cache_control" not in summary
-    assert clock["text"].startswith("Current date and time: Saturday, 21 November 2026, 22:40 IST")
-    assert "2026-11-21" in clock["text"]
-    assert "tomorrow = Sunday, 22 November 2026 (2026-11-22)" in clock["text"]
-    assert "this weekend = 2026-11-21 to 2026-11-22" in clock["text"]
-    assert "tonight" in clock["text"]
-    assert summary["text"].endswith("slots=party:4")
+    clock, summary = _turn_context(params).split("\n\n")[1:]
+    assert clock.startswith("Current date and time: Saturday, 21 November 2026, 22:40 IST")
+    assert "2026-11-21" in clock
+    assert "tomorrow = Sunday, 22 November 2026 (2026-11-22)" in clock
+    assert "this weekend = 2026-11-21 to 2026-11-22" in clock
+    assert "tonight" in clock
+    assert summary == SESSION_SUMMARY_PREFIX + "slots=party:4"
 
 
 def test_without_address_or_summary_only_prompt_and_clock_are_sent():
-    system = _params(session_summary="  ")["system"]
-    assert len(system) == 2
-    assert system[0]["cache_control"] == EPHEMERAL
-    assert system[1]["text"].startswith("Current date and time:")
+    params = _params(session_summary="  ")
+    assert len(params["system"]) == 1
+    assert _turn_context(params).split("\n\n")[1].startswith("Current date and time:")
+    assert SESSION_SUMMARY_PREFIX not in _turn_context(params)
 
 
 def test_address_may_be_an_object_and_aware_times_are_shown_in_ist():
     address = SimpleNamespace(id="a-1", label="Office", address="Koramangala", lat=None, lng=None)
     utc = datetime(2026, 11, 21, 17, 10, tzinfo=UTC)  # 22:40 in India
-    system = _params(address=address, now=utc)["system"]
-    assert "Office: Koramangala (addressId: a-1)" in system[1]["text"]
-    assert "22:40 IST" in system[2]["text"]
-    assert "+0530" in system[2]["text"]
+    params = _params(address=address, now=utc)
+    assert "Office: Koramangala (addressId: a-1)" in params["system"][1]["text"]
+    assert "22:40 IST" in _turn_context(params)
+    assert "+0530" in _turn_context(params)
 
 
 def test_a_documented_address_keeps_its_swiggy_label():
@@ -178,7 +196,7 @@ def test_a_documented_address_keeps_its_swiggy_label():
 
 
 def test_weekend_on_a_sunday_is_just_today():
-    clock = _params(now=datetime(2026, 11, 22, 10, 0))["system"][1]["text"]
+    clock = _turn_context(_params(now=datetime(2026, 11, 22, 10, 0)))
     assert "this weekend = 2026-11-22 to 2026-11-22" in clock
 
 
@@ -190,36 +208,41 @@ def test_history_is_capped_and_starts_with_a_user_message():
     messages = _params(messages=history)["messages"]
     assert len(messages) <= MAX_CONTEXT_MESSAGES
     assert messages[0]["role"] == "user"
-    assert messages[-1] == {"role": "user", "content": "latest"}
+    assert _said(messages[-1]) == {"role": "user", "content": "latest"}
     roles = [m["role"] for m in messages]
     assert all(a != b for a, b in itertools.pairwise(roles))
-    # The cut landed on an assistant message: it was dropped rather than sent first.
-    assert len(messages) == MAX_CONTEXT_MESSAGES - 1
+    # 41 messages: the window opens at the step (8) that leaves at most 24, message 24.
+    assert _said(messages[0]) == {"role": "user", "content": "u12"}
+    assert len(messages) == 41 - 24
 
 
 @pytest.mark.parametrize("ends_with_assistant", [False, True])
 def test_cut_through_a_client_tool_pair_never_sends_an_orphan_result(ends_with_assistant):
     use = ChatMessage(role="assistant", content=[ToolUseBlock(id="t1", name="search", input={})])
     result = ChatMessage(role="user", content=[ToolResultBlock(tool_use_id="t1", content="{}")])
-    history = [_user("go"), use, result, _assistant("found")]
-    for n in range(10):
+    opening = [_user("p0"), _assistant("q0"), _user("p1"), _assistant("q1"), _user("p2")]
+    # A greeting shifts the pair by one, so the window (opening at message 8) cuts it
+    # at `use` or, one message later, at `result`.
+    greeting = [] if ends_with_assistant else [_assistant("Welcome!")]
+    history = [*greeting, *opening, _assistant("q2"), _user("go"), use, result, _assistant("found")]
+    for n in range(7):
         history += [_user(f"u{n}"), _assistant(f"a{n}")]
     history.append(_user("latest"))
     if ends_with_assistant:  # e.g. a pause_turn to continue: the window opens on `result`
         history.append(_assistant("partial"))
-    assert history[-MAX_CONTEXT_MESSAGES] is (result if ends_with_assistant else use)
+    assert history[8] is (result if ends_with_assistant else use)
     sent = _params(messages=history)["messages"]
-    assert sent[0] == {"role": "user", "content": "u0"}
+    assert _said(sent[0]) == {"role": "user", "content": "u0"}
     wire = json.dumps(sent)
     assert "tool_result" not in wire and "tool_use" not in wire
 
 
 def test_leading_assistant_greeting_is_dropped():
     sent = _params(messages=[_assistant("Welcome!"), _user("milk")])["messages"]
-    assert sent == [{"role": "user", "content": "milk"}]
+    assert [_said(m) for m in sent] == [{"role": "user", "content": "milk"}]
 
 
-def test_old_tool_results_are_truncated_but_recent_ones_kept():
+def test_old_tool_results_are_truncated_once_the_window_steps_and_recent_ones_kept():
     big = json.dumps({"data": {"products": [{"name": f"p{i}", "d": "x" * 300} for i in range(60)]}})
     old_turn = ChatMessage(
         role="assistant",
@@ -229,12 +252,15 @@ def test_old_tool_results_are_truncated_but_recent_ones_kept():
             TextBlock(text="Here you go"),
         ],
     )
-    history = [_user("find"), old_turn] + [_user("x"), _assistant("y")] * 5 + [_user("z")]
-    sent = _params(messages=history)["messages"]
+    opening = [_user("a"), _assistant("b")] * 4  # cut when the window steps past them
+    tail = [_user("x"), _assistant("y")] * 10 + [_user("z")]
+    sent = _params(messages=[*opening, _user("find"), old_turn, *tail])["messages"]
+    assert _said(sent[0]) == {"role": "user", "content": "find"}  # 31 messages: opens at 8
     old_result = sent[1]["content"][1]["content"]
     assert len(old_result) < len(big)
-    assert json.loads(old_result)["_truncated"]
-    recent = _params(messages=[_user("find"), old_turn, _user("z")])["messages"]
+    assert "data" in json.loads(old_result)  # still JSON, with a note of what was cut
+    # While the whole history fits, nothing is truncated: earlier requests stay a prefix.
+    recent = _params(messages=[_user("find"), old_turn, *tail[:-1], _user("z")])["messages"]
     assert recent[1]["content"][1]["content"] == big
     assert old_turn.content[1].content == big  # the stored history is untouched
 
@@ -252,7 +278,7 @@ def test_mcp_servers_toolset_and_approval_tool_only_with_a_token():
     assert toolset["configs"] == ALL_SPENDERS_OFF
     assert "tools" not in toolset  # nothing to pin yet
     assert "cache_control" not in toolset
-    # The approval tool closes the list and carries the cache breakpoint.
+    # The approval tool closes the list (too short a prompt here for a breakpoint).
     assert approval == _approval()
     assert approval["name"] == APPROVAL_TOOL_NAME
     for missing in (None, ""):
@@ -270,7 +296,7 @@ def test_local_mode_offers_the_client_tools_without_spenders_and_the_approval_to
     assert names == ["search_products", "update_cart", APPROVAL_TOOL_NAME]
     assert params["tools"][:2] == _client_tools(("search_products", "update_cart"))
     assert params["tools"][-1] == _approval()
-    assert all("cache_control" not in tool for tool in params["tools"][:-1])
+    assert all("cache_control" not in tool for tool in params["tools"])
     assert all(tool["type"] != "mcp_toolset" for tool in params["tools"] if "type" in tool)
 
 

@@ -21,13 +21,15 @@ from swiggy_sandbox.planner.view import ApprovalAnswer
 IM = "swiggy-instamart"
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
 ADDRESS = AddressView("addr_home_x", "Home", "12th Main", 12.97, 77.64)
-# The system prompt exactly as the app builds it (profile, address, clock, session summary).
+# The system prompt as the app builds it (profile, address) and, as the emulator hands it
+# to a brain, the turn context (clock, session summary) from the newest user message.
 _HI = [ChatMessage.model_validate({"role": "user", "content": "hi"})]
+_PARAMS = build_turn_params(
+    TurnSetup(vertical_id="food", model="claude-sonnet-4-5", address=ADDRESS), _HI, now=NOW
+)
 SYSTEM = "\n\n".join(
-    block["text"]
-    for block in build_turn_params(
-        TurnSetup(vertical_id="food", model="claude-sonnet-4-5", address=ADDRESS), _HI, now=NOW
-    )["system"]
+    [block["text"] for block in _PARAMS["system"]]
+    + [_PARAMS["messages"][-1]["content"][-1]["text"]]
 )
 TOOLS = [{"name": name, "input_schema": {"type": "object"}} for name in ("get_cart", "update_cart")]
 APPROVAL_TOOL = {

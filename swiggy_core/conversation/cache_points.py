@@ -1,0 +1,108 @@
+"""Where a request's prompt-cache breakpoints go: at most four, each on a stable prefix.
+
+The cache matches the exact prompt prefix (tools → system → messages) up to a breakpoint,
+so a breakpoint is only worth its place on content sent again unchanged next turn:
+
+1. the end of the tools (the pinned listing and the approval tool);
+2. the end of the static system prompt (profile and address; the clock and the session
+   summary ride in the newest user message instead, after its breakpoint);
+3. the previous user message: the prefix the last request wrote, read back now;
+4. the newest user message (before the turn context): written now, read next turn.
+
+A prefix shorter than the model's documented minimum is never cached, so no breakpoint
+goes there (it would only count against the four).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from swiggy_core.constants import (
+    CACHE_CONTROL_EPHEMERAL,
+    CACHE_MAX_BREAKPOINTS,
+    CACHE_MIN_TOKENS_BY_MODEL,
+    CACHE_MIN_TOKENS_DEFAULT,
+    CHARS_PER_TOKEN_ESTIMATE,
+    TURN_CONTEXT_HEADER,
+)
+
+Block = dict[str, Any]
+
+
+def min_cacheable_tokens(model: str) -> int:
+    """The documented minimum cacheable prompt length of `model`, in tokens."""
+    return CACHE_MIN_TOKENS_BY_MODEL.get(model, CACHE_MIN_TOKENS_DEFAULT)
+
+
+def estimated_tokens(value: Any) -> int:
+    """About how many tokens `value` costs as JSON (cache_control keys not counted)."""
+    encoded = json.dumps(_without_marks(value), ensure_ascii=False, separators=(",", ":"))
+    return len(encoded) // CHARS_PER_TOKEN_ESTIMATE
+
+
+def is_turn_context(block: Any) -> bool:
+    """True for the app's per-turn context block (clock, session summary)."""
+    return (
+        isinstance(block, dict)
+        and block.get("type") == "text"
+        and str(block.get("text", "")).startswith(TURN_CONTEXT_HEADER)
+    )
+
+
+def mark_cache_breakpoints(
+    model: str,
+    tools: Sequence[Block],
+    system: Sequence[Block],
+    messages: list[dict[str, Any]],
+) -> None:
+    """Put cache_control on the (at most four) stable ends above that are long enough.
+
+    `system` must hold only static blocks; `messages` are wire messages, edited in place
+    (a marked message's string content becomes one text block, the same prompt).
+    """
+    minimum = min_cacheable_tokens(model)
+    size = sum(estimated_tokens(tool) for tool in tools)
+    spots: list[tuple[int, Block]] = []
+    if tools:
+        spots.append((size, tools[-1]))
+    size += sum(estimated_tokens(block) for block in system)
+    if system:
+        spots.append((size, system[-1]))
+    users = [index for index, message in enumerate(messages) if message["role"] == "user"]
+    sized_to = 0
+    for index in users[-2:]:
+        size += sum(estimated_tokens(message) for message in messages[sized_to:index])
+        sized_to = index
+        block = _last_stable_block(messages[index])
+        if block is not None:
+            spots.append((size + _tokens_through(messages[index], block), block))
+    for tokens, block in spots[-CACHE_MAX_BREAKPOINTS:]:
+        if tokens >= minimum:
+            block["cache_control"] = dict(CACHE_CONTROL_EPHEMERAL)
+
+
+def _last_stable_block(message: dict[str, Any]) -> Block | None:
+    """The message's last block before the turn context; string content becomes a block."""
+    if isinstance(message["content"], str):
+        message["content"] = [{"type": "text", "text": message["content"]}]
+    stable = [block for block in message["content"] if not is_turn_context(block)]
+    return stable[-1] if stable else None
+
+
+def _tokens_through(message: dict[str, Any], block: Block) -> int:
+    through: list[Block] = []
+    for each in message["content"]:
+        through.append(each)
+        if each is block:
+            break
+    return estimated_tokens({"role": message["role"], "content": through})
+
+
+def _without_marks(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_marks(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [_without_marks(item) for item in value]
+    return value

@@ -1,0 +1,208 @@
+"""Where the request builder puts prompt-cache breakpoints, turn after turn, in both engines.
+
+The rules: at most four; only on the end of the tools, the end of the static system
+prompt, the previous user message and the newest user message (before the turn context);
+never on a prefix shorter than the model's minimum; and each request repeats the previous
+one's cached prefix unchanged, except when the message window steps.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+
+from swiggy_core.constants import (
+    CACHE_MAX_BREAKPOINTS,
+    CACHE_WINDOW_STEP_MESSAGES,
+    MAX_CONTEXT_MESSAGES,
+    TURN_CONTEXT_HEADER,
+)
+from swiggy_core.conversation import build_message_stream_params
+from swiggy_core.conversation.cache_points import estimated_tokens, min_cacheable_tokens
+from swiggy_core.engine.local_history import to_client_tool_messages
+from swiggy_core.models import (
+    ChatMessage,
+    McpToolListingBlock,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    TextBlock,
+)
+
+SERVER = "swiggy-instamart"
+HAIKU = "claude-haiku-4-5"
+SONNET = "claude-sonnet-5-5"
+ADDRESS = {"id": "addr-7", "label": "Home", "addressLine": "12 MG Road", "lat": 1.0, "lng": 2.0}
+LISTING = [
+    {"name": name, "description": f"{name} " * 150, "input_schema": {"type": "object"}}
+    for name in ("search_products", "get_cart", "update_cart", "checkout")
+]
+
+
+def reply(turn: int) -> ChatMessage:
+    """An assistant turn: a search with a large result, then a few words."""
+    products = [{"id": f"p{turn}-{i}", "name": f"Item {i}", "blurb": "x" * 400} for i in range(14)]
+    use_id = f"mcptoolu_{turn}"
+    blocks: list[Any] = [
+        McpToolUseBlock(id=use_id, name="search_products", server_name=SERVER, input={"q": "m"}),
+        McpToolResultBlock(tool_use_id=use_id, content=json.dumps({"products": products})),
+        TextBlock(text=f"Here is what I found ({turn})."),
+    ]
+    if turn == 0:
+        blocks.insert(0, McpToolListingBlock(mcp_server_name=SERVER, tools=LISTING))
+    return ChatMessage(role="assistant", content=blocks)
+
+
+def request(history: list[ChatMessage], model: str, **extra: Any) -> dict[str, Any]:
+    params: dict[str, Any] = build_message_stream_params(
+        vertical_id="food",
+        messages=history,
+        model=model,
+        swiggy_token="tok",
+        address=ADDRESS,
+        session_summary=f"slots=none; turn={len(history)}",
+        **extra,
+    )
+    return params
+
+
+def requests_of_a_chat(turns: int, model: str) -> list[dict[str, Any]]:
+    history: list[ChatMessage] = []
+    sent = []
+    for turn in range(turns):
+        history.append(ChatMessage(role="user", content=f"find milk {turn}"))
+        sent.append(request(history, model))
+        history.append(reply(turn))
+    return sent
+
+
+def marks(params: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """Every breakpoint as (where, index, block index)."""
+    found = [("tools", i, 0) for i, t in enumerate(params.get("tools", [])) if "cache_control" in t]
+    found += [("system", i, 0) for i, b in enumerate(params["system"]) if "cache_control" in b]
+    for index, message in enumerate(params["messages"]):
+        if isinstance(message["content"], list):
+            for position, block in enumerate(message["content"]):
+                if "cache_control" in block:
+                    found.append(("messages", index, position))
+    return found
+
+
+def stable_end(message: dict[str, Any]) -> int:
+    """Index of the message's last block that is not the turn context."""
+    content = message["content"]
+    return max(i for i, block in enumerate(content) if not _is_context(block))
+
+
+def _is_context(block: dict[str, Any]) -> bool:
+    return str(block.get("text", "")).startswith(TURN_CONTEXT_HEADER)
+
+
+def plain(value: Any) -> Any:
+    """The prompt as the cache keys it: no cache_control, a string as one text block."""
+    if isinstance(value, dict):
+        if isinstance(value.get("content"), str) and "role" in value:
+            value = {**value, "content": [{"type": "text", "text": value["content"]}]}
+        return {k: plain(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    return value
+
+
+def cached_prefix(params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages through the newest breakpoint, as the cache keys them."""
+    _, index, position = marks(params)[-1]
+    messages = params["messages"]
+    last = {**messages[index], "content": messages[index]["content"][: position + 1]}
+    return plain([*messages[:index], last])
+
+
+@pytest.mark.parametrize("model", [HAIKU, SONNET])
+def test_every_request_has_at_most_four_breakpoints_on_the_stable_ends(model: str) -> None:
+    for params in requests_of_a_chat(40, model):
+        found = marks(params)
+        assert len(found) <= CACHE_MAX_BREAKPOINTS
+        users = [i for i, m in enumerate(params["messages"]) if m["role"] == "user"]
+        allowed = {("tools", len(params["tools"]) - 1, 0), ("system", len(params["system"]) - 1, 0)}
+        allowed |= {("messages", i, stable_end(params["messages"][i])) for i in users[-2:]}
+        assert set(found) <= allowed
+        newest = params["messages"][users[-1]]
+        # The turn context closes the newest message, after its breakpoint, never marked.
+        assert _is_context(newest["content"][-1]) and "cache_control" not in newest["content"][-1]
+        # Once the conversation is long enough, the newest user message always carries one.
+        if estimated_tokens({k: params[k] for k in ("tools", "system", "messages")}) > 20_000:
+            assert found[-1] == ("messages", users[-1], stable_end(newest))
+            if model == SONNET:  # every end is past Sonnet's minimum
+                assert len(found) == CACHE_MAX_BREAKPOINTS
+
+
+def test_each_request_repeats_the_last_ones_cached_prefix_unless_the_window_steps() -> None:
+    sent = requests_of_a_chat(40, SONNET)
+    breaks = 0
+    for previous, current in itertools.pairwise(sent):
+        prefix = cached_prefix(previous)
+        if plain(current["messages"][: len(prefix)])[:-1] != prefix[:-1]:
+            breaks += 1
+            continue
+        # The newest message of last turn is sent again whole, its breakpoint where it was.
+        last = len(prefix) - 1
+        assert plain(current["messages"][last]["content"]) == prefix[-1]["content"]
+        assert ("messages", last, len(prefix[-1]["content"]) - 1) in marks(current)
+    # 79 messages by the last request: the window opened at 8, 16, …, 56 (seven steps).
+    steps = (2 * 40 - 1 - MAX_CONTEXT_MESSAGES) // CACHE_WINDOW_STEP_MESSAGES + 1
+    assert breaks == steps == 7
+    assert all(len(params["messages"]) <= MAX_CONTEXT_MESSAGES for params in sent)
+
+
+def test_an_old_result_is_truncated_once_and_then_sent_the_same_way() -> None:
+    sent = requests_of_a_chat(40, SONNET)
+    forms: dict[str, list[str]] = {}
+    for params in sent:
+        for message in params["messages"]:
+            for block in message["content"] if isinstance(message["content"], list) else []:
+                if block.get("type") == "mcp_tool_result":
+                    forms.setdefault(block["tool_use_id"], []).append(json.dumps(block["content"]))
+    shortened = 0
+    for seen in forms.values():
+        distinct = list(dict.fromkeys(seen))
+        assert len(distinct) <= 2  # whole, then (once the window steps) truncated for good
+        assert seen == sorted(seen, key=distinct.index)
+        shortened += len(distinct) == 2 and len(distinct[1]) < len(distinct[0])
+    assert shortened > 0
+
+
+def test_no_breakpoint_goes_on_a_prefix_under_the_models_minimum() -> None:
+    history = [ChatMessage(role="user", content="find milk")]
+    small = request(history, HAIKU)
+    size = estimated_tokens([*small["tools"], *small["system"]])
+    assert size < min_cacheable_tokens(HAIKU)
+    assert marks(small) == []
+    # Sonnet caches from 1,024 tokens: the same request gets its system breakpoint.
+    assert size >= min_cacheable_tokens(SONNET)
+    assert ("system", len(small["system"]) - 1, 0) in marks(request(history, SONNET))
+
+
+def test_the_local_engines_converted_messages_keep_the_breakpoints() -> None:
+    history: list[ChatMessage] = []
+    for turn in range(6):
+        history += [ChatMessage(role="user", content=f"find milk {turn}"), reply(turn)]
+    history.append(ChatMessage(role="user", content="and bread"))
+    tools = [{k: t[k] for k in ("name", "description", "input_schema")} for t in LISTING]
+    params = request(history, SONNET, tool_mode="local", client_tools=tools)
+    stored_marks = [m for m in marks(params) if m[0] == "messages"]
+    assert len(stored_marks) == 2
+    marked_blocks = [params["messages"][i]["content"][j] for _, i, j in stored_marks]
+    converted = to_client_tool_messages(params["messages"])
+    after = [
+        block
+        for message in converted
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if "cache_control" in block
+    ]
+    assert after == marked_blocks  # the same user blocks, in order, nothing added
+    assert [b["text"] for b in after] == ["find milk 5", "and bread"]
+    assert _is_context(converted[-1]["content"][-1])
+    assert len(marks({**params, "messages": converted})) <= CACHE_MAX_BREAKPOINTS
