@@ -66,6 +66,9 @@ _PRODUCT_ID_KEYS = Keys("productId", "product_id")
 _MENU_ITEM_ID_KEYS = Keys("menu_item_id", "menuItemId", "itemId", "item_id")
 _RESTAURANT_ID_KEYS = Keys("restaurantId", "restaurant_id")
 _DISH_HINT_KEYS = Keys("restaurantId", "isVeg")
+_ITEM_KEY_SET = frozenset(ITEM_KEYS)
+_BILL_KEY_SET = frozenset(BILL_KEYS)
+_TO_PAY_KEYS = Keys("toPay", "to_pay")
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
@@ -130,12 +133,17 @@ def _cart_node(payload: Any) -> dict[str, Any] | None:
 
 
 def _holds_cart(node: dict[str, Any]) -> bool:
-    has_items = any(isinstance(node.get(k), list) for k in ITEM_KEYS)
-    has_bill = any(k in node for k in BILL_KEYS) or pick(node, "toPay", "to_pay") is not None
-    return has_items or has_bill or node.get("cartAbsent") is True
+    keys = node.keys()
+    if not keys.isdisjoint(_BILL_KEY_SET) or node.get("cartAbsent") is True:
+        return True
+    if not keys.isdisjoint(_ITEM_KEY_SET) and any(isinstance(node.get(k), list) for k in ITEM_KEYS):
+        return True
+    return first(node, _TO_PAY_KEYS) is not None
 
 
 def _items_source(node: dict[str, Any]) -> list[dict[str, Any]]:
+    if node.keys().isdisjoint(_ITEM_KEY_SET):
+        return []
     for key in ITEM_KEYS:
         value = node.get(key)
         if isinstance(value, list) and not looks_like_bill_list(value):
@@ -144,9 +152,11 @@ def _items_source(node: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _bill_source(node: dict[str, Any]) -> Any:
+    if node.keys().isdisjoint(_BILL_KEY_SET):
+        return None
     for key in BILL_KEYS:
         value = node.get(key)
-        if isinstance(value, dict) or looks_like_bill_list(value):
+        if isinstance(value, dict) or (value is not None and looks_like_bill_list(value)):
             return value
     return None
 

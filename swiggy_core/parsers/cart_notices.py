@@ -10,12 +10,17 @@ from swiggy_core.parsers.results import BillLine
 _MAX_NOTICES = 10
 _NAME_KEYS = ("itemName", "name", "displayName", "item_name")
 _WARNING_KEYS = ("cartWarning", "addressWarning", "warning")
+_NOTICE_KEYS = frozenset(
+    {"removedOutOfStockItems", "unserviceableItems", "reducedQuantityItems", *_WARNING_KEYS}
+)
 
 
 def notices(node: dict[str, Any], outer: dict[str, Any]) -> list[str]:
     """Lines the person must know: dropped, capped or unserviceable items, warnings."""
     found: list[str | None] = []
     for holder in _holders(node, outer):
+        if holder.keys().isdisjoint(_NOTICE_KEYS):
+            continue
         found += _removed(holder.get("removedOutOfStockItems"), "Removed (out of stock)")
         found += _removed(holder.get("unserviceableItems"), "Not deliverable here")
         found += [_capped(as_dict(e) or {}) for e in as_list(holder.get("reducedQuantityItems"))]
