@@ -1,6 +1,11 @@
 """Conversation: request building, session summary, history sanitising, result reduction."""
 
-from swiggy_core.conversation.reduce import REDUCE_SLACK, Reduced, reduce_for_model
+from swiggy_core.conversation.reduce import (
+    REDUCE_SLACK,
+    Reduced,
+    expand_back_references,
+    reduce_for_model,
+)
 from swiggy_core.conversation.request import (
     StreamParams,
     ToolMode,
@@ -29,6 +34,7 @@ __all__ = [
     "build_message_stream_params",
     "build_session_state_summary",
     "compact_old_turns",
+    "expand_back_references",
     "latest_tool_listing",
     "prepare_messages",
     "reduce_for_model",

@@ -259,3 +259,21 @@ def with_back_references(value: Any, repeats: Counter[str]) -> Any:
                 out[index][key] = SAME_AS_BEFORE
                 repeats[f"{key[:_PATH_CHARS]} (same as the item before)"] += 1
     return out
+
+
+def expand_back_references(value: Any, depth: int = 0) -> Any:
+    """The data whole again: each SAME_AS_BEFORE field takes that field of the item before
+    (for readers that want the structure, not the words, of a reduced result)."""
+    if depth > MAX_DEPTH * 2:
+        return value
+    if isinstance(value, dict):
+        return {key: expand_back_references(child, depth + 1) for key, child in value.items()}
+    if not isinstance(value, list):
+        return value
+    out = [expand_back_references(item, depth + 1) for item in value]
+    for before, record in pairwise(out):  # in order, so a chain of references resolves
+        if isinstance(before, dict) and isinstance(record, dict):
+            for key, child in record.items():
+                if child == SAME_AS_BEFORE and key in before:
+                    record[key] = before[key]
+    return out

@@ -26,11 +26,23 @@ from swiggy_core.conversation._reduce_text import (
     reduce_lines,
 )
 from swiggy_core.conversation._reduce_walk import (
+    SAME_AS_BEFORE,
     QueryRank,
     Walk,
     WalkLog,
+    expand_back_references,
     with_back_references,
 )
+
+__all__ = [
+    "LARGE_RESULT_CHARS",
+    "NOTE_KEY",
+    "REDUCE_SLACK",
+    "SAME_AS_BEFORE",
+    "Reduced",
+    "expand_back_references",
+    "reduce_for_model",
+]
 
 logger = logging.getLogger(__name__)
 

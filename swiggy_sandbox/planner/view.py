@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.conversation import expand_back_references
 from swiggy_core.conversation.summary_read import SessionSummary
 from swiggy_core.verticals import VERTICALS
 from swiggy_sandbox.connector import TurnContext
@@ -285,6 +286,8 @@ def _call(
     text = "".join(texts)
     payload = next((p for t in reversed(texts) if (p := _json_object(t)) is not None), None)
     payload = payload or _json_object(text)
+    if payload is not None:  # a large result reached the model reduced: read it whole
+        payload = expand_back_references(payload)
     if payload is None:
         if block.get("is_error") or not text.strip():
             return ToolCall(name, tool_input, False, {}, text.strip() or "no answer", this_turn)

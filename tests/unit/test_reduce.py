@@ -11,7 +11,13 @@ from swiggy_core.constants import (
     VERTICAL_FOOD,
     VERTICAL_FOODORDER,
 )
-from swiggy_core.conversation import REDUCE_SLACK, Reduced, reduce_for_model
+from swiggy_core.conversation import (
+    REDUCE_SLACK,
+    Reduced,
+    expand_back_references,
+    reduce_for_model,
+)
+from swiggy_core.conversation.reduce import SAME_AS_BEFORE
 from swiggy_core.engine.local_history import to_stored_blocks, tool_result_block
 from swiggy_core.mcp.manager import ToolOutput
 from swiggy_core.models import McpToolResultBlock, ToolUseBlock
@@ -228,13 +234,13 @@ def test_back_references_point_at_kept_items_when_the_query_picks_later_ones(sho
     assert kept[-1]["slotId"] == data["slots"][-1]["slotId"]  # the asked-for day is kept
     positions = [[s["slotId"] for s in data["slots"]].index(slot["slotId"]) for slot in kept]
     assert positions == sorted(positions) and positions != list(range(len(kept)))
+    assert any(slot["deals"] == SAME_AS_BEFORE for slot in kept)
+    # A reader that wants the structure back (the sandbox's planner) expands them.
     by_id = {slot["slotId"]: slot for slot in data["slots"]}
-    deals = None
-    for slot in kept:
-        if slot["deals"] != "(same as the item before)":
-            deals = slot["deals"]
-        original = [d["itemId"] for d in by_id[slot["slotId"]]["deals"]]
-        assert [d["itemId"] for d in deals] == original
+    for slot in expand_back_references(kept):
+        original = by_id[slot["slotId"]]["deals"]
+        assert [d["itemId"] for d in slot["deals"]] == [d["itemId"] for d in original]
+        assert [d["bookingPrice"] for d in slot["deals"]] == [d["bookingPrice"] for d in original]
 
 
 def test_restaurants_keep_ids_names_and_cost_and_lose_prose_first():
