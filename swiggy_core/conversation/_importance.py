@@ -55,19 +55,25 @@ _LOW_IMAGE_WORDS: Final = frozenset({"masthead", "banner", "banners", "backgroun
 # Card extras that would otherwise read as HIGH ("areaName", "totalRatings", "deliveryTime").
 _MEDIUM_WORDS: Final = frozenset(
     {
-        *("rating", "ratings", "eta", "sla", "distance", "km", "brand", "veg", "cuisine"),
+        *("rating", "ratings", "eta", "sla", "distance", "km", "brand", "cuisine"),
         *("cuisines", "locality", "area", "badge", "badges", "tag", "tags", "highlight"),
-        *("highlights", "delivery", "vendor", "classifier", "travel", "mile"),
+        *("highlights", "delivery", "vendor", "travel", "mile"),
         *("similar", "recommendations", "suggestions"),  # not what was asked for
     }
 )
-_HIGH_WORDS: Final = frozenset(
+# Money wins over the card extras: "deliveryFee" is a bill line, not an eta.
+_MONEY_WORDS: Final = frozenset(
+    {
+        *("price", "prices", "pricing", "mrp", "subtotal", "amount", "cost", "fee", "fees"),
+        *("charge", "charges", "pay", "payable", "topay", "discount", "bill", "tax", "taxes"),
+        *("rupees", "paise"),
+    }
+)
+_HIGH_WORDS: Final = _MONEY_WORDS | frozenset(
     {
         *("id", "ids", "uuid", "key", "sku", "spin", "code"),
-        *("name", "names", "title", "label"),
-        *("price", "prices", "pricing", "mrp", "total", "amount", "cost", "fee", "fees"),
-        *("charge", "charges", "pay", "payable", "topay", "discount", "bill", "tax", "taxes"),
-        *("value", "currency", "rupees", "paise"),
+        *("name", "names", "title", "label", "veg"),
+        *("total", "value", "currency"),
         *("stock", "avail", "available", "availability", "inventory", "open", "status"),
         *("free", "sold", "applicable", "cancel", "confirmed", "terminal", "enabled"),
         *("quantity", "qty", "count", "guest", "guests", "seats", "max", "min"),
@@ -80,7 +86,7 @@ _KEY_CACHE: Final = 4096
 
 
 def words_of(key: str) -> tuple[str, ...]:
-    """ "discountedFinalPrice" → ("discounted", "final", "price"); also snake_case."""
+    """A key's lower-case words: discountedFinalPrice → discounted, final, price."""
     return tuple(word.lower() for word in _CAMEL.findall(key))
 
 
@@ -96,6 +102,8 @@ def key_importance(key: str) -> Importance | None:
         return Importance.LOW if found & _LOW_IMAGE_WORDS else Importance.MEDIUM
     if found & _LOW_WORDS:
         return Importance.LOW
+    if found & _MONEY_WORDS:
+        return Importance.HIGH
     if found & _MEDIUM_WORDS:
         return Importance.MEDIUM
     if found & _HIGH_WORDS:

@@ -17,6 +17,7 @@ from swiggy_core.conversation import (
     expand_back_references,
     reduce_for_model,
 )
+from swiggy_core.conversation._importance import Importance, key_importance
 from swiggy_core.conversation.reduce import SAME_AS_BEFORE
 from swiggy_core.engine.local_history import to_stored_blocks, tool_result_block
 from swiggy_core.mcp.manager import ToolOutput
@@ -85,6 +86,31 @@ def test_a_result_within_the_limit_is_unchanged():
     text = json.dumps({"success": True, "data": {"products": []}}, indent=2)
     assert reduce_for_model(text) == Reduced(text, (), False)
     assert reduce_for_model("x" * 10, limit=10) == Reduced("x" * 10, (), False)
+
+
+@pytest.mark.parametrize(
+    ("key", "importance"),
+    [
+        *[(key, Importance.HIGH) for key in ("id", "spinId", "menu_item_id", "cartKey")],
+        *[(key, Importance.HIGH) for key in ("displayName", "restaurantName", "title")],
+        *[(key, Importance.HIGH) for key in ("offerPrice", "discountedFinalPrice", "mrp")],
+        *[(key, Importance.HIGH) for key in ("costForTwo", "bookingPrice", "deliveryFee")],
+        *[(key, Importance.HIGH) for key in ("subtotal", "to_pay", "billBreakdown")],
+        *[(key, Importance.HIGH) for key in ("inStock", "isAvailable", "availableInventory")],
+        *[(key, Importance.HIGH) for key in ("isOpen", "status", "quantity", "isVeg")],
+        *[(key, Importance.HIGH) for key in ("displayTime", "reservationTime", "slotId")],
+        *[(key, Importance.HIGH) for key in ("quantityDescription", "nextOffset")],
+        *[(key, Importance.MEDIUM) for key in ("avgRating", "rating", "sla", "imageUrl")],
+        *[(key, Importance.MEDIUM) for key in ("deliveryTimeMinutes", "areaName", "brand")],
+        *[(key, Importance.MEDIUM) for key in ("cuisines", "similarProducts")],
+        *[(key, Importance.LOW) for key in ("description", "offerDescription", "tnc")],
+        *[(key, Importance.LOW) for key in ("trackingUrl", "analytics", "metadata")],
+        *[(key, Importance.LOW) for key in ("mastheadImageUrls", "html", "upiIntentUrl")],
+        *[(key, None) for key in ("products", "variations", "data", "grid")],
+    ],
+)
+def test_key_importance(key, importance):
+    assert key_importance(key) is importance
 
 
 def test_a_sandbox_search_keeps_every_id_and_price_the_cards_show(shop):
