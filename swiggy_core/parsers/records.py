@@ -10,6 +10,7 @@ from swiggy_core.constants import PARSER_MAX_DEPTH, PARSER_MAX_ITEMS, PARSER_MAX
 from swiggy_core.parsers._values import CONTAINER_TYPES
 
 _INHERITABLE = (str, int)
+_NESTED = CONTAINER_TYPES
 RecordTest = Callable[[dict[str, Any]], bool]
 
 
@@ -45,7 +46,8 @@ def iter_nodes(
             children = node
         else:
             continue
-        stack.extend([(c, depth + 1) for c in reversed(list(children)) if c and _is_container(c)])
+        depth += 1
+        stack.extend([(c, depth) for c in reversed(children) if c and isinstance(c, _NESTED)])
 
 
 def find_records(
@@ -71,7 +73,10 @@ def find_records(
         if depth > PARSER_MAX_DEPTH:
             continue
         if isinstance(node, list):
-            stack.extend([(c, depth + 1, context) for c in reversed(node) if _is_container(c)])
+            depth += 1
+            stack.extend(
+                [(c, depth, context) for c in reversed(node) if c and isinstance(c, _NESTED)]
+            )
             continue
         if not isinstance(node, dict):
             continue
@@ -81,19 +86,17 @@ def find_records(
                 break
             found.records.append((node, context))
             continue
-        context = _inherited(node, inherit, context)
+        if inherit:
+            context = _inherited(node, inherit, context)
+        depth += 1
         stack.extend(
             [
-                (v, depth + 1, context)
+                (v, depth, context)
                 for k, v in reversed(node.items())
-                if _is_container(v) and k not in skip_keys
+                if v and isinstance(v, _NESTED) and k not in skip_keys
             ]
         )
     return found
-
-
-def _is_container(value: Any) -> bool:
-    return bool(value) and isinstance(value, CONTAINER_TYPES)
 
 
 def _inherited(

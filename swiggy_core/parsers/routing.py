@@ -12,6 +12,7 @@ from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.parsers.shapes import (
     CART_KEYS,
     MENU_KEYS,
+    RECORD_KEYS,
     STRONG_RESTAURANT_KEYS,
     is_address_record,
     is_product_record,
@@ -189,6 +190,8 @@ def scan_signals(payload: Any) -> PayloadSignals:
 
 
 def _record_kind(node: dict[str, Any]) -> str | None:
+    if RECORD_KEYS.isdisjoint(node):
+        return None  # most nodes: no key any record kind needs
     if is_product_record(node):
         return "products"
     if is_restaurant_record(node):

@@ -81,6 +81,15 @@ CART_KEYS = frozenset(
     }
 )
 
+# A record of any kind (product, restaurant, slot, address) holds at least one of these.
+RECORD_KEYS = (
+    PRODUCT_KEYS
+    | STRONG_RESTAURANT_KEYS
+    | WEAK_RESTAURANT_KEYS
+    | _TIME_KEY_SET
+    | _ADDRESS_HINT_KEYS
+)
+
 
 def _has_name(record: dict[str, Any]) -> bool:
     for key in NAME_KEYS:
