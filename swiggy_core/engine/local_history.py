@@ -5,6 +5,10 @@ Both engines store one assistant message per turn in the connector's format:
 tool round split instead: assistant[text, tool_use…] → user[tool_result…] → assistant[…].
 A result that came with structuredContent is kept as two text blocks (the summary text,
 then the JSON object), stored and sent back block by block, never joined.
+
+Prompt-cache breakpoints the request builder put on user messages survive the conversion
+(user blocks are carried over as they are); `with_round_breakpoint` moves the newest one
+to the end of each further tool round of a turn.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from swiggy_core.constants import CACHE_CONTROL_EPHEMERAL
+from swiggy_core.conversation.cache_points import estimated_tokens, min_cacheable_tokens
 from swiggy_core.mcp.manager import ToolOutput, shrink_for_model
 from swiggy_core.models import (
     ContentBlock,
@@ -88,6 +94,54 @@ def tool_result_block(
         "is_error": is_error,
         "content": [{"type": "text", "text": shrink_for_model(t, tool_input)} for t in texts],
     }
+
+
+def with_round_breakpoint(
+    messages: Sequence[Message],
+    *,
+    model: str,
+    tools: Sequence[Block] = (),
+    system: Sequence[Block] = (),
+) -> list[Message]:
+    """A tool round's messages with the moving breakpoint on their last block.
+
+    The newest breakpoint already there stays (the request before wrote its prefix, so
+    this one reads it back); older message breakpoints give way, so the request keeps at
+    most two in its messages. Nothing is marked under the model's minimum cacheable length.
+    The given messages are not changed.
+    """
+    marked = [
+        (index, position)
+        for index, message in enumerate(messages)
+        for position, block in enumerate(_listed(message["content"]))
+        if "cache_control" in block
+    ]
+    keep = set(marked[-1:])
+    size = estimated_tokens([*tools, *system, *messages])
+    mark_last = bool(messages) and size >= min_cacheable_tokens(model)
+    last = len(messages) - 1
+    result: list[Message] = []
+    for index, message in enumerate(messages):
+        blocks = _listed(message["content"])
+        wanted = [(index, position) in keep for position in range(len(blocks))]
+        if index == last and mark_last and blocks:
+            wanted[-1] = True
+        changed = [_marked(block, on) for block, on in zip(blocks, wanted, strict=True)]
+        same = all(new is old for new, old in zip(changed, blocks, strict=True))
+        result.append(message if same else {**message, "content": changed})
+    return result
+
+
+def _listed(content: str | list[Block]) -> list[Block]:
+    return content if isinstance(content, list) else []
+
+
+def _marked(block: Block, on: bool) -> Block:
+    if on == ("cache_control" in block):
+        return block
+    if on:
+        return {**block, "cache_control": dict(CACHE_CONTROL_EPHEMERAL)}
+    return {key: value for key, value in block.items() if key != "cache_control"}
 
 
 def _split_rounds(content: Sequence[Any]) -> list[Message]:

@@ -22,7 +22,7 @@ from swiggy_core.constants import (
 )
 from swiggy_core.conversation import build_message_stream_params
 from swiggy_core.conversation.cache_points import estimated_tokens, min_cacheable_tokens
-from swiggy_core.engine.local_history import to_client_tool_messages
+from swiggy_core.engine.local_history import to_client_tool_messages, with_round_breakpoint
 from swiggy_core.models import (
     ChatMessage,
     McpToolListingBlock,
@@ -206,3 +206,45 @@ def test_the_local_engines_converted_messages_keep_the_breakpoints() -> None:
     assert [b["text"] for b in after] == ["find milk 5", "and bread"]
     assert _is_context(converted[-1]["content"][-1])
     assert len(marks({**params, "messages": converted})) <= CACHE_MAX_BREAKPOINTS
+
+
+def _round(turn: int) -> list[dict[str, Any]]:
+    use = {"type": "tool_use", "id": f"toolu_{turn}", "name": "get_cart", "input": {}}
+    result = {"type": "tool_result", "tool_use_id": f"toolu_{turn}", "content": "{}" * 50}
+    return [
+        {"role": "assistant", "content": [{"type": "text", "text": "Checking."}, use]},
+        {"role": "user", "content": [result]},
+    ]
+
+
+def _message_marks(messages: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    return [(i, j) for kind, i, j in marks({"system": [], "messages": messages}) if kind]
+
+
+def test_each_tool_round_moves_the_newest_breakpoint_to_its_results() -> None:
+    history: list[ChatMessage] = []
+    for turn in range(3):
+        history += [ChatMessage(role="user", content=f"find milk {turn}"), reply(turn)]
+    history.append(ChatMessage(role="user", content="and bread"))
+    tools = [{k: t[k] for k in ("name", "description", "input_schema")} for t in LISTING]
+    params = request(history, SONNET, tool_mode="local", client_tools=tools)
+    first = to_client_tool_messages(params["messages"])
+    person = _message_marks(first)[-1]
+    context = {"tools": params["tools"], "system": params["system"]}
+
+    second = with_round_breakpoint([*first, *_round(1)], model=SONNET, **context)
+    end = (len(second) - 1, 0)
+    # The person's newest message keeps the one its first round wrote; the older one goes.
+    assert _message_marks(second) == [person, end]
+    assert second[-1]["content"][0]["cache_control"] == {"type": "ephemeral"}
+    assert len(marks({**params, "messages": second})) <= CACHE_MAX_BREAKPOINTS
+    assert len(_message_marks(first)) == 2  # the round before is left as it was
+
+    third = with_round_breakpoint([*second, *_round(2)], model=SONNET, **context)
+    assert _message_marks(third) == [end, (len(third) - 1, 0)]
+
+
+def test_a_round_under_the_minimum_gets_no_breakpoint() -> None:
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}, *_round(1)]
+    assert with_round_breakpoint(messages, model=HAIKU) == messages
+    assert _message_marks(with_round_breakpoint(messages, model=HAIKU)) == []
