@@ -48,6 +48,24 @@ def ping() -> str:
 
 server.run()
 """
+# Its one tool records that it ran, then the process dies before answering.
+DYING_SERVER = """
+import os
+import sys
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("dying")
+
+
+@server.tool()
+def place_order() -> str:
+    with open(sys.argv[1], "a") as log:
+        log.write("ran\\n")
+    os._exit(1)
+
+
+server.run()
+"""
 # Lingers after its client goes away: only a client that stops it (SIGTERM) ends it early.
 LINGERING_SERVER = """
 import time
@@ -285,6 +303,22 @@ def test_a_slow_tool_times_out_with_its_code_and_the_server_stays_usable(
     message = coded(slow, ErrorCode.SERVER_TIMEOUT)
     assert "'slow'" in message and "calling nap" in message
     assert manager.call_tool(target, None, "ping", {}).text == "pong"
+
+
+def test_a_server_dying_mid_call_is_e3205_and_the_call_is_not_sent_again(
+    manager: McpManager, tmp_path: Path
+) -> None:
+    runs = tmp_path / "runs.txt"
+    path = script(tmp_path, "dying", DYING_SERVER).args
+    target = ServerConfig(
+        key="dying", transport="stdio", command=sys.executable, args=(*path, str(runs))
+    )
+    with pytest.raises(McpCallError) as died:
+        manager.call_tool(target, None, "place_order", {})
+
+    assert "'dying'" in coded(died, ErrorCode.SERVER_DIED)
+    assert runs.read_text() == "ran\n", "a call that may have run was sent again"
+    assert [tool["name"] for tool in manager.list_tools(target)] == ["place_order"]
 
 
 def test_a_stdio_server_printing_junk_is_a_garbage_error_not_a_hang(tmp_path: Path) -> None:
