@@ -3,6 +3,7 @@
 import pytest
 from uihelpers import buttons, open_page, texts, use_scripted_model
 
+from swiggy_core.constants import TURN_CONTEXT_HEADER
 from swiggy_sandbox.emulator import Fault, ScriptedTurn, text_turn
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
@@ -43,7 +44,8 @@ def test_transient_faults_offer_retry_that_resends_the_same_message(app, scripte
     assert not at.error
     assert _user_texts(at) == [MESSAGE]
     assert "found Amul butter" in texts(at.markdown)
-    assert scripted.requests[-1].body["messages"][-1]["content"] == MESSAGE
+    said, context = scripted.requests[-1].body["messages"][-1]["content"]
+    assert said["text"] == MESSAGE and context["text"].startswith(TURN_CONTEXT_HEADER)
 
 
 def test_bad_key_points_to_connections(app, scripted):
