@@ -4,13 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.parsers._values import as_dict, pick, to_bool, to_float, to_id, to_int, to_str
+from swiggy_core.parsers._values import (
+    Keys,
+    as_dict,
+    first,
+    pick,
+    to_bool,
+    to_float,
+    to_id,
+    to_int,
+    to_str,
+)
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import AddressesResult, AddressItem
+from swiggy_core.parsers.results import AddressesResult
 from swiggy_core.parsers.shapes import ADDRESS_TEXT_KEYS, is_address_record
 
 _ADDRESS_PARTS = ("line1", "line2", "addressLine1", "addressLine2", "area", "locality", "city")
 _MAX_COORDINATE = 180.0
+_TEXT_KEYS = Keys(*ADDRESS_TEXT_KEYS)
+_LOCATION_KEYS = Keys("location", "coordinates", "geo")
+_ID_KEYS = Keys("id", "addressId", "address_id")
+_LAT_KEYS = Keys("lat", "latitude")
+_LNG_KEYS = Keys("lng", "lon", "longitude")
+_LABEL_KEYS = Keys("addressTag", "label", "tag", "annotation")
+_CATEGORY_KEYS = Keys("addressCategory", "category", "type")
+Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
 def parse_addresses(payload: Any) -> AddressesResult | None:
@@ -21,35 +39,39 @@ def parse_addresses(payload: Any) -> AddressesResult | None:
     if not addresses:
         return None
     pages = as_dict(pick(as_dict(payload) or {}, "pagination")) or {}
-    return AddressesResult(
-        items=addresses,
-        total=to_int(pages.get("total")),
-        has_more=to_bool(pages.get("hasMore")) is True,
+    # Items are plain fields until here: the result and all its items validate once.
+    return AddressesResult.model_validate(
+        {
+            "items": addresses,
+            "total": to_int(pages.get("total")),
+            "has_more": to_bool(pages.get("hasMore")) is True,
+        }
     )
 
 
-def _address(record: dict[str, Any]) -> AddressItem | None:
-    text = _address_text(pick(record, *ADDRESS_TEXT_KEYS))
+def _address(record: dict[str, Any]) -> Fields | None:
+    """One address's `AddressItem` fields."""
+    text = _address_text(first(record, _TEXT_KEYS))
     if text is None:
         return None
-    location = as_dict(pick(record, "location", "coordinates", "geo")) or {}
-    return AddressItem(
-        address=text,
-        address_id=to_id(pick(record, "id", "addressId", "address_id")),
-        label=_label(record),
-        lat=_coordinate(pick(record, "lat", "latitude") or pick(location, "lat", "latitude")),
-        lng=_coordinate(
-            pick(record, "lng", "lon", "longitude") or pick(location, "lng", "lon", "longitude")
-        ),
-    )
+    location = as_dict(first(record, _LOCATION_KEYS)) or {}
+    lat = first(record, _LAT_KEYS) or (first(location, _LAT_KEYS) if location else None)
+    lng = first(record, _LNG_KEYS) or (first(location, _LNG_KEYS) if location else None)
+    return {
+        "address": text,
+        "address_id": to_id(first(record, _ID_KEYS)),
+        "label": _label(record),
+        "lat": _coordinate(lat),
+        "lng": _coordinate(lng),
+    }
 
 
 def _label(record: dict[str, Any]) -> str | None:
     """`addressTag` ("Home", "Mom's place"), else the category (`HOME` → "Home")."""
-    label = to_str(pick(record, "addressTag", "label", "tag", "annotation"), 60)
+    label = to_str(first(record, _LABEL_KEYS), 60)
     if label:
         return label
-    category = to_str(pick(record, "addressCategory", "category", "type"), 60)
+    category = to_str(first(record, _CATEGORY_KEYS), 60)
     if category and (category.isupper() or "_" in category):
         return category.replace("_", " ").capitalize()
     return category or to_str(record.get("name"), 60)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_str
@@ -148,16 +149,25 @@ def _humanize(key: str) -> str:
     return " ".join(words).capitalize() if words else key[:60]
 
 
+def _words(words: tuple[str, ...]) -> re.Pattern[str]:
+    """One scan for any of `words` (plain alternatives, no nesting: linear)."""
+    return re.compile("|".join(map(re.escape, words)))
+
+
+_KIND_PATTERNS: tuple[tuple[BillKind, re.Pattern[str]], ...] = (
+    ("item_total", _words(_ITEM_TOTAL_WORDS)),
+    ("discount", _words(_DISCOUNT_WORDS)),
+    ("tax", _words(_TAX_WORDS)),
+    ("fee", _words(_FEE_WORDS)),
+)
+_TOTAL_RE = _words(_TOTAL_WORDS)
+
+
 def _kind(label: str) -> BillKind:
     lowered = label.lower()
-    if any(word in lowered for word in _TOTAL_WORDS) or lowered.strip() == "total":
+    if _TOTAL_RE.search(lowered) or lowered.strip() == "total":
         return "total"
-    if any(word in lowered for word in _ITEM_TOTAL_WORDS):
-        return "item_total"
-    if any(word in lowered for word in _DISCOUNT_WORDS):
-        return "discount"
-    if any(word in lowered for word in _TAX_WORDS):
-        return "tax"
-    if any(word in lowered for word in _FEE_WORDS):
-        return "fee"
+    for kind, pattern in _KIND_PATTERNS:
+        if pattern.search(lowered):
+            return kind
     return "other"

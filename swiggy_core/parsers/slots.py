@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -43,6 +44,7 @@ _DATE_CONTEXT = {
 }
 _DISPLAY_TIME_KEYS = ("displayTime", "display_time")
 _UNAVAILABLE_WORDS = ("unavail", "not avail", "sold", "full", "closed", "booked", "blocked")
+_UNAVAILABLE_RE = re.compile("|".join(map(re.escape, _UNAVAILABLE_WORDS)))  # one linear scan
 _STRING_SLOT_KEYS = ("data", "slots", "availableSlots", "timeSlots", "times", "result")
 _EPOCH_KEYS = Keys("reservationTime", "reservation_time", "timestamp", "epoch", "startEpoch")
 _TIME_KEYS = Keys(*TIME_KEYS)
@@ -217,8 +219,7 @@ def _available(record: dict[str, Any]) -> bool:
 
 
 def _says_unavailable(text: str) -> bool:
-    lowered = text[:60].lower().replace("_", " ")
-    return any(word in lowered for word in _UNAVAILABLE_WORDS)
+    return _UNAVAILABLE_RE.search(text[:60].lower().replace("_", " ")) is not None
 
 
 def _requested_date(tool_input: dict[str, Any]) -> str | None:
