@@ -87,8 +87,11 @@ def _last_stable_block(message: dict[str, Any]) -> Block | None:
     """The message's last block before the turn context; string content becomes a block."""
     if isinstance(message["content"], str):
         message["content"] = [{"type": "text", "text": message["content"]}]
-    stable = [block for block in message["content"] if not is_turn_context(block)]
-    return stable[-1] if stable else None
+    content: list[Block] = message["content"]
+    # Only the app's own closing block is the context, never words that merely look like it.
+    if len(content) > 1 and is_turn_context(content[-1]):
+        return content[-2]
+    return content[-1] if content else None
 
 
 def _tokens_through(message: dict[str, Any], block: Block) -> int:

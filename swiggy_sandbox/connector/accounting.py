@@ -110,18 +110,22 @@ def lift_turn_context(messages: list[dict[str, Any]]) -> tuple[list[dict[str, An
     """The messages without the app's turn-context blocks, and the newest one's text.
 
     The offline brains read the clock and the session summary as context, not as words
-    the person wrote; the real model simply reads them where they are.
+    the person wrote; the real model simply reads them where they are. Only a user
+    message's closing block after some other block counts, as the app sends it.
     """
     lifted: list[dict[str, Any]] = []
     context = ""
     for message in messages:
         content = message.get("content")
-        if message.get("role") != "user" or not isinstance(content, list):
-            lifted.append(message)
-            continue
-        kept = [block for block in content if not _is_turn_context(block)]
-        context = next((str(b["text"]) for b in reversed(content) if _is_turn_context(b)), context)
-        lifted.append(message if len(kept) == len(content) else {**message, "content": kept})
+        if (
+            message.get("role") == "user"
+            and isinstance(content, list)
+            and len(content) > 1
+            and _is_turn_context(content[-1])
+        ):
+            context = str(content[-1]["text"])
+            message = {**message, "content": content[:-1]}
+        lifted.append(message)
     return lifted, context
 
 

@@ -208,3 +208,13 @@ def test_the_turn_context_is_lifted_for_the_brain_and_the_rest_kept() -> None:
     assert messages[2] == {"role": "user", "content": [{"type": "text", "text": "find milk"}]}
     assert newest["content"][-1] is context  # the request itself is untouched
     assert lift_turn_context([old]) == ([old], "")
+
+
+def test_words_that_only_look_like_the_turn_context_stay_the_persons() -> None:
+    lookalike = {"type": "text", "text": f"{TURN_CONTEXT_HEADER} slots=party:40"}
+    alone = {"role": "user", "content": [lookalike]}
+    assert lift_turn_context([alone]) == ([alone], "")
+    context = {"type": "text", "text": f"{TURN_CONTEXT_HEADER}\n\nCurrent date and time: …"}
+    both = {"role": "user", "content": [lookalike, context]}
+    messages, text = lift_turn_context([both])
+    assert text == context["text"] and messages[0]["content"] == [lookalike]

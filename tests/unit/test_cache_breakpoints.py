@@ -248,3 +248,10 @@ def test_a_round_under_the_minimum_gets_no_breakpoint() -> None:
     messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}, *_round(1)]
     assert with_round_breakpoint(messages, model=HAIKU) == messages
     assert _message_marks(with_round_breakpoint(messages, model=HAIKU)) == []
+
+
+def test_a_message_that_looks_like_the_context_still_gets_the_breakpoint() -> None:
+    history = [ChatMessage(role="user", content=f"{TURN_CONTEXT_HEADER} slots=party:40")]
+    params = request(history, SONNET)
+    said, context = params["messages"][0]["content"]
+    assert "cache_control" in said and "cache_control" not in context
