@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -333,5 +334,7 @@ def _close_shared() -> None:
     with _shared_lock:
         manager = _shared
     if manager is not None:
+        # Servers that stopped before the app cannot be told goodbye; that is no news.
+        logging.getLogger("mcp.client.streamable_http").setLevel(logging.ERROR)
         with contextlib.suppress(Exception):
             manager.close()
