@@ -41,6 +41,7 @@ _NESTED_LINE_KEYS = ("lineItems", "line_items", "items", "breakdown", "charges",
 _LABEL_KEYS = ("label", "name", "title", "key", "type", "description")
 _AMOUNT_KEYS = ("value", "amount", "price", "total", "finalValue")
 _MAX_BILL_LINES = 30
+_LIST_OR_BOOL = (list, bool)
 _TOTAL_WORDS = ("to pay", "topay", "grand total", "payable", "bill total", "total amount", "final")
 # `delivery_charge_strikeoff` is the fee before a waiver: shown struck, never charged.
 _NOT_MONEY_WORDS = frozenset(
@@ -126,7 +127,7 @@ def _line_from_pair(key: Any, value: Any) -> BillLine | None:
     if isinstance(value, dict):
         entry = {"label": _humanize(str(key)), **value}
         return _line_from_dict(entry)
-    if isinstance(value, list | bool) or value is None:
+    if isinstance(value, _LIST_OR_BOOL) or value is None:
         return None
     if not isinstance(key, str) or _not_money_key(key):
         return None

@@ -51,6 +51,7 @@ _FAILURE_WORDS = (
 _FAILURE_RE = re.compile("|".join(map(re.escape, _FAILURE_WORDS)))
 _MULTI_STORE_KEYS = frozenset({"orderCount", "successCount", "failureCount", "allSucceeded"})
 _PENDING_WORDS = ("pending payment", "awaiting payment", "payment pending")
+_PENDING_RE = re.compile("|".join(map(re.escape, _PENDING_WORDS)))
 _UPI_KEYS = frozenset({"upiIntentUrl", "bridgeUrl", "isQrFlow"})
 _PENDING_MESSAGE = {
     True: "Payment pending: booking {id} is not confirmed until its payment completes. "
@@ -73,7 +74,7 @@ def parse_confirmation(
     booking = is_booking_tool(tool_name)
     record = _record(payload)
     message = envelope.message or to_str(pick(record, "message", "msg", "displayMessage"), 1000)
-    if envelope.ok is not False and _MULTI_STORE_KEYS & record.keys():
+    if envelope.ok is not False and not _MULTI_STORE_KEYS.isdisjoint(record):
         return _multi_store(record, message)
     status = to_str(pick(record, *_STATUS_KEYS), 60)
     failure = _failure(envelope, record, status, message)
@@ -133,13 +134,12 @@ def _multi_store(record: dict[str, Any], message: str | None) -> OrderPlacedResu
 
 def _pending_payment(record: dict[str, Any], status: str | None) -> bool:
     """UPI answers: an order or booking that waits for a payment is not placed yet."""
-    lowered = (status or "").lower().replace("_", " ")
-    if any(word in lowered for word in _PENDING_WORDS):
+    if status and _PENDING_RE.search(status.lower().replace("_", " ")):
         return True
     normalized = to_str(record.get("normalizedStatus"), 40)
     if "pending" in ((normalized or "").lower(), (_result_word(record) or "").lower()):
         return True
-    return bool(record.keys() & _UPI_KEYS) and to_bool(record.get("confirmed")) is not True
+    return not _UPI_KEYS.isdisjoint(record) and to_bool(record.get("confirmed")) is not True
 
 
 def _result_word(record: dict[str, Any]) -> str | None:

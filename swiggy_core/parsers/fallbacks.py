@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from swiggy_core.constants import PARSER_MAX_RAW_CHARS
-from swiggy_core.parsers._values import compact, to_str
+from swiggy_core.parsers._values import CONTAINER_TYPES, compact, to_str
 from swiggy_core.parsers.results import InfoResult, RawResult, StatusResult
 from swiggy_core.parsers.unwrap import NOT_JSON, Envelope, Unwrapped, error_text, read_envelope
 
@@ -60,7 +60,7 @@ def _fields(payload: Any) -> dict[str, str]:
     payload = _single_list(payload)
     if isinstance(payload, dict):
         pairs = ((str(k)[:60], compact(v)) for k, v in list(payload.items())[:_MAX_INFO_FIELDS])
-    elif isinstance(payload, list) and any(isinstance(v, dict | list) for v in payload[:5]):
+    elif isinstance(payload, list) and any(isinstance(v, CONTAINER_TYPES) for v in payload[:5]):
         pairs = ((str(i + 1), compact(v)) for i, v in enumerate(payload[:_MAX_INFO_FIELDS]))
     else:
         return {}

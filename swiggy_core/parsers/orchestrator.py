@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from swiggy_core.constants import VERTICAL_DINING, VERTICAL_FOODORDER
-from swiggy_core.parsers._values import compact
+from swiggy_core.parsers._values import CONTAINER_TYPES, compact
 from swiggy_core.parsers.addresses import parse_addresses
 from swiggy_core.parsers.cart import parse_cart
 from swiggy_core.parsers.confirmations import parse_confirmation
@@ -115,7 +115,7 @@ def _by_route(
 def _by_shape(
     name: str, payload: Any, vertical: str, tool_input: dict[str, Any] | None
 ) -> ParsedToolResult | None:
-    if not isinstance(payload, dict | list) or not payload or is_order_record_tool(name):
+    if not isinstance(payload, CONTAINER_TYPES) or not payload or is_order_record_tool(name):
         # Past orders and bookings hold items, bills and slots, yet they are records to
         # read (info), never a cart to change or a menu to order from.
         return None

@@ -111,7 +111,12 @@ def _name(tool_name: str) -> str:
 
 def is_booking_tool(tool_name: str) -> bool:
     """Confirm tools that book a table rather than place an order."""
-    return bool(_BOOKING_RE.search(_name(tool_name)))
+    return _is_booking_name(_name(tool_name))
+
+
+@lru_cache(maxsize=_NAME_CACHE_SIZE)
+def _is_booking_name(name: str) -> bool:
+    return bool(_BOOKING_RE.search(name))
 
 
 def is_clear_tool(tool_name: str) -> bool:

@@ -40,6 +40,9 @@ _ERROR_MESSAGE_KEYS = ("message", "msg", "detail", "description", "error", "titl
 _MAX_ENCODING_LAYERS = 2
 _MAX_TEXT_BLOCKS = 50
 _STRUCTURED_KEYS = ("structuredContent", "structured_content")
+# Tuples, not `A | B` unions: a union is rebuilt on every call in these hot paths.
+_NESTED = (dict, list)
+_TEXT_OR_BLOCKS = (str, list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +87,9 @@ def unwrap_content(content: Any, _depth: int = 0) -> Unwrapped:
             inner = unwrap_content(content["content"], _depth + 1)
             flagged = to_bool(content.get("is_error", content.get("isError"))) is True
             return _flagged(inner, flagged)
-    if isinstance(content, dict | list) and not _is_text_block_list(content):
+    if isinstance(content, _NESTED) and not _is_text_block_list(content):
         return Unwrapped(text="", value=content)
-    if content is not None and not isinstance(content, str | list):
+    if content is not None and not isinstance(content, _TEXT_OR_BLOCKS):
         return _from_object(content, _depth)
     texts = _texts(content)
     if len(texts) > 1:
@@ -108,13 +111,13 @@ def _flagged(inner: Unwrapped, flagged: bool) -> Unwrapped:
 def _structured_part(content: dict[str, Any]) -> Any:
     for key in _STRUCTURED_KEYS:
         value = content.get(key)
-        if isinstance(value, dict | list) and value:
+        if isinstance(value, _NESTED) and value:
             return value
     return None
 
 
 def _content_list(value: Any) -> str | list[Any] | None:
-    return value if isinstance(value, str | list) else None
+    return value if isinstance(value, _TEXT_OR_BLOCKS) else None
 
 
 def _from_object(content: Any, depth: int) -> Unwrapped:
@@ -122,11 +125,11 @@ def _from_object(content: Any, depth: int) -> Unwrapped:
     flagged = getattr(content, "is_error", getattr(content, "isError", False)) is True
     for key in _STRUCTURED_KEYS:
         structured = getattr(content, key, None)
-        if isinstance(structured, dict | list) and structured:
+        if isinstance(structured, _NESTED) and structured:
             prose = "".join(_texts(_content_list(getattr(content, "content", None))))
             return Unwrapped(prose, structured, flagged, structured=True)
     nested = getattr(content, "content", None)
-    if isinstance(nested, str | list) and depth < _MAX_ENCODING_LAYERS:
+    if isinstance(nested, _TEXT_OR_BLOCKS) and depth < _MAX_ENCODING_LAYERS:
         return _flagged(unwrap_content(nested, depth + 1), flagged)
     return Unwrapped(text="")
 
@@ -137,7 +140,7 @@ def _from_blocks(texts: list[str]) -> Unwrapped | None:
         return None
     documents = [whole_json(text) for text in texts]
     objects = [i for i, doc in enumerate(documents) if isinstance(doc, dict)]
-    if all(isinstance(doc, dict | list) for doc in documents):
+    if all(isinstance(doc, _NESTED) for doc in documents):
         if len(documents) == 2 and any("success" in documents[i] for i in objects):
             # The envelope as text next to its structured copy: one result, read once.
             return Unwrapped(text="", value=documents[-1], structured=True)
@@ -258,7 +261,7 @@ def extract_payload(value: Any, keys: Iterable[str] = WRAPPER_KEYS) -> Any:
 def _wrapped_child(record: dict[str, Any], order: tuple[str, ...]) -> Any:
     for key in order:
         child = maybe_decode(record.get(key))
-        if isinstance(child, dict | list) and child:
+        if isinstance(child, _NESTED) and child:
             return child
     return None
 
