@@ -260,21 +260,21 @@ class McpManager:
             try:
                 return await connection.request(work, wait, doing)
             except ConnectionLost:
-                await self._drop(key)
+                await self._drop(key, connection)
                 if attempt or not idempotent:
                     raise
             except MCPError as error:
-                await self._drop(key)
+                await self._drop(key, connection)
                 # A forgotten session was refused before anything ran; a closed connection
                 # may have run the call already, so only idempotent work is sent again.
                 forgotten = error.error.message == _SESSION_GONE
                 if attempt or not (forgotten or idempotent):
                     raise connection.failed(doing, error=error) from None
             except McpCallError:
-                await self._drop(key)
+                await self._drop(key, connection)
                 raise
             except Exception as error:
-                await self._drop(key)
+                await self._drop(key, connection)
                 raise connection.failed(doing, error=error) from None
         raise AssertionError("unreachable")
 
@@ -305,10 +305,15 @@ class McpManager:
         for key in [k for k, c in self._connections.items() if c.last_used < cutoff]:
             await self._drop(key)
 
-    async def _drop(self, key: SessionKey) -> None:
-        connection = self._connections.pop(key, None)
-        if connection is not None:
-            await connection.close()
+    async def _drop(self, key: SessionKey, only: Connection | None = None) -> None:
+        """Close the session under `key` (when `only` is given, only if it is still that one)."""
+        connection = self._connections.get(key)
+        if connection is None or (only is not None and connection is not only):
+            if only is not None:
+                await only.close()
+            return
+        del self._connections[key]
+        await connection.close()
 
     async def _close_all(self) -> None:
         dropped = [self._connections.pop(key) for key in list(self._connections)]
