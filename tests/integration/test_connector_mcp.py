@@ -258,6 +258,8 @@ def test_a_pinned_listing_skips_discovery_and_so_does_a_listing_sent_back(
     assert third.content[0].type == "mcp_tool_use"
     assert shop.methods("tools/list") == [""], "only the first request listed tools"
     assert shop.methods("tools/call") == ["get_cart"] * 3
+    # One pooled session (opened here or by an earlier test) served all three requests.
+    assert len(shop.methods("initialize")) <= 1
 
 
 def test_a_rejected_token_is_an_error_result_when_the_listing_is_pinned(
