@@ -2,10 +2,10 @@
 
 JSON is walked key by key (`_importance`): LOW fields go first, then MEDIUM ones (and
 repeats of what stays), then long strings are shortened, then list items are dropped
-(each list keeps the same number of items, those naming the query first, else the leading
-ones; every kept item keeps all its HIGH fields). The result
-is JSON of the same top-level shape carrying a `"_reduced"` note. HTML becomes its text;
-text keeps the lines that match the query or hold ids and prices, then its head.
+(each list keeps the same number of items, those naming the query first, else the
+leading ones; every kept item keeps all its HIGH fields). The result is JSON of the same
+top-level shape carrying a `"_reduced"` note. HTML becomes its text; text keeps the lines
+that match the query or hold ids and prices, then its head.
 """
 
 from __future__ import annotations
@@ -83,13 +83,13 @@ def _reduce(text: str, limit: int, query: str) -> Reduced:
     except ValueError:
         pass
     except RecursionError:
-        return _too_deep(text, limit)
+        return _too_deep(text)
     else:
         ascii_only = bool(_LONE_SURROGATE_ESCAPE.search(text))
         try:
             return _reduce_json(value, len(text), limit, ascii_only, query)
         except RecursionError:
-            return _too_deep(text, limit)
+            return _too_deep(text)
     if looks_like_html(text):
         return _reduce_text(html_to_text(text), len(text), limit, query, "HTML as text")
     return _reduce_text(text, len(text), limit, query, "")
@@ -110,7 +110,7 @@ def _plain_cut(text: str, limit: int) -> Reduced:
     return Reduced(f"{text[:limit]}\n{ELLIPSIS}[reduced: {what}]", (what,), True)
 
 
-def _too_deep(text: str, limit: int) -> Reduced:
+def _too_deep(text: str) -> Reduced:
     what = f"{len(text)} chars of JSON nested too deeply to read"
     note = {NOTE_KEY: {"dropped": [what]}}
     shaped: Any = [note] if text.lstrip().startswith("[") else note
@@ -215,12 +215,12 @@ def _note(log: WalkLog, original: int, js: _Json) -> dict[str, Any]:
         }
     if log.texts_cut:
         note["texts_shortened"] = log.texts_cut
+    # The rarest drops go first, then the last lists named: how many items stayed matters most.
     while len(js.dumps(note)) > _NOTE_MAX and (note["dropped"] or note.get("kept_items")):
-        if note.get("kept_items"):
-            items = list(note["kept_items"].items())[:-1]
-            note["kept_items"] = dict(items)
-        else:
+        if note["dropped"]:
             note["dropped"] = note["dropped"][:-1]
+        else:
+            note["kept_items"] = dict(list(note["kept_items"].items())[:-1])
     return note
 
 
@@ -228,7 +228,8 @@ def _scalar(value: Any, compact: str, original: int, limit: int, js: _Json) -> R
     """A top-level JSON string or number: still one, cut, with the note inside."""
     suffix = f"{ELLIPSIS} [reduced: {original} chars]"
     if not isinstance(value, str):
-        return Reduced(js.dumps(f"[reduced: a {len(compact)}-char number]"), ("number",), True)
+        what = f"a {len(compact)}-digit number"
+        return Reduced(js.dumps(f"[reduced: {what}]"), (what,), True)
     room = max(limit - len(suffix) - 2, 0)
     text = value[:room]
     while text and len(js.dumps(text + suffix)) > max(limit, len(suffix) + 2):
