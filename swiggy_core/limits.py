@@ -3,7 +3,10 @@
 The limits are a per-user preference (the store's user id already names the person *and*
 the world, so the sandbox and real Swiggy each have their own). Today's spending is read
 from the audit trail of executed spends: every `spend_call` entry carries the amount and
-the India date it ran on; a later `spend_settled` entry decides an unclear one.
+the India date it ran on; a later `spend_settled` entry decides an unclear one. A spend
+still running (in another tab) has no audit entry yet: its approval, marked "executing"
+with its amount and day before the call, counts instead, so two tabs confirming at once
+cannot both fit under the daily limit.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ SETTLED_AUDIT: Final = "spend_settled"
 _WHERE = "Nothing was placed. The limits can be changed on the Connections page."
 # An unclear spend ("unknown") may have gone through, so it counts until it is settled.
 _COUNTED_OUTCOMES: Final = frozenset({"done", "unknown"})
+# Approvals whose call is running or may have run; counted until the audit says otherwise.
+_IN_FLIGHT: Final = ("executing", "done", "unknown")
 
 
 class SpendingLimitExceeded(SwiggyAssistantError):
@@ -122,8 +127,9 @@ def india_day(moment: datetime) -> str:
     return moment.astimezone(LOCAL_TZ).date().isoformat()
 
 
-def spent_on(store: ChatStore, user_id: str, day: str) -> float:
-    """Rupees the person's executed spends of `day` came to (done, or not yet settled)."""
+def spent_on(store: ChatStore, user_id: str, day: str, *, excluding: str | None = None) -> float:
+    """Rupees the person's spends of `day` came to: executed (done, or not yet settled)
+    and still running; `excluding` is the approval being checked itself."""
     spends: dict[str, tuple[str, float]] = {}
     outcomes: dict[str, str] = {}
     for action, detail in store.audit_entries(user_id):
@@ -133,20 +139,32 @@ def spent_on(store: ChatStore, user_id: str, day: str) -> float:
             outcomes[approval] = str(detail.get("outcome", ""))
         elif action == SETTLED_AUDIT and approval in spends:
             outcomes[approval] = str(detail.get("outcome", ""))
-    return round(
-        sum(
-            amount
-            for approval, (spent_day, amount) in spends.items()
-            if spent_day == day and outcomes.get(approval) in _COUNTED_OUTCOMES
-        ),
-        2,
+    executed = sum(
+        amount
+        for approval, (spent_day, amount) in spends.items()
+        if spent_day == day and outcomes.get(approval) in _COUNTED_OUTCOMES
     )
+    skip: set[str] = {*spends, *([excluding] if excluding else [])}
+    return round(float(executed) + _running(store, user_id, day, skip), 2)
 
 
-def budget_for(store: ChatStore, user_id: str, now: datetime) -> Budget:
-    """The person's limits and today's spending, read now."""
+def _running(store: ChatStore, user_id: str, day: str, skip: set[str]) -> float:
+    """Spends started (approval marked with amount and day) that the audit has not seen."""
+    total = 0.0
+    for record in store.approvals_of_user(user_id, _IN_FLIGHT):
+        facts = record.result or {}
+        if record.id not in skip and facts.get("day") == day:
+            total += _amount(facts.get("amount"))
+    return total
+
+
+def budget_for(
+    store: ChatStore, user_id: str, now: datetime, *, excluding: str | None = None
+) -> Budget:
+    """The person's limits and today's spending, read now (`excluding` one approval)."""
     limits = load_limits(store, user_id)
-    return Budget(limits=limits, spent_today=spent_on(store, user_id, india_day(now)))
+    spent = spent_on(store, user_id, india_day(now), excluding=excluding)
+    return Budget(limits=limits, spent_today=spent)
 
 
 def _stored_limit(value: Any) -> float | None:

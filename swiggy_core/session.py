@@ -36,7 +36,7 @@ from swiggy_core.models import (
     block_pairs,
 )
 from swiggy_core.parsers.routing import changes_cart
-from swiggy_core.session_steps import SessionSteps
+from swiggy_core.session_steps import SessionSteps, spend_facts
 from swiggy_core.session_support import (
     ApprovalError,
     answered,
@@ -129,7 +129,13 @@ class ChatSession:
         ensure_idle(self.conversation_id)
         record = self._own_approval(approval_id)
         moved = self.store.transition_approval(
-            approval_id, ["pending"], "executing", now=self.clock(), require_unexpired=True
+            approval_id,
+            ["pending"],
+            "executing",
+            # Counted against the daily limit at once: another tab may be confirming too.
+            result=spend_facts(record, self.clock()),
+            now=self.clock(),
+            require_unexpired=True,
         )
         if not moved:
             raise not_pending_error(self.store, approval_id)

@@ -42,6 +42,13 @@ from swiggy_core.verticals import Vertical
 _RESULT_KEEP_CHARS = 20_000
 
 
+def spend_facts(record: ApprovalRecord, now: datetime) -> dict[str, Any]:
+    """What a running spend counts against the daily limit (`swiggy_core.limits`): stored on
+    the approval from the moment it is confirmed, before its call runs."""
+    amount = approval_amount(ApprovalView.model_validate(record.view))
+    return {"amount": amount, "day": india_day(now)}
+
+
 @dataclass(frozen=True)
 class SessionSteps:
     """Approval work for one vertical of one person."""
@@ -99,7 +106,10 @@ class SessionSteps:
     def execute_approval(self, record: ApprovalRecord, handle: TurnHandle) -> ApprovalAnswer:
         """Re-read what it acts on, refuse if it changed, else call the tool exactly once."""
         before = placed_ids(self.vertical, self._read, record.arguments)
-        facts = {"before": sorted(before) if before is not None else None}
+        facts: dict[str, Any] = {
+            "before": sorted(before) if before is not None else None,
+            **spend_facts(record, self.now()),
+        }
         self.store.transition_approval(record.id, ["executing"], "executing", result=facts)
         try:
             changed = self._changed(record)
@@ -118,7 +128,7 @@ class SessionSteps:
         server = self.vertical.server.name
         handle.publish(ToolStarted(record.tool_use_id, record.tool, server, record.arguments))
         run = execute(self.vertical, record.tool, record.arguments, self._call, self._read, before)
-        facts["text"] = run.result_text[:_RESULT_KEEP_CHARS]  # type: ignore[assignment]
+        facts["text"] = run.result_text[:_RESULT_KEEP_CHARS]
         self.store.transition_approval(record.id, ["executing"], run.status, result=facts)
         handle.publish(
             ToolFinished(record.tool_use_id, record.tool, run.status != "done", run.result_text)
@@ -200,7 +210,8 @@ class SessionSteps:
     def _changed(self, record: ApprovalRecord) -> str | None:
         """Why the action differs from what the person saw; raises SpendingLimitExceeded."""
         what = "The slot" if self.vertical.server_key == "dineout" else "The cart"
-        budget = budget_for(self.store, self.user_id, self.now())
+        # Other approvals running now count too (a second tab confirming at the same time).
+        budget = budget_for(self.store, self.user_id, self.now(), excluding=record.id)
         try:
             digest = recheck(self.vertical, record.tool, record.arguments, self._read, budget)
         except ApprovalInvalid as error:

@@ -69,6 +69,18 @@ def approvals_for(
     return [_record(row) for row in rows]
 
 
+def approvals_of_user(
+    db: Database, user_id: str, statuses: Collection[str]
+) -> list[ApprovalRecord]:
+    """A person's approvals in these statuses, across all their conversations."""
+    query = select(approvals).where(
+        approvals.c.user_id == user_id, approvals.c.status.in_(_checked(statuses))
+    )
+    with db.read() as conn:
+        rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
+    return [_record(row) for row in rows]
+
+
 def transition(
     db: Database,
     approval_id: str,

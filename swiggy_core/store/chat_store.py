@@ -125,6 +125,10 @@ class ChatStore:
         """A conversation's approvals (optionally only these statuses), oldest first."""
         return approvals.approvals_for(self._db, conversation_id, statuses)
 
+    def approvals_of_user(self, user_id: str, statuses: Collection[str]) -> list[ApprovalRecord]:
+        """A person's approvals in these statuses across their conversations, oldest first."""
+        return approvals.approvals_of_user(self._db, user_id, statuses)
+
     def transition_approval(
         self,
         approval_id: str,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -22,7 +22,7 @@ from swiggy_core.limits import (
     spent_on,
 )
 from swiggy_core.parsers import CartLine
-from swiggy_core.store import ChatStore
+from swiggy_core.store import ChatStore, NewApproval
 
 USER = "asha@sandbox"
 # 20:00 UTC on the 22nd is already the 23rd in India (UTC+5:30).
@@ -134,3 +134,44 @@ def test_the_summary_names_both_limits_and_today() -> None:
     assert loose.summary() == "Your limits: no per-order limit · ₹5,000 per day (₹0 used today)"
     unset = Budget(SpendingLimits(), spent_today=113)
     assert unset.summary() == "No spending limits set (₹113 used today)"
+
+
+def _approval(store: ChatStore, status: str, facts: dict[str, object] | None) -> str:
+    conversation = store.create_conversation(USER, "food")
+    record = store.create_approval(
+        NewApproval(
+            user_id=USER,
+            conversation_id=conversation,
+            vertical_id="food",
+            server_key="instamart",
+            tool="checkout",
+            arguments={"addressId": "a1"},
+            digest="d",
+            view={},
+            tool_use_id="toolu_1",
+            expires_at=EVENING_UTC + timedelta(minutes=10),
+        )
+    )
+    if status != "pending":
+        store.transition_approval(record.id, ["pending"], status, result=facts)
+    return record.id
+
+
+def test_a_spend_confirmed_in_another_tab_counts_while_it_runs(store: ChatStore) -> None:
+    """Two tabs confirming at once: the second check sees the first spend before its audit."""
+    running = _approval(store, "executing", {"amount": 400.0, "day": "2026-11-23"})
+    mine = _approval(store, "executing", {"amount": 300.0, "day": "2026-11-23"})
+    _approval(store, "pending", None)  # only asked: spends nothing yet
+    _approval(store, "executing", {"amount": 70.0, "day": "2026-11-22"})  # another day
+    save_limits(store, USER, SpendingLimits(per_day=500))
+    budget = budget_for(store, USER, EVENING_UTC, excluding=mine)
+    assert budget.spent_today == pytest.approx(400.0)
+    with pytest.raises(SpendingLimitExceeded):
+        check_spend(budget, 300.0)
+    # Once the running spend is audited it is counted once, from the audit.
+    store.transition_approval(running, ["executing"], "done")
+    _spend(store, running, 400.0, "2026-11-23", "done")
+    assert budget_for(store, USER, EVENING_UTC, excluding=mine).spent_today == pytest.approx(400)
+    # A refused or failed one no longer counts.
+    store.transition_approval(mine, ["executing"], "refused")
+    assert spent_on(store, USER, "2026-11-23") == pytest.approx(400.0)
