@@ -43,6 +43,7 @@ class _Stats:
 
 
 def shrink_document(value: Any, original_chars: int, limit: int, words: frozenset[str]) -> str:
+    """`value` as JSON text of about `limit` chars, with a `_truncated` marker when cut."""
     out = Shrinker(words, ensure_ascii=False).document(value, original_chars, limit)
     try:
         out.encode("utf-8")
