@@ -1,10 +1,12 @@
 """Benchmark `parse_tool_result` on three corpora: small, realistic and 1 MB results.
 
-    python bench/parsers.py [--results N] [--seed S]
+    python bench/parsers.py [--clock wall|cpu] [--results N] [--rounds R] [--seed S]
 
 Prints min / median / p95 µs per result for each corpus, its target and `met` / `MISSED`.
 Targets (idle 2-core machine): median ≤ 20 µs under 1 KB, ≤ 120 µs for the realistic
-1–12.5 KB corpus, ≤ 20 ms for a 1 MB result. Figures only: nothing here is a test.
+1–12.5 KB corpus, ≤ 20 ms for a 1 MB result. Each result's time is its best of R
+interleaved passes; `--clock cpu` counts the thread's CPU time only, which keeps the
+figures steady on a shared machine. Figures only: nothing here is a test.
 """
 
 from __future__ import annotations

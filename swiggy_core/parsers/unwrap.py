@@ -190,9 +190,10 @@ def read_envelope(value: Any) -> Envelope:
     error = error_text(record.get("error")) or error_text(record.get("errors"))
     ok = _success_flag(record, error)
     message = to_str(record.get("message"), 1000) or to_str(record.get("msg"), 1000)
-    if "data" in record and (len(record) == 1 or record.keys() & _ENVELOPE_KEYS):
+    enveloped = not _ENVELOPE_KEYS.isdisjoint(record)
+    if "data" in record and (len(record) == 1 or enveloped):
         data = maybe_decode(record["data"])
-    elif record.keys() & _ENVELOPE_KEYS:
+    elif enveloped:
         rest = {k: v for k, v in record.items() if k not in _ENVELOPE_KEYS}
         data = rest or None
     else:
