@@ -38,6 +38,8 @@ _BOOKING_ID_KEYS = (
     *("confirmation_id", "bookingReference", "booking_reference"),
 )
 _NESTED_KEYS = ("order", "booking", "reservation", "data", "result", "details")
+_NESTED_KEY_SET = frozenset(_NESTED_KEYS)
+_BOOKING_OR_ORDER_ID_KEYS = (*_BOOKING_ID_KEYS, *_ORDER_ID_KEYS)
 _AMOUNT_KEYS = ("toPay", "amount", "totalAmount", "orderTotal", "billTotal", "cartTotal")
 _ETA_KEYS = ("eta", "deliveryEta", "estimatedDelivery", "estimatedDeliveryTime", "deliveryTime")
 _NEST_LEVELS = 3
@@ -96,6 +98,8 @@ def _record(payload: Any) -> dict[str, Any]:
     record = as_dict(payload) or {}
     merged = dict(record)
     for _ in range(_NEST_LEVELS):
+        if _NESTED_KEY_SET.isdisjoint(record):
+            break
         inner = next((as_dict(record[k]) for k in _NESTED_KEYS if as_dict(record.get(k))), None)
         if inner is None:
             break
@@ -174,7 +178,7 @@ def _says_failure(text: str) -> bool:
 
 def _ident(record: dict[str, Any], booking: bool) -> str | None:
     """The order id; for a booking its booking id, else the `orderId` Swiggy now returns."""
-    keys = (*_BOOKING_ID_KEYS, *_ORDER_ID_KEYS) if booking else _ORDER_ID_KEYS
+    keys = _BOOKING_OR_ORDER_ID_KEYS if booking else _ORDER_ID_KEYS
     return to_id(pick(record, *keys)) or to_id(record.get("id"))
 
 

@@ -77,6 +77,10 @@ def unwrap_content(content: Any, _depth: int = 0) -> Unwrapped:
     a stored result block, text blocks (a JSON-object block beats prose blocks), a string
     (JSON, prose, or prose followed by a JSON object), or an already decoded value.
     """
+    if type(content) is list and len(content) == 1:  # the usual form: one text block
+        text = _block_text(content[0])
+        if text is not None:
+            return _from_text(text)
     if isinstance(content, dict) and _depth < _MAX_ENCODING_LAYERS:
         structured = _structured_part(content)
         if structured is not None:
@@ -96,12 +100,23 @@ def unwrap_content(content: Any, _depth: int = 0) -> Unwrapped:
         blocks = _from_blocks(texts)
         if blocks is not None:
             return blocks
-    joined = "".join(texts)
-    trailing = trailing_object(joined)
+    return _from_text("".join(texts))
+
+
+def _block_text(part: Any) -> str | None:
+    """The text of a `{"type": "text", "text": ...}` block, else None."""
+    if type(part) is dict and part.get("type") == "text":
+        text = part.get("text")
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _from_text(text: str) -> Unwrapped:
+    trailing = trailing_object(text)
     if trailing is not None:  # a summary with its data appended (two blocks joined)
         prose, value = trailing
         return Unwrapped(text=prose, value=value, structured=True)
-    return Unwrapped(text=joined, value=decode_json(joined))
+    return Unwrapped(text=text, value=decode_json(text))
 
 
 def _flagged(inner: Unwrapped, flagged: bool) -> Unwrapped:
