@@ -37,6 +37,7 @@ from swiggy_core.engine.local_history import (
     to_client_tool_messages,
     to_stored_blocks,
     tool_result_block,
+    with_round_breakpoint,
 )
 from swiggy_core.engine.local_tools import HELD_MESSAGE, LocalTools
 from swiggy_core.engine.retry import RetryPolicy
@@ -153,7 +154,12 @@ def run_local_turn(
             if (out := for_model.get(use.id)) is not None
         ]
         assistant = {"role": "assistant", "content": [b.to_param() for b in result.blocks]}
-        wire = [*wire, assistant, {"role": "user", "content": answers}]
+        wire = with_round_breakpoint(
+            [*wire, assistant, {"role": "user", "content": answers}],
+            model=setup.model,
+            tools=params.get("tools", ()),
+            system=params["system"],
+        )  # each tool round reads the prefix the round before wrote
     return (yield from _finish(turn))
 
 

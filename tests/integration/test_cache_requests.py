@@ -20,6 +20,7 @@ import pytest
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import CACHE_MAX_BREAKPOINTS, MCP_SERVERS, TURN_CONTEXT_HEADER
+from swiggy_core.conversation.cache_points import min_cacheable_tokens
 from swiggy_core.engine import TurnSetup
 from swiggy_core.engine.local import run_local_turn
 from swiggy_core.engine.setup import build_turn_params
@@ -187,6 +188,20 @@ def test_the_local_engines_converted_requests_carry_them_too(
     last = requests[-1].body
     assert len([kind for kind, _, _ in marked(last) if kind == "messages"]) == 2
     assert reads[0] == 0 and all(read > 0 for read in reads[1:])
+    # A later tool round ends with the breakpoint on its tool results (once long enough), so
+    # the next round reads this round's prefix instead of sending it again uncached.
+    rounds = [r.body for r in requests if is_tool_round(r.body)]
+    long_rounds = [b for b in rounds if prompt_tokens(b) >= min_cacheable_tokens(MODEL)]
+    assert long_rounds, "no tool round long enough to cache"
+    for body in long_rounds:
+        last_index = len(body["messages"]) - 1
+        last_position = len(body["messages"][-1]["content"]) - 1
+        assert ("messages", last_index, last_position) in marked(body)
+
+
+def is_tool_round(body: dict[str, Any]) -> bool:
+    content = body["messages"][-1]["content"]
+    return isinstance(content, list) and all(b.get("type") == "tool_result" for b in content)
 
 
 def test_five_breakpoints_are_refused_as_the_api_refuses_them(
