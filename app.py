@@ -24,6 +24,7 @@ navigation = st.navigation(
         "Shops": shops,
         "Settings": [
             st.Page("app_pages/connections.py", title="Connections", icon=":material/settings:"),
+            st.Page("app_pages/activity.py", title="Activity", icon=":material/history:"),
             # Where "Sign in with Swiggy" comes back (http://localhost:PORT/callback).
             st.Page(
                 "app_pages/callback.py",

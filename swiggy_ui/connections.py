@@ -22,6 +22,7 @@ from swiggy_ui.cards import CardContext, render_result
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
 from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runtime
 from swiggy_ui.safe_text import plain
+from swiggy_ui.servers_panel import render_servers
 from swiggy_ui.signin import render_signin
 from swiggy_ui.signin_state import REAL_SERVER_URLS
 
@@ -34,6 +35,7 @@ def render_connections() -> None:
     st.caption(f"Now: **{runtime.mode_label}**")
     _anthropic_section(runtime)
     _swiggy_section(runtime)
+    render_servers(runtime)
     _address_section(runtime)
     _limits_section(runtime)
     _usage_section(runtime)

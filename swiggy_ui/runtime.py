@@ -113,6 +113,7 @@ class Runtime:
     def setup(self, vertical_id: str) -> TurnSetup:
         """The request setup; the app runs the MCP tools itself when the model can't reach them."""
         from swiggy_core.engine import TurnSetup, choose_engine
+        from swiggy_ui import server_setup
 
         server_urls = self.sandbox.server_urls if self.sandbox is not None else None
         token = self.mcp_token()
@@ -123,6 +124,12 @@ class Runtime:
         engine = choose_engine(
             self.settings.engine, base_url=model_url, server_urls=server_urls, result_form=form
         )
+        # The page's extra servers (file and the person's own), with this person's credentials.
+        servers = server_setup.servers_in_use(self)
+        server_setup.watch_servers(self, servers)
+        extra = server_setup.extra_servers(
+            servers, vertical_id, swiggy_token=token, secrets=secret_strings()
+        )
         return TurnSetup(
             vertical_id=vertical_id,
             model=self.model,
@@ -130,6 +137,8 @@ class Runtime:
             server_urls=server_urls,
             address=state.active_address(),
             engine=engine,
+            hooks=server_setup.turn_hooks(self.store, servers),
+            extra_servers=extra,
         )
 
     def sync_address(self) -> None:
@@ -170,6 +179,11 @@ def _secrets() -> dict[str, Any]:
         return dict(st.secrets)
     except Exception:  # no secrets.toml at all is normal: Streamlit raises on access
         return {}
+
+
+def secret_strings() -> dict[str, str]:
+    """The deployment's secrets that a server's `secret:NAME` credential may name."""
+    return {name: value for name, value in _secrets().items() if isinstance(value, str)}
 
 
 def load_runtime_settings() -> Settings:

@@ -1,0 +1,255 @@
+"""Which MCP servers a person uses, resolved for a turn, and the process-wide health poller.
+
+The config file is read once per process. The servers of one world are the file's (or the
+defaults) with the sandbox's three endpoints in place of Swiggy's in the sandbox world, plus
+the person's own. Health statuses are shared by every session and replica, so they are
+keyed by world (and by person for a person's own server): the sandbox's "instamart" and
+Swiggy's are different servers, and two people may each have a server called "notes".
+The poller probes with process-level credentials only (the sandbox's own token, the owner's
+Swiggy token, deployment secrets); a person's token is used only by their own Refresh.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import streamlit as st
+
+from swiggy_core.constants import HEALTH_MIN_INTERVAL_SECONDS
+from swiggy_core.mcp.config import (
+    ResolvedServer,
+    ServerConfig,
+    ServerConfigSet,
+    load_server_config,
+    resolve_credential,
+    sandbox_servers,
+    servers_for_page,
+)
+from swiggy_core.mcp.health import HealthBoard, ServerStatus
+from swiggy_core.mcp.user_servers import merged_servers, user_servers
+from swiggy_core.shared_state import shared_state
+
+if TYPE_CHECKING:
+    from swiggy_core.hooks import ToolHooks
+    from swiggy_core.mcp.manager import ServerHealth
+    from swiggy_core.store import ChatStore
+    from swiggy_sandbox.runtime import SandboxServices
+    from swiggy_ui.runtime import Runtime
+
+PROBE_USER = "health-probe"  # the manager's session owner for the poller's probes
+USER_SERVERS_KEY = "user_servers"
+
+
+@st.cache_resource(show_spinner=False)
+def server_config() -> ServerConfigSet:
+    """mcp_servers.toml (or $SWIGGY_MCP_CONFIG), read once per process; never raises."""
+    return load_server_config()
+
+
+def world_servers(
+    file_set: ServerConfigSet, sandbox: SandboxServices | None
+) -> dict[str, ServerConfig]:
+    """The file's servers, with the sandbox's endpoints for Swiggy's keys in the sandbox."""
+    servers = dict(file_set.servers)
+    if sandbox is not None:  # a sandbox session never reaches real Swiggy, whatever the file
+        servers.update(sandbox_servers(sandbox.mcp.base_url))
+    return servers
+
+
+def in_use(
+    file_set: ServerConfigSet, sandbox: SandboxServices | None, user: Mapping[str, ServerConfig]
+) -> dict[str, ServerConfig]:
+    """Every server of this person in this world (file, defaults or sandbox, their own)."""
+    world = ServerConfigSet(
+        servers=world_servers(file_set, sandbox), problems=[], source=file_set.source
+    )
+    return merged_servers(world, user)
+
+
+def health_key(config: ServerConfig, world: str, user_id: str) -> str:
+    """The health board's key: per world, and per person for a person's own server."""
+    if config.origin == "user":
+        return f"user/{user_id}/{config.key}"
+    return f"{world}/{config.key}"
+
+
+def resolved(
+    config: ServerConfig, *, swiggy_token: str | None, secrets: Mapping[str, str]
+) -> ResolvedServer:
+    return ResolvedServer(
+        config, resolve_credential(config, swiggy_token=swiggy_token, secrets=secrets)
+    )
+
+
+def extra_servers(
+    servers: Mapping[str, ServerConfig],
+    vertical_id: str,
+    *,
+    swiggy_token: str | None,
+    secrets: Mapping[str, str],
+) -> tuple[ResolvedServer, ...]:
+    """The non-Swiggy servers that offer tools on this page, with this person's credentials."""
+    return tuple(
+        resolved(config, swiggy_token=swiggy_token, secrets=secrets)
+        for config in servers_for_page(servers, vertical_id)
+    )
+
+
+def turn_hooks(store: ChatStore, servers: Mapping[str, ServerConfig]) -> ToolHooks:
+    """The session's default hooks, refusing (E-3206) calls to a server switched off."""
+    from swiggy_core.hooks import default_hooks
+    from swiggy_core.mcp.budget import RateBudget
+
+    off = frozenset(key for key, config in servers.items() if not config.enabled)
+    budget = RateBudget(shared_state())
+    return default_hooks(store.record_tool_call, budget=budget, disabled=lambda: off)
+
+
+# -- health ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HealthTarget:
+    """One server as the health board sees it: its board key, the server, who probes it."""
+
+    key: str  # `health_key`: per world, and per person for a person's own server
+    server: ResolvedServer
+    user: str  # the manager's session owner for the probe (never shared across people)
+
+    @property
+    def board_config(self) -> ServerConfig:
+        """The config under its board key (the board keys statuses by `config.key`)."""
+        return dataclasses.replace(self.server.config, key=self.key)
+
+
+class _Watched:
+    """The servers the poller probes, with process-level credentials only."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._targets: dict[str, HealthTarget] = {}
+
+    def watch(self, targets: Iterable[HealthTarget]) -> None:
+        with self._lock:
+            self._targets.update((target.key, target) for target in targets)
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._targets.pop(key, None)
+
+    def get(self, key: str) -> HealthTarget | None:
+        with self._lock:
+            return self._targets.get(key)
+
+    def configs(self) -> list[ServerConfig]:
+        with self._lock:
+            return [target.board_config for target in self._targets.values()]
+
+
+@dataclass(frozen=True)
+class HealthService:
+    """The process's poller and the servers it watches."""
+
+    watched: _Watched
+    board: HealthBoard
+
+
+def _probe_with(lookup: Callable[[str], HealthTarget | None]) -> Callable[..., ServerHealth]:
+    def probe(config: ServerConfig) -> ServerHealth:
+        from swiggy_core.mcp.manager import shared_manager
+
+        target = lookup(config.key)
+        if target is None:  # not watched any more: probe it as configured, nobody's session
+            return shared_manager().health(config, user=PROBE_USER)
+        return shared_manager().health(target.server, user=target.user)
+
+    return probe
+
+
+@st.cache_resource(show_spinner=False)
+def health_service() -> HealthService:
+    """Started once per process: polls every watched server at most every 10 s."""
+    watched = _Watched()
+    board = HealthBoard(
+        shared_state(), _probe_with(watched.get), min_interval=HEALTH_MIN_INTERVAL_SECONDS
+    )
+    board.start(watched.configs)
+    return HealthService(watched=watched, board=board)
+
+
+def refresh(
+    targets: Sequence[HealthTarget], *, min_interval: float = HEALTH_MIN_INTERVAL_SECONDS
+) -> dict[str, ServerStatus]:
+    """Probe these servers now; the board still probes none twice in 10 s (any replica).
+
+    A board of its own, over the shared state, so the person's credentials are used for
+    this probe and never kept by the process-wide poller.
+    """
+    by_key = {target.key: target for target in targets}
+    board = HealthBoard(shared_state(), _probe_with(by_key.get), min_interval=min_interval)
+    return board.check([target.board_config for target in targets], force=True)
+
+
+# -- one person's view (called from the script thread) -----------------------------------
+def servers_in_use(runtime: Runtime) -> dict[str, ServerConfig]:
+    """Every MCP server of this person in this world (raises StoreError on a DB fault)."""
+    # Read once per session and world; the Servers section drops it when it changes one.
+    cache_key = f"{USER_SERVERS_KEY}::{runtime.credentials.backend}"
+    own: dict[str, ServerConfig] | None = st.session_state.get(cache_key)
+    if own is None:
+        own = st.session_state[cache_key] = user_servers(runtime.store, runtime.user_id)
+    return in_use(server_config(), runtime.sandbox, own)
+
+
+def forget_user_servers(runtime: Runtime) -> None:
+    """Read the person's own servers again on the next run (one was added or changed)."""
+    st.session_state.pop(f"{USER_SERVERS_KEY}::{runtime.credentials.backend}", None)
+
+
+def health_targets(
+    runtime: Runtime, servers: Mapping[str, ServerConfig]
+) -> dict[str, HealthTarget]:
+    """Server key → its health target, probed with this person's credentials."""
+    return _targets(runtime, servers, runtime.mcp_token())
+
+
+def watch_servers(runtime: Runtime, servers: Mapping[str, ServerConfig]) -> None:
+    """Have the process's poller watch these, with process-level credentials only."""
+    targets = _targets(runtime, servers, _process_token(runtime)).values()
+    health_service().watched.watch(target for target in targets if target.server.config.enabled)
+
+
+def unwatch(runtime: Runtime, config: ServerConfig) -> None:
+    """Stop polling a server the person removed or switched off."""
+    health_service().watched.forget(_health_key(runtime, config))
+
+
+def _targets(
+    runtime: Runtime, servers: Mapping[str, ServerConfig], token: str | None
+) -> dict[str, HealthTarget]:
+    from swiggy_ui.runtime import secret_strings
+
+    secrets = secret_strings()
+    world = runtime.credentials.backend
+    return {
+        key: HealthTarget(
+            key=_health_key(runtime, config),
+            server=resolved(config, swiggy_token=token, secrets=secrets),
+            # A person's server is probed in their own session; the app's per world.
+            user=runtime.user_id if config.origin == "user" else f"{PROBE_USER}@{world}",
+        )
+        for key, config in servers.items()
+    }
+
+
+def _health_key(runtime: Runtime, config: ServerConfig) -> str:
+    return health_key(config, runtime.credentials.backend, runtime.user_id)
+
+
+def _process_token(runtime: Runtime) -> str | None:
+    """A Swiggy token that belongs to no visitor: the sandbox's own, or the owner's."""
+    if runtime.sandbox is not None:
+        return runtime.sandbox.token_for(PROBE_USER)
+    return runtime.swiggy_token if runtime.credentials.token_source == "owner" else None

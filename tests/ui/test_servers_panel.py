@@ -1,0 +1,238 @@
+"""Connections → Servers: health of every server in use, Refresh, and a person's own servers."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Iterator
+
+import pytest
+from uihelpers import buttons, new_app, open_page, store_user, texts
+
+from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
+from swiggy_core.mcp.user_servers import user_servers
+from swiggy_core.shared_state import reset_shared_state
+from swiggy_core.store import ChatStore
+from swiggy_ui import server_setup, servers_panel
+
+PAGE = "app_pages/connections.py"
+# A real MCP server over stdio: the sandbox's food server (its own demo sign-in inside).
+STDIO_SERVER = shlex.join([sys.executable, "-m", "swiggy_sandbox.servers", "food", "--stdio"])
+
+
+@pytest.fixture(autouse=True)
+def _fresh_health() -> Iterator[None]:
+    """Each test starts with no known status and reads the config file again."""
+    _stop_poller()
+    yield
+    _stop_poller()
+
+
+def _stop_poller() -> None:
+    server_setup.health_service().board.stop()
+    server_setup.health_service.clear()
+    server_setup.server_config.clear()
+    reset_shared_state()
+
+
+def _rows(at) -> str:
+    return texts(at.markdown)
+
+
+def _details(at) -> str:
+    return texts(at.caption)
+
+
+def _row_of(at, key: str) -> str:
+    lines = [line for line in _rows(at).splitlines() if f"**{key}**" in line]
+    assert len(lines) == 1, f"{key}: {lines}"
+    return lines[0]
+
+
+def _store() -> ChatStore:
+    return ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+
+
+def _add(at, key: str, transport: str, *, url: str = "", command: str = "", pages=("food",)):
+    at.text_input(key="srv-add-key").set_value(key)
+    at.selectbox(key="srv-add-transport").set_value(transport)
+    at.text_input(key="srv-add-url").set_value(url)
+    if command:  # the field is there only where people may add stdio servers
+        at.text_input(key="srv-add-command").set_value(command)
+    at.multiselect(key="srv-add-pages").set_value(list(pages))
+    buttons(at, "Add server")[0].click().run()
+    assert not at.exception
+    return at
+
+
+def test_every_sandbox_server_shows_its_health_after_refresh(app):
+    at = open_page(app, PAGE)
+    assert "Servers" in texts(at.subheader)
+    for key in ("instamart", "food", "dineout"):
+        assert "http · `127.0.0.1`" in _row_of(at, key)
+    buttons(at, "Refresh")[0].click().run()
+    assert not at.exception
+    for key in ("instamart", "food", "dineout"):
+        assert "· up ·" in _row_of(at, key)
+    details = _details(at)
+    assert "tools ·" in details and " ms · checked" in details
+    # The token the probes used is nowhere on the page.
+    token = at.session_state.to_dict()
+    assert all("Bearer" not in line for line in details.splitlines()), token.keys()
+
+
+def test_refresh_within_ten_seconds_says_checked_just_now_and_probes_nothing(app, monkeypatch):
+    at = open_page(app, PAGE)
+    buttons(at, "Refresh")[0].click().run()
+    board = server_setup.health_service().board
+    keys = [f"sandbox/{key}" for key in ("instamart", "food", "dineout")]
+    first = board.statuses(keys)
+    assert len(first) == 3
+    # The page's clock stands 2 s after the newest probe: inside the 10 s floor.
+    newest = max(status.checked_at for status in first.values())
+    monkeypatch.setattr(servers_panel, "_now", lambda: newest + 2)
+    buttons(at, "Refresh")[0].click().run()
+    assert "Checked just now" in _details(at)
+    assert board.statuses(keys) == first  # nothing was probed again
+
+
+def test_a_person_adds_disables_and_removes_a_server_of_their_own(app, monkeypatch):
+    monkeypatch.setenv("SWIGGY_ALLOW_USER_STDIO", "1")
+    at = open_page(app, PAGE)
+    assert "You have not added a server" in _details(at)
+    _add(at, "recipes", "stdio", command=STDIO_SERVER, pages=("food", "foodorder"))
+    assert "Added “recipes”" in texts(at.success)
+    user = store_user(at)
+    stored = user_servers(_store(), user)
+    assert list(stored) == ["recipes"]
+    assert stored["recipes"].command == sys.executable
+    assert stored["recipes"].pages == ("food", "foodorder")
+    assert "yours" in _row_of(at, "recipes")
+    # A real stdio server answers the probe.
+    buttons(at, "Refresh")[0].click().run()
+    assert "· up ·" in _row_of(at, "recipes")
+    assert "-m swiggy_sandbox.servers food --stdio`" in _row_of(at, "recipes")
+
+    at.toggle(key="srv-enabled-recipes").set_value(False).run()
+    assert not at.exception
+    assert "· off ·" in _row_of(at, "recipes")
+    assert user_servers(_store(), user)["recipes"].enabled is False
+
+    buttons(at, "Remove")[0].click().run()
+    assert "Remove “recipes”?" in texts(at.warning)
+    assert user_servers(_store(), user)  # nothing removed before the confirmation
+    buttons(at, "Remove server")[0].click().run()
+    assert not at.exception
+    assert "Removed “recipes”" in texts(at.success)
+    assert user_servers(_store(), user) == {}
+    assert "**recipes**" not in _rows(at)
+    # Another person never saw it.
+    stranger = open_page(new_app(), PAGE)
+    assert "**recipes**" not in _rows(stranger)
+
+
+def test_keep_leaves_the_server_in_place(app):
+    at = open_page(app, PAGE)
+    _add(at, "notes", "http", url="http://127.0.0.1:9/mcp")
+    buttons(at, "Remove")[0].click().run()
+    buttons(at, "Keep")[0].click().run()
+    assert not at.exception
+    assert "notes" in user_servers(_store(), store_user(at))
+    assert "**notes**" in _rows(at)
+
+
+def test_a_server_that_is_down_shows_down_with_its_code(app):
+    at = open_page(app, PAGE)
+    _add(at, "offline", "http", url="http://127.0.0.1:9/mcp")
+    buttons(at, "Refresh")[0].click().run()
+    assert "· down ·" in _row_of(at, "offline")
+    assert "E-32" in _details(at)
+    for key in ("instamart", "food", "dineout"):  # the others keep working
+        assert "· up ·" in _row_of(at, key)
+
+
+@pytest.mark.parametrize(
+    ("key", "transport", "url", "command", "expected"),
+    [
+        ("instamart", "http", "http://127.0.0.1:9/mcp", "", "already in use"),
+        ("nourl", "http", "", "", "E-3201"),
+        ("Bad Key!", "http", "http://127.0.0.1:9/mcp", "", "E-3201"),
+        ("plain", "http", "http://example.com/mcp", "", "E-3201"),
+        ("quote", "stdio", "", 'python "unclosed', "E-3201"),
+    ],
+)
+def test_a_bad_server_is_refused_with_its_code(
+    app, monkeypatch, key, transport, url, command, expected
+):
+    monkeypatch.setenv("SWIGGY_ALLOW_USER_STDIO", "1")
+    at = open_page(app, PAGE)
+    _add(at, key, transport, url=url, command=command)
+    message = texts(at.error)
+    assert "E-3201" in message and expected in message
+    assert user_servers(_store(), store_user(at)) == {}
+    # What was typed stays in the form to be corrected.
+    assert at.text_input(key="srv-add-key").value == key
+
+
+def test_a_malformed_config_file_is_reported_by_line_and_the_rest_still_runs(
+    app, tmp_path, monkeypatch
+):
+    config = tmp_path / "mcp_servers.toml"
+    config.write_text(
+        "[servers.weather]\n"
+        'url = "http://127.0.0.1:9/mcp"\n'
+        'pages = ["dining"]\n'
+        "\n"
+        "[servers.broken]\n"
+        'transport = "carrier-pigeon"\n'
+        'url = "http://127.0.0.1:9/mcp"\n'
+    )
+    monkeypatch.setenv("SWIGGY_MCP_CONFIG", str(config))
+    at = open_page(app, PAGE)
+    warning = texts(at.warning)
+    assert "E-3201" in warning and "line 6" in warning and "broken" in warning
+    assert "http · `127.0.0.1`" in _row_of(at, "weather")  # the valid one is in use
+    assert "**broken**" not in _rows(at)
+
+
+def test_the_page_gets_the_extra_servers_named_for_it():
+    sandbox_like = None
+    file_set = ServerConfigSet(
+        servers={
+            "weather": ServerConfig(
+                "weather", "http", url="http://127.0.0.1:9/mcp", pages=("dining",)
+            ),
+            "off": ServerConfig(
+                "off", "http", url="http://127.0.0.1:9/mcp", pages=("dining",), enabled=False
+            ),
+        },
+        problems=[],
+        source="test",
+    )
+    own = {
+        "notes": ServerConfig(
+            "notes", "http", url="http://127.0.0.1:8/mcp", pages=("dining", "food"), origin="user"
+        )
+    }
+    servers = server_setup.in_use(file_set, sandbox_like, own)
+    dining = server_setup.extra_servers(servers, "dining", swiggy_token="t", secrets={})
+    assert [server.config.key for server in dining] == ["weather", "notes"]
+    food = server_setup.extra_servers(servers, "food", swiggy_token="t", secrets={})
+    assert [server.config.key for server in food] == ["notes"]
+    assert all(server.token is None for server in (*dining, *food))
+
+
+def test_targets_never_show_secrets():
+    http = ServerConfig("a", "http", url="https://user:pw@mcp.example.com/path?key=abc")
+    assert servers_panel.safe_target(http) == "mcp.example.com"
+    stdio = ServerConfig(
+        "b", "stdio", command="tool", args=("--token", "abc123", "API_KEY=xyz", "run")
+    )
+    assert servers_panel.safe_target(stdio) == "tool --token ••• API_KEY=••• run"
+
+
+def test_checked_ago_reads_naturally():
+    assert servers_panel.checked_ago(100.0, now=100.4) == "just now"
+    assert servers_panel.checked_ago(100.0, now=107.0) == "7 s ago"
+    assert servers_panel.checked_ago(100.0, now=100.0 + 190) == "3 min ago"
