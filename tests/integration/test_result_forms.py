@@ -25,6 +25,7 @@ from session_peers import ADDRESS, INSTAMART, NOW, finish, new_session
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import DEFAULT_MODEL
+from swiggy_core.conversation.reduce import NOTE_KEY
 from swiggy_core.engine import TurnSetup, build_turn_params, choose_engine, to_client_tool_messages
 from swiggy_core.errors import SettingsError
 from swiggy_core.models import ChatMessage, McpToolResultBlock, tool_pairs
@@ -224,7 +225,11 @@ def test_the_local_engine_keeps_structured_content_through_the_store(
     (pair,) = [p for p in tool_pairs(history) if p.use.name == "search_products"]
     assert isinstance(pair.result, McpToolResultBlock)
     stored = [part.text for part in pair.result.content]
-    assert stored == [summary, document]
+    assert stored[0] == summary and len(stored) == 2
+    # Over 5 KB, the model read a copy reduced by importance; the store (and so the cards)
+    # keeps the whole result.
+    assert len(document) < len(stored[-1])
+    assert NOTE_KEY in json.loads(document)
     data = json.loads(stored[-1])
     packs = [pack["spinId"] for product in data["products"] for pack in product["variations"]]
     card = parse_tool_result("search_products", pair.result.content, "food")
