@@ -20,6 +20,7 @@ from swiggy_core.parsers.results import CartResult, ParsedToolResult, StatusResu
 from swiggy_core.parsers.routing import (
     PayloadSignals,
     Route,
+    food_search_signals,
     is_menu_tool,
     is_order_record_tool,
     prefer_products_for_food,
@@ -101,7 +102,7 @@ def _by_route(
     if route is Route.SEARCH:
         # Menu tools already say "dishes": the payload scan only settles the other names.
         needs_scan = vertical == VERTICAL_FOODORDER and not is_menu_tool(name)
-        signals = scan_signals(payload) if needs_scan else PayloadSignals()
+        signals = food_search_signals(name, payload) if needs_scan else PayloadSignals()
         return _first(_search_order(name, payload, vertical, tool_input, signals))
     if route is Route.CART:
         return parse_cart(payload)

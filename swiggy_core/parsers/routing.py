@@ -164,7 +164,18 @@ class PayloadSignals:
         return self.restaurants > 0
 
 
-def scan_signals(payload: Any) -> PayloadSignals:
+def food_search_signals(tool_name: str, payload: Any) -> PayloadSignals:
+    """What `prefer_products_for_food` needs of a FeedMe search payload, and no more.
+
+    A restaurant-discovery name is settled by the first strong restaurant record (a
+    restaurant list, whatever else it holds): the scan stops there.
+    """
+    name = _name(tool_name)
+    discovery = bool(_RESTAURANT_RE.search(name)) and not _is_menu_name(name)
+    return scan_signals(payload, stop_at_strong_restaurant=discovery)
+
+
+def scan_signals(payload: Any, *, stop_at_strong_restaurant: bool = False) -> PayloadSignals:
     """Count record kinds and markers in the first nodes of a payload."""
     counts = {"products": 0, "restaurants": 0, "weak": 0, "slots": 0, "addresses": 0}
     menu = cart = dish = False
@@ -180,7 +191,9 @@ def scan_signals(payload: Any) -> PayloadSignals:
         records.add(id(node))
         counts[kind] += 1
         dish = dish or (kind == "products" and _dish_named(node))
-        if len(records) >= _SIGNAL_RECORD_LIMIT:
+        if len(records) >= _SIGNAL_RECORD_LIMIT or (
+            stop_at_strong_restaurant and kind == "restaurants"
+        ):
             break
     return PayloadSignals(
         products=counts["products"],
