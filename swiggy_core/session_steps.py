@@ -238,7 +238,9 @@ class SessionSteps:
         info = self._scope().info(server.key, tool, arguments)
         started = time.perf_counter()
         try:
-            output = self.manager.call_tool(url, self.setup.swiggy_token, tool, arguments)
+            output = self.manager.call_tool(
+                url, self.setup.swiggy_token, tool, arguments, user=self.user_id
+            )
         except McpCallError as error:
             failed = ToolOutput(str(error), True)
             self._hooks.after(outcome_of(info, failed, started, str(error.code)))

@@ -98,7 +98,8 @@ class LocalTools:
 
     def listing(self) -> list[dict[str, Any]]:
         """The Swiggy server's tools (raises McpCallError) and every reachable extra's tools."""
-        tools = self.manager.list_tools(self.url, self.token) if self.token else []
+        user = self.scope.user_id
+        tools = self.manager.list_tools(self.url, self.token, user=user) if self.token else []
         taken = {tool["name"] for tool in tools}
         for server in self.extra_servers:
             for tool in self._extra_listing(server):
@@ -142,7 +143,9 @@ class LocalTools:
         self, name: str, routed: ExtraTool | None, arguments: Mapping[str, Any]
     ) -> ToolOutput:
         if routed is None:
-            return self.manager.call_tool(self.url, self.token, name, arguments)
+            return self.manager.call_tool(
+                self.url, self.token, name, arguments, user=self.scope.user_id
+            )
         server = routed.server
         return self.manager.call_tool(
             server, server.token, routed.name, arguments, user=self.scope.user_id

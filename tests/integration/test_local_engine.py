@@ -402,7 +402,9 @@ def test_a_dead_server_gives_a_coded_error_and_keeps_the_persons_text(
 class FlakyManager(McpManager):
     """Lists like the sandbox but loses the connection on every call."""
 
-    def call_tool(self, server: str, token: str | None, name: str, arguments: Any) -> ToolOutput:
+    def call_tool(
+        self, server: Any, token: str | None, name: str, arguments: Any, **options: Any
+    ) -> ToolOutput:
         raise McpCallError(f"Could not reach the MCP server while calling {name}.")
 
 
