@@ -58,7 +58,7 @@ _LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 class Reduced(NamedTuple):
-    """The text for the model, what was left out of it, and whether anything was."""
+    """The text for the model, what was left out of it, and whether the text changed."""
 
     text: str
     dropped: tuple[str, ...]
