@@ -40,6 +40,7 @@ _RESTAURANT_NAME_KEYS = Keys("restaurantName", "restaurant_name")
 _VEG_KEYS = Keys("isVeg", "is_veg", "veg")
 _CATEGORY_KEYS = Keys("category", "categoryName")
 _VARIANT_KEYS = frozenset({"variantsV2", "variants", "variations"})
+_CUSTOMISABLE_KEYS = frozenset({"hasVariants", "hasAddons"})
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
@@ -81,8 +82,13 @@ def read_dish(record: dict[str, Any], name: str, context: dict[str, Any], scale:
         "variants": variants,
         "addons": addons,
         "customisable": bool(variants or addons)
-        or to_bool(pick(record, "hasVariants")) is True
-        or to_bool(pick(record, "hasAddons")) is True,
+        or (
+            not _CUSTOMISABLE_KEYS.isdisjoint(record)
+            and (
+                to_bool(pick(record, "hasVariants")) is True
+                or to_bool(pick(record, "hasAddons")) is True
+            )
+        ),
         "bestseller": to_bool(record.get("isBestseller")) is True,
     }
 

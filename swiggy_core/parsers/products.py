@@ -77,9 +77,14 @@ def parse_products(
         found = find_records(payload, is_product_record, inherit=_CATEGORY_CONTEXT)
     food = vertical_id == VERTICAL_FOODORDER
     records = found.records
-    dishes = [record for record, _ in records if _is_dish(record, food)]
-    scale = price_scale(dishes)
-    items = [_item(record, context, food, scale) for record, context in records]
+    is_dish = [_is_dish(record, food) for record, _ in records]
+    scale = price_scale(
+        [record for (record, _), dish in zip(records, is_dish, strict=True) if dish]
+    )
+    items = [
+        _item(record, context, dish, scale)
+        for (record, context), dish in zip(records, is_dish, strict=True)
+    ]
     products = [item for item in items if item is not None]
     if not products:
         return None
@@ -107,12 +112,12 @@ def _is_dish(record: dict[str, Any], food: bool) -> bool:
 
 
 def _item(
-    record: dict[str, Any], context: dict[str, Any], food: bool, scale: float
+    record: dict[str, Any], context: dict[str, Any], dish: bool, scale: float
 ) -> Fields | None:
     name = to_str(first(record, _NAME_KEYS))
     if name is None:
         return None
-    if _is_dish(record, food):
+    if dish:
         return read_dish(record, name, context, scale)
     return _grocery(record, name, context)
 
