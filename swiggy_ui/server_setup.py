@@ -53,10 +53,21 @@ def server_config() -> ServerConfigSet:
 def world_servers(
     file_set: ServerConfigSet, sandbox: SandboxServices | None
 ) -> dict[str, ServerConfig]:
-    """The file's servers, with the sandbox's endpoints for Swiggy's keys in the sandbox."""
+    """The file's servers, with the sandbox's endpoints for Swiggy's keys in the sandbox.
+
+    A sandbox session never reaches real Swiggy, whatever the file says; the file still
+    decides whether such a server is on and which pages use it.
+    """
     servers = dict(file_set.servers)
-    if sandbox is not None:  # a sandbox session never reaches real Swiggy, whatever the file
-        servers.update(sandbox_servers(sandbox.mcp.base_url))
+    if sandbox is None:
+        return servers
+    for key, local in sandbox_servers(sandbox.mcp.base_url).items():
+        named = servers.get(key)
+        servers[key] = (
+            local
+            if named is None
+            else dataclasses.replace(local, enabled=named.enabled, pages=named.pages)
+        )
     return servers
 
 

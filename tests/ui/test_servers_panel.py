@@ -8,12 +8,13 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from uihelpers import buttons, new_app, open_page, store_user, texts
+from uihelpers import buttons, new_app, open_page, store_user, texts, use_scripted_model
 
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
 from swiggy_core.mcp.user_servers import user_servers
 from swiggy_core.shared_state import reset_shared_state
 from swiggy_core.store import ChatStore
+from swiggy_sandbox.emulator import ScriptedTurn, text_turn, tool_use_block
 from swiggy_ui import server_setup, servers_panel
 
 PAGE = "app_pages/connections.py"
@@ -236,3 +237,53 @@ def test_checked_ago_reads_naturally():
     assert servers_panel.checked_ago(100.0, now=100.4) == "just now"
     assert servers_panel.checked_ago(100.0, now=107.0) == "7 s ago"
     assert servers_panel.checked_ago(100.0, now=100.0 + 190) == "3 min ago"
+
+
+def test_a_persons_server_offers_its_tools_only_on_the_pages_they_chose(app, scripted, monkeypatch):
+    monkeypatch.setenv("SWIGGY_ALLOW_USER_STDIO", "1")
+    monkeypatch.setenv("SWIGGY_ENGINE", "local")  # extra servers' tools go through the app
+    at = open_page(app, PAGE)
+    _add(at, "recipes", "stdio", command=STDIO_SERVER, pages=("food",))
+    use_scripted_model(at, scripted)
+
+    def offered_on(page: str) -> set[str]:
+        scripted.brain.enqueue(text_turn("Hello."))
+        at.switch_page(page).run()
+        at.chat_input[0].set_value("hello").run()
+        assert not at.exception
+        return {tool["name"] for tool in scripted.requests[-1].body["tools"]}
+
+    nutricart = offered_on("app_pages/nutricart.py")
+    assert "recipes__search_restaurants" in nutricart  # the food server's tools, prefixed
+    assert "search_products" in nutricart  # beside the page's own
+    assert not any(name.startswith("recipes__") for name in offered_on("app_pages/tablescout.py"))
+
+
+def test_a_server_switched_off_in_the_file_refuses_its_calls_with_a_code(
+    app, scripted, tmp_path, monkeypatch
+):
+    config = tmp_path / "mcp_servers.toml"
+    config.write_text('[servers.instamart]\nurl = "https://mcp.swiggy.com/im"\nenabled = false\n')
+    monkeypatch.setenv("SWIGGY_MCP_CONFIG", str(config))
+    monkeypatch.setenv("SWIGGY_ENGINE", "local")
+    at = open_page(app, PAGE)
+    assert "· off ·" in _row_of(at, "instamart")  # the sandbox's endpoint, switched off
+    assert "http · `127.0.0.1`" in _row_of(at, "instamart")
+    use_scripted_model(at, scripted)
+    call = ScriptedTurn([tool_use_block("toolu_1", "get_cart", {})], stop_reason="tool_use")
+    scripted.brain.enqueue(call)
+    scripted.brain.enqueue(text_turn("The shop is switched off."))
+    at.switch_page("app_pages/nutricart.py").run()
+    at.chat_input[0].set_value("show my cart").run()
+    assert not at.exception
+    answer = next(
+        block
+        for message in scripted.requests[-1].body["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    )
+    assert answer.get("is_error") is True
+    assert "switched off" in str(answer["content"])
+    (entry,) = _store().tool_calls(store_user(at))
+    assert (entry.tool, entry.outcome, entry.error_code) == ("get_cart", "denied", "E-3206")
