@@ -1,4 +1,5 @@
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -55,12 +56,19 @@ def shop():
 
 
 def _money(value):
-    """A rupee amount as it appears in JSON (28.0 is written 28)."""
-    return str(int(value)) if float(value).is_integer() else str(value)
+    """A rupee amount as a JSON number or a price string says it: 28 → `:28,`, `"₹28.00"`."""
+    if float(value).is_integer():
+        return re.compile(rf'[:"₹]\s*{int(value)}(?:\.0*)?(?![\d.])')
+    return re.compile(rf'[:"₹]\s*{re.escape(str(value))}0*(?![\d.])')
 
 
 def _assert_all_in(facts, text):
-    missing = [fact for fact in facts if fact not in text]
+    """Every id and name occurs in `text`, every price as a value (not inside an id)."""
+    missing = [
+        fact
+        for fact in facts
+        if (fact.search(text) is None if isinstance(fact, re.Pattern) else fact not in text)
+    ]
     assert not missing, f"missing from the reduced text: {missing[:10]}"
 
 
