@@ -47,17 +47,23 @@ class Keys(frozenset[str]):
     `isdisjoint` instead of a Python loop over every alternative.
     """
 
-    __slots__ = ("order",)
+    __slots__ = ("order", "primary")
     order: tuple[str, ...]
+    primary: str
 
     def __new__(cls, *names: str) -> Keys:
         keys = super().__new__(cls, names)
         keys.order = names
+        keys.primary = names[0]
         return keys
 
 
 def first(record: dict[str, Any], keys: Keys) -> Any:
-    """`pick(record, *keys.order)`, quick for a record that holds none of the keys."""
+    """`pick(record, *keys.order)`, quick for a record that holds the first key or none."""
+    # The documented (first) key is the usual one; then a record without any is common.
+    value = record.get(keys.primary)
+    if value is not None and (value or not isinstance(value, _EMPTY_TYPES)):
+        return value
     if record.keys().isdisjoint(keys):
         return None
     get = record.get
@@ -148,7 +154,10 @@ def to_str(value: Any, limit: int = PARSER_MAX_TEXT_CHARS) -> str | None:
 
 def to_id(value: Any) -> str | None:
     """An identifier as a string (ids arrive as numbers or strings)."""
-    if type(value) is int:
+    kind = type(value)
+    if kind is str and len(value) <= _ID_CHARS and "  " not in value and value.isprintable():
+        return value.strip() or None  # to_str's common case, without the second call
+    if kind is int:
         return str(value) if -_MAX_DIGITS_VALUE < value < _MAX_DIGITS_VALUE else None
     return None if value is None else to_str(value, _ID_CHARS)
 
