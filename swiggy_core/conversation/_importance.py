@@ -73,7 +73,7 @@ _HIGH_WORDS: Final = _MONEY_WORDS | frozenset(
     {
         *("id", "ids", "uuid", "key", "sku", "spin", "code"),
         *("name", "names", "title", "label", "veg"),
-        *("total", "value", "currency"),
+        *("total", "value", "currency", "coupon", "ordered"),
         *("stock", "avail", "available", "availability", "inventory", "open", "status"),
         *("free", "sold", "applicable", "cancel", "confirmed", "terminal", "enabled"),
         *("quantity", "qty", "count", "guest", "guests", "seats", "max", "min"),

@@ -108,6 +108,7 @@ def test_a_result_within_the_limit_is_unchanged():
         *[(key, Importance.HIGH) for key in ("isOpen", "status", "quantity", "isVeg")],
         *[(key, Importance.HIGH) for key in ("displayTime", "reservationTime", "slotId")],
         *[(key, Importance.HIGH) for key in ("quantityDescription", "nextOffset")],
+        *[(key, Importance.HIGH) for key in ("orderedItems", "coupon_applied", "addressLine")],
         *[(key, Importance.MEDIUM) for key in ("avgRating", "rating", "sla", "imageUrl")],
         *[(key, Importance.MEDIUM) for key in ("deliveryTimeMinutes", "areaName", "brand")],
         *[(key, Importance.MEDIUM) for key in ("cuisines", "similarProducts")],
