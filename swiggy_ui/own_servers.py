@@ -182,8 +182,6 @@ def _toggle(runtime: Runtime, key: str) -> None:
     except SwiggyAssistantError as error:
         _fail(error)
     server_setup.forget_user_servers(runtime)
-    if not enabled:  # switched off: nobody probes it any more
-        server_setup.unwatch(runtime, _own(key))
 
 
 def _remove(runtime: Runtime, key: str) -> None:
@@ -195,10 +193,4 @@ def _remove(runtime: Runtime, key: str) -> None:
         return
     finally:
         server_setup.forget_user_servers(runtime)
-    server_setup.unwatch(runtime, _own(key))
     _ui_state().flash = ("success", f"Removed “{plain(key)}”.")
-
-
-def _own(key: str) -> ServerConfig:
-    """Enough of a person's server to name it on the health board."""
-    return ServerConfig(key=key, transport="http", origin="user")

@@ -5,13 +5,15 @@ defaults) with the sandbox's three endpoints in place of Swiggy's in the sandbox
 the person's own. Health statuses are shared by every session and replica, so they are
 keyed by world (and by person for a person's own server): the sandbox's "instamart" and
 Swiggy's are different servers, and two people may each have a server called "notes".
-The poller probes with process-level credentials only (the sandbox's own token, the owner's
-Swiggy token, deployment secrets); a person's token is used only by their own Refresh.
+The poller probes the app's servers with process-level credentials only (the sandbox's own
+token, the owner's Swiggy token, deployment secrets); a person's token, and a person's own
+servers, are probed only by their own Refresh.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -82,9 +84,13 @@ def in_use(
 
 
 def health_key(config: ServerConfig, world: str, user_id: str) -> str:
-    """The health board's key: per world, and per person for a person's own server."""
+    """The health board's key: per world, and per person for a person's own server.
+
+    The person appears only as a digest: the shared state (Redis) never lists who they are.
+    """
     if config.origin == "user":
-        return f"user/{user_id}/{config.key}"
+        person = hashlib.sha256(user_id.encode()).hexdigest()[:16]
+        return f"user/{person}/{config.key}"
     return f"{world}/{config.key}"
 
 
@@ -145,10 +151,6 @@ class _Watched:
     def watch(self, targets: Iterable[HealthTarget]) -> None:
         with self._lock:
             self._targets.update((target.key, target) for target in targets)
-
-    def forget(self, key: str) -> None:
-        with self._lock:
-            self._targets.pop(key, None)
 
     def get(self, key: str) -> HealthTarget | None:
         with self._lock:
@@ -227,14 +229,17 @@ def health_targets(
 
 
 def watch_servers(runtime: Runtime, servers: Mapping[str, ServerConfig]) -> None:
-    """Have the process's poller watch these, with process-level credentials only."""
+    """Have the process's poller watch the app's servers, with process-level credentials.
+
+    A person's own servers are probed only when they press Refresh: the poller outlives
+    their visit and would otherwise keep reaching out (or starting commands) for them.
+    """
     targets = _targets(runtime, servers, _process_token(runtime)).values()
-    health_service().watched.watch(target for target in targets if target.server.config.enabled)
-
-
-def unwatch(runtime: Runtime, config: ServerConfig) -> None:
-    """Stop polling a server the person removed or switched off."""
-    health_service().watched.forget(_health_key(runtime, config))
+    health_service().watched.watch(
+        target
+        for target in targets
+        if target.server.config.enabled and target.server.config.origin != "user"
+    )
 
 
 def _targets(

@@ -102,7 +102,7 @@ def _details(config: ServerConfig, status: ServerStatus | None) -> str:
     if not config.enabled:
         return f"Switched off ({ErrorCode.SERVER_DISABLED}): its tools are not offered."
     if status is None:
-        return "Not checked yet."
+        return "Not checked yet: press Refresh."
     parts = []
     if status.ok:
         noun = "tool" if status.tool_count == 1 else "tools"

@@ -110,6 +110,10 @@ def test_a_person_adds_disables_and_removes_a_server_of_their_own(app, monkeypat
     assert stored["recipes"].command == sys.executable
     assert stored["recipes"].pages == ("food", "foodorder")
     assert "yours" in _row_of(at, "recipes")
+    assert "Not checked yet: press Refresh." in _details(at)
+    # The process's poller watches the app's servers, never a person's own.
+    watched = [config.key for config in server_setup.health_service().watched.configs()]
+    assert sorted(watched) == ["sandbox/dineout", "sandbox/food", "sandbox/instamart"]
     # A real stdio server answers the probe.
     buttons(at, "Refresh")[0].click().run()
     assert "· up ·" in _row_of(at, "recipes")
