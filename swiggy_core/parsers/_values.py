@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from swiggy_core.constants import PARSER_MAX_TEXT_CHARS
@@ -13,6 +14,7 @@ from swiggy_core.formatting import MAX_RUPEES
 # Linear: one run of digits/commas, an optional fraction; no nested quantifiers.
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _NUMBER_SCAN_CHARS = 64
+_TEXT_CACHE_SIZE = 4_096
 _MAX_QUANTITY = 1_000_000
 _MAX_DIGITS_VALUE = 10**30
 _COMPACT_ITEMS = 6
@@ -106,17 +108,23 @@ def to_float(value: Any) -> float | None:
             return None
         return number if math.isfinite(number) else None
     if isinstance(value, str):
-        match = _NUMBER_RE.search(value[:_NUMBER_SCAN_CHARS])
-        if match is None:
-            return None
-        try:
-            number = float(match.group().replace(",", ""))
-        except ValueError:
-            return None
-        if number > 0 and _minus_before_currency(value[: match.start()]):
-            number = -number  # "-₹12.00": a discount line of a string bill
-        return number if math.isfinite(number) else None
+        return _number_in_text(value[:_NUMBER_SCAN_CHARS])
     return None
+
+
+@lru_cache(maxsize=_TEXT_CACHE_SIZE)
+def _number_in_text(text: str) -> float | None:
+    """The number a price-like text states; cached: "₹400 for two" recurs across records."""
+    match = _NUMBER_RE.search(text)
+    if match is None:
+        return None
+    try:
+        number = float(match.group().replace(",", ""))
+    except ValueError:
+        return None
+    if number > 0 and _minus_before_currency(text[: match.start()]):
+        number = -number  # "-₹12.00": a discount line of a string bill
+    return number if math.isfinite(number) else None
 
 
 def _minus_before_currency(prefix: str) -> bool:

@@ -174,12 +174,13 @@ def _addons(record: dict[str, Any], scale: float) -> list[Fields]:
 
 def dish_category(record: dict[str, Any], context: dict[str, Any]) -> str | None:
     """The record's category; of a `categories` list the first specific one."""
+    own = to_str(first(record, _CATEGORY_KEYS))
+    if own:
+        return own
     categories = record.get("categories")
     listed = [to_str(c, 80) for c in as_list(categories)[:8]] if categories else []
     specific = [c for c in listed if c and c.lower() not in _GENERIC_CATEGORIES]
-    return (
-        to_str(first(record, _CATEGORY_KEYS))
-        or (specific[0] if specific else None)
-        or to_str(context.get("category"))
-        or next((c for c in listed if c), None)
-    )
+    if specific:
+        return specific[0]
+    inherited = to_str(context.get("category")) if context else None
+    return inherited or next((c for c in listed if c), None)

@@ -56,6 +56,7 @@ _DISCOUNT_INFO_KEYS = (
     "aggregatedDiscountInfoV2",
     "aggregatedDiscountInfo",
 )
+_OFFER_SOURCES = frozenset({*_OFFER_KEYS, *_DISCOUNT_INFO_KEYS, "offers"})
 
 
 def parse_restaurants(payload: Any, vertical_id: str) -> RestaurantsResult | None:
@@ -184,6 +185,8 @@ def _is_open(record: dict[str, Any]) -> bool | None:
 
 
 def _offer(record: dict[str, Any]) -> str | None:
+    if record.keys().isdisjoint(_OFFER_SOURCES):
+        return None
     text = to_str(first(record, _OFFER_KEYS), 80)
     if text:
         return text
