@@ -64,6 +64,7 @@ def find_records(
     day) to the context name the record receives. The walk is depth- and node-bounded.
     """
     inherit = inherit or {}
+    inherited_keys = frozenset(inherit)
     found = Found()
     stack: list[tuple[Any, int, dict[str, Any]]] = [(root, 0, {})]
     visited = 0
@@ -86,7 +87,7 @@ def find_records(
                 break
             found.records.append((node, context))
             continue
-        if inherit:
+        if inherit and not inherited_keys.isdisjoint(node):
             context = _inherited(node, inherit, context)
         depth += 1
         stack.extend(
