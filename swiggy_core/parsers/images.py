@@ -79,6 +79,11 @@ def _safe_text_url(value: str) -> str | None:
 
 def image_from(record: dict[str, Any]) -> str | None:
     """The first usable image URL among a record's image keys."""
+    primary = record.get(IMAGE_KEYS[0])  # `imageUrl`, the documented key: read it first
+    if primary is not None:
+        url = safe_image_url(primary)
+        if url:
+            return url
     if record.keys().isdisjoint(_IMAGE_KEY_SET):
         return None
     for key in IMAGE_KEYS:

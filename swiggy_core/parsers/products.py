@@ -126,7 +126,7 @@ def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Fiel
     variations = [
         _variation(v) for v in as_list(record.get("variations"))[:_MAX_VARIATIONS] if as_dict(v)
     ]
-    default = next((v for v in variations if v["in_stock"]), variations[0] if variations else None)
+    default = _default_pack(variations)
     # Product-level fields fill gaps in the default pack (read only when there are gaps).
     own = _variation(record) if default is None or _has_gaps(default) else default
     default = default or own
@@ -148,6 +148,14 @@ def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Fiel
         "category": dish_category(record, context),
         "variations": variations,
     }
+
+
+def _default_pack(variations: list[Fields]) -> Fields | None:
+    """The first pack in stock, else the first pack."""
+    for variation in variations:
+        if variation["in_stock"]:
+            return variation
+    return variations[0] if variations else None
 
 
 def _has_gaps(variation: Fields) -> bool:
