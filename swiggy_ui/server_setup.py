@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from swiggy_core.constants import HEALTH_MIN_INTERVAL_SECONDS
+from swiggy_core.constants import HEALTH_MIN_INTERVAL_SECONDS, HEALTH_POLL_ENV
 from swiggy_core.mcp.config import (
     ResolvedServer,
     ServerConfig,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 
 PROBE_USER = "health-probe"  # the manager's session owner for the poller's probes
 USER_SERVERS_KEY = "user_servers"
+_OFF = frozenset({"0", "false", "no", "off"})
 
 
 @st.cache_resource(show_spinner=False)
@@ -188,7 +190,8 @@ def health_service() -> HealthService:
     board = HealthBoard(
         shared_state(), _probe_with(watched.get), min_interval=HEALTH_MIN_INTERVAL_SECONDS
     )
-    board.start(watched.configs)
+    if os.environ.get(HEALTH_POLL_ENV, "").strip().lower() not in _OFF:
+        board.start(watched.configs)
     return HealthService(watched=watched, board=board)
 
 
@@ -232,13 +235,20 @@ def watch_servers(runtime: Runtime, servers: Mapping[str, ServerConfig]) -> None
     """Have the process's poller watch the app's servers, with process-level credentials.
 
     A person's own servers are probed only when they press Refresh: the poller outlives
-    their visit and would otherwise keep reaching out (or starting commands) for them.
+    their visit and would otherwise keep reaching out (or starting commands) for them. So
+    is a server that needs a credential the process does not hold (Swiggy, visitors only).
     """
     targets = _targets(runtime, servers, _process_token(runtime)).values()
-    health_service().watched.watch(
-        target
-        for target in targets
-        if target.server.config.enabled and target.server.config.origin != "user"
+    health_service().watched.watch(target for target in targets if _pollable(target.server))
+
+
+def _pollable(server: ResolvedServer) -> bool:
+    """On, the app's own, and either needing no credential or holding the process's one
+    (probing Swiggy without a token would only ever report it as refusing us)."""
+    config = server.config
+    needs_token = config.credential is not None
+    return (
+        config.enabled and config.origin != "user" and (server.token is not None or not needs_token)
     )
 
 

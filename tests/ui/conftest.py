@@ -42,6 +42,8 @@ def _isolated_settings(tmp_path, monkeypatch):
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{tmp_path / 'chats.db'}")
+    # No background health probes: a real-Swiggy test would otherwise reach mcp.swiggy.com.
+    monkeypatch.setenv("SWIGGY_HEALTH_POLL", "off")
     monkeypatch.chdir(ROOT)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,7 @@ from swiggy_core.shared_state import reset_shared_state
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import ScriptedTurn, text_turn, tool_use_block
 from swiggy_ui import server_setup, servers_panel
+from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
 
 PAGE = "app_pages/connections.py"
 # A real MCP server over stdio: the sandbox's food server (its own demo sign-in inside).
@@ -291,3 +293,32 @@ def test_a_server_switched_off_in_the_file_refuses_its_calls_with_a_code(
     assert "switched off" in str(answer["content"])
     (entry,) = _store().tool_calls(store_user(at))
     assert (entry.tool, entry.outcome, entry.error_code) == ("get_cart", "denied", "E-3206")
+
+
+def test_the_poller_keeps_the_app_servers_fresh_without_a_refresh(app, monkeypatch):
+    monkeypatch.setenv("SWIGGY_HEALTH_POLL", "on")
+    _stop_poller()  # started again below, now with polling on
+    at = open_page(app, PAGE)
+    board = server_setup.health_service().board
+    keys = [f"sandbox/{key}" for key in ("instamart", "food", "dineout")]
+    for _ in range(240):  # the first round runs in the background as soon as it starts
+        if len(board.statuses(keys)) == 3:
+            break
+        time.sleep(0.5)
+    at.run()
+    for key in ("instamart", "food", "dineout"):
+        assert "· up ·" in _row_of(at, key)
+    assert not buttons(at, "Refresh")[0].value  # nobody pressed it
+
+
+def test_real_swiggy_is_shown_but_never_polled_with_a_visitors_token(app, scripted):
+    app.session_state[KEY_API_KEY] = "sk-ant-ui-test"
+    app.session_state[KEY_BASE_URL] = scripted.base_url
+    app.session_state[KEY_USE_SANDBOX] = False
+    app.session_state[KEY_SWIGGY_TOKEN] = "swiggy-visitor-token"
+    at = open_page(app, PAGE)
+    for key in ("instamart", "food", "dineout"):
+        assert "http · `mcp.swiggy.com`" in _row_of(at, key)
+    assert "Not checked yet: press Refresh." in _details(at)
+    # The process holds no Swiggy token of its own: the poller leaves Swiggy alone.
+    assert server_setup.health_service().watched.configs() == []
