@@ -90,6 +90,11 @@ def find_records(
         if inherit and not inherited_keys.isdisjoint(node):
             context = _inherited(node, inherit, context)
         depth += 1
+        if len(node) == 1:  # a wrapper (`{"card": {...}}`): no list to build
+            ((key, value),) = node.items()
+            if value and isinstance(value, _NESTED) and key not in skip_keys:
+                stack.append((value, depth, context))
+            continue
         stack.extend(
             [
                 (v, depth, context)
