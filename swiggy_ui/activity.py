@@ -145,14 +145,11 @@ def _entry(entry: ToolCallEntry) -> None:
     local = entry.at.astimezone(LOCAL_ZONE)
     code = f" · {entry.error_code}" if entry.error_code else ""
     label = (
-        f"{mark} {local:%H:%M:%S} · {plain(entry.server)} · **{plain(entry.tool)}** · "
-        f"{entry.duration_ms:,.0f} ms{code}"
+        f"{mark} {local:%H:%M:%S} · {plain(_page_name(entry.vertical_id))} · "
+        f"{plain(entry.server)} · **{plain(entry.tool)}** · {entry.duration_ms:,.0f} ms{code}"
     )
     with st.expander(label):
-        st.caption(
-            f"{local_day(entry.at)}, {local:%H:%M:%S} IST · {plain(_page_name(entry.vertical_id))}"
-            f" · {entry.outcome}{code}"
-        )
+        st.caption(f"{local_day(entry.at)}, {local:%H:%M:%S} IST · {entry.outcome}{code}")
         if entry.arguments:
             st.code(
                 json.dumps(entry.arguments, ensure_ascii=False, indent=2),
