@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic_core import from_json
 
+from swiggy_core.parsers import jsontext, parse_tool_result
 from swiggy_core.parsers._values import Keys, first, pick
 from swiggy_core.parsers.jsontext import decode_json, loads
 
@@ -91,3 +94,39 @@ def _same(left: Any, right: Any) -> bool:
     if isinstance(left, list):
         return len(left) == len(right) and all(map(_same, left, right))
     return bool(left == right)
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "payloads"
+SUMMARY = "Found 1 item:\n1. Something — detail | ₹10 (ID: 1)"
+
+
+@pytest.mark.parametrize(
+    ("tool", "fixture", "vertical"),
+    [
+        ("search_products", "instamart_search_products", "food"),
+        ("get_restaurant_menu", "food_get_restaurant_menu", "foodorder"),
+        ("search_restaurants", "food_search_restaurants", "foodorder"),
+        ("get_food_cart", "food_get_food_cart", "foodorder"),
+        ("get_available_slots", "dineout_get_available_slots", "dining"),
+        ("book_table", "dineout_book_table_success", "dining"),
+    ],
+)
+def test_one_json_decode_per_result(
+    monkeypatch: pytest.MonkeyPatch, tool: str, fixture: str, vertical: str
+) -> None:
+    decoded: list[int] = []
+
+    def counting(text: str, **options: Any) -> Any:
+        decoded.append(len(text))
+        return from_json(text, **options)
+
+    monkeypatch.setattr(jsontext, "from_json", counting)
+    text = (FIXTURES / f"{fixture}.json").read_text()
+    one_block = [{"type": "text", "text": text}]
+    data = json.dumps(json.loads(text)["data"])
+    two_blocks = [{"type": "text", "text": SUMMARY}, {"type": "text", "text": data}]
+    for content in (one_block, two_blocks, text):
+        decoded.clear()
+        result = parse_tool_result(tool, content, vertical)
+        assert result.type not in ("raw", "info")
+        assert len(decoded) == 1, (content, decoded)
