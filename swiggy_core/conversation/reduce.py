@@ -14,6 +14,7 @@ import json
 import logging
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from swiggy_core.constants import LARGE_RESULT_CHARS
@@ -54,6 +55,9 @@ _NOTE_RESERVE: Final = _NOTE_MAX + len(f',{{"{NOTE_KEY}":}}')
 REDUCE_SLACK: Final = _NOTE_MAX + 40
 # Strings above these lengths are cut in turn, before any list item is dropped.
 _TEXT_CAPS: Final = (240, 120, 60)
+# Reductions remembered (results up to this size only, so the memory stays small).
+_MEMO_ENTRIES: Final = 256
+_MEMO_MAX_CHARS: Final = 64_000
 _LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -70,6 +74,19 @@ def reduce_for_model(text: str, *, limit: int = LARGE_RESULT_CHARS, query: str =
     limit = max(limit, 0)
     if len(text) <= limit:
         return Reduced(text, (), False)
+    if len(text) > _MEMO_MAX_CHARS:
+        return _reduce_safely(text, limit, query)
+    return _remembered(text, limit, query)
+
+
+@lru_cache(maxsize=_MEMO_ENTRIES)
+def _remembered(text: str, limit: int, query: str) -> Reduced:
+    # The history's old results are reduced again every turn: the same text gives the same
+    # result, so each is worked out once (str hashes are cached, so a hit is cheap).
+    return _reduce_safely(text, limit, query)
+
+
+def _reduce_safely(text: str, limit: int, query: str) -> Reduced:
     try:
         return _reduce(text, limit, query)
     except Exception:  # a reducer bug must never cost the person their turn

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from swiggy_core.constants import COMPACT_AFTER_MESSAGES
@@ -23,10 +25,9 @@ def sanitize_messages(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
     for index, message in enumerate(messages):
         previous = messages[index - 1] if index > 0 else None
         following = messages[index + 1] if index + 1 < len(messages) else None
-        blocks = _paired_blocks(message, previous, following)
-        if blocks is None:
+        kept = _sanitized(message, previous, following)
+        if kept is None:
             continue
-        kept = message if blocks is _UNCHANGED else message.model_copy(update={"content": blocks})
         if cleaned and cleaned[-1].role == kept.role:
             cleaned[-1] = _merge(cleaned[-1], kept)
         else:
@@ -58,6 +59,39 @@ class _Unchanged:
 
 
 _UNCHANGED = _Unchanged()
+# Sanitised messages remembered by (message, previous, following) identity.
+_MEMO_ENTRIES = 8192
+_Remembered = tuple[ChatMessage, ChatMessage | None, ChatMessage | None, ChatMessage | None]
+_memo: OrderedDict[tuple[int, int, int], _Remembered] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def _sanitized(
+    message: ChatMessage, previous: ChatMessage | None, following: ChatMessage | None
+) -> ChatMessage | None:
+    """The message as sent (None: nothing sendable), remembered per neighbourhood.
+
+    The outcome depends only on the message and its two neighbours, and stored messages
+    are never edited, so each is worked out once rather than on every turn. An entry keeps
+    the three objects alive, so their ids cannot be reused while it is remembered.
+    """
+    key = (id(message), id(previous), id(following))
+    with _memo_lock:
+        hit = _memo.get(key)
+        if hit is not None:
+            _memo.move_to_end(key)
+    if hit is not None and hit[0] is message and hit[1] is previous and hit[2] is following:
+        return hit[3]
+    blocks = _paired_blocks(message, previous, following)
+    if blocks is None:
+        kept = None
+    else:
+        kept = message if blocks is _UNCHANGED else message.model_copy(update={"content": blocks})
+    with _memo_lock:
+        _memo[key] = (message, previous, following, kept)
+        while len(_memo) > _MEMO_ENTRIES:
+            _memo.popitem(last=False)
+    return kept
 
 
 def _paired_blocks(
