@@ -88,8 +88,9 @@ def build_session_state_summary(
     """`slots=...; intent=...; confirm=...; datetime=...; restaurant=...; location=...`."""
     vertical = get_vertical(vertical_id)
     # Hidden <card_action> payloads carry ids, not words the person chose: skip them.
-    user_messages = [m for m in messages if m.role == "user" and visible_text(m).strip()]
-    slots = extract_slots([visible_text(m) for m in user_messages], vertical.id)
+    said = [(m, text) for m in messages if m.role == "user" and (text := visible_text(m)).strip()]
+    user_messages = [message for message, _ in said]
+    slots = extract_slots([text for _, text in said], vertical.id)
     values: dict[str, str] = {
         "slots": ", ".join(f"{k}:{v}" for k, v in slots.items()) or NONE,
         "intent": _intent(user_messages[-1]) if user_messages else NONE,
