@@ -68,6 +68,7 @@ def find_records(
     found = Found()
     stack: list[tuple[Any, int, dict[str, Any]]] = [(root, 0, {})]
     visited = 0
+    tested: Any = None
     while stack and visited < PARSER_MAX_NODES:
         node, depth, context = stack.pop()
         visited += 1
@@ -75,13 +76,22 @@ def find_records(
             continue
         if isinstance(node, list):
             depth += 1
+            if depth <= PARSER_MAX_DEPTH:
+                # A list of records (the usual shape) is read here, in order, with no
+                # stack round trip; from its first other child on, the walk goes on.
+                start, visited = _leading_records(node, is_record, found, limit, context, visited)
+                if found.truncated:
+                    break
+                if start < len(node):
+                    tested = node[start]  # not a record: not asked again when popped
+                node = node[start:] if start else node
             stack.extend(
                 [(c, depth, context) for c in reversed(node) if c and isinstance(c, _NESTED)]
             )
             continue
         if not isinstance(node, dict):
             continue
-        if is_record(node):
+        if node is not tested and is_record(node):
             if len(found.records) >= limit:
                 found.truncated = True
                 break
@@ -103,6 +113,30 @@ def find_records(
             ]
         )
     return found
+
+
+def _leading_records(
+    items: list[Any],
+    is_record: RecordTest,
+    found: Found,
+    limit: int,
+    context: dict[str, Any],
+    visited: int,
+) -> tuple[int, int]:
+    """Records at the head of `items` added to `found`: (index of the first child left to
+    walk, nodes visited). Counts and limits exactly as if each had been stacked."""
+    records = found.records
+    for index, child in enumerate(items):
+        if not child or not isinstance(child, _NESTED):
+            continue
+        if visited >= PARSER_MAX_NODES or not isinstance(child, dict) or not is_record(child):
+            return index, visited
+        visited += 1
+        if len(records) >= limit:
+            found.truncated = True
+            return len(items), visited
+        records.append((child, context))
+    return len(items), visited
 
 
 def _inherited(

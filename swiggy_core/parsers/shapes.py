@@ -58,7 +58,8 @@ AVAILABILITY_KEYS = (
     "sold_out",
     "availableSeats",
 )
-_SLOT_ID_KEYS = frozenset({"slotId", "slot_id", "id", *AVAILABILITY_KEYS, "label"})
+# Disjoint from the time keys by construction: `is_slot_record` relies on it.
+_SLOT_ID_KEYS = frozenset({"slotId", "slot_id", "id", *AVAILABILITY_KEYS, "label"}) - _TIME_KEY_SET
 ADDRESS_TEXT_KEYS = (
     "addressLine",
     "address_line",
@@ -129,13 +130,13 @@ def is_restaurant_record(record: dict[str, Any]) -> bool:
 
 def is_slot_record(record: dict[str, Any]) -> bool:
     """A dict that reads as a time slot (a time plus an id or availability)."""
-    if _TIME_KEY_SET.isdisjoint(record):
+    # No id or availability key is a time key: "another key than the time" is any of them.
+    if _TIME_KEY_SET.isdisjoint(record) or _SLOT_ID_KEYS.isdisjoint(record):
         return False
-    keys = record.keys()
-    time_keys = keys & _TIME_KEY_SET
-    if not (keys - time_keys) & _SLOT_ID_KEYS:
-        return False
-    return any(isinstance(record[k], _SCALAR_TYPES) for k in time_keys)
+    for key in record.keys() & _TIME_KEY_SET:  # noqa: SIM110 - a loop, no generator per record
+        if isinstance(record[key], _SCALAR_TYPES):
+            return True
+    return False
 
 
 def is_address_record(record: dict[str, Any]) -> bool:
