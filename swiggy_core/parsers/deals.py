@@ -7,6 +7,7 @@ app books free tables only, so a paid deal is never offered as a booking.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,16 +19,25 @@ from swiggy_core.parsers._values import (
     money,
     pick,
     to_bool,
+    to_float,
     to_id,
     to_int,
     to_str,
 )
+from swiggy_core.parsers.shapes import AVAILABILITY_KEYS
 
 DEAL_KEYS = ("deals", "items", "offers")
 _DEAL_KEYS = Keys(*DEAL_KEYS)
 _PRICE_KEYS = Keys("bookingPrice", "booking_price", "coverCharge", "cover_charge", "displayFee")
 _SEAT_KEYS = Keys("availableInventory", "availableInventoryCount", "available_inventory")
 _MAX_DEALS = 10
+_FREE_KEYS = Keys("isFree", "is_free")
+_ITEM_ID_KEYS = Keys("itemId", "item_id", "dealId")
+_AVAILABILITY_KEYS = Keys(*AVAILABILITY_KEYS)
+# Keys that can make a slot paid, full or deal-bound; a slot with none is plainly free.
+_TERM_KEYS = frozenset().union(_FREE_KEYS, _SEAT_KEYS, _DEAL_KEYS, _PRICE_KEYS, {"price"})
+_UNAVAILABLE_WORDS = ("unavail", "not avail", "sold", "full", "closed", "booked", "blocked")
+_UNAVAILABLE_RE = re.compile("|".join(map(re.escape, _UNAVAILABLE_WORDS)))  # one linear scan
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +101,80 @@ def cheapest_paid(deals: list[Deal]) -> Deal | None:
     paid = [d for d in deals if d.paid]
     priced = [d for d in paid if d.price is not None]
     return min(priced, key=lambda d: d.price or 0.0) if priced else (paid[0] if paid else None)
+
+
+def slot_terms(record: dict[str, Any]) -> dict[str, Any]:
+    """A slot's `available`, `seats_left`, `free`, `item_id`, `deal_title`, `paid_price`.
+
+    The free deal's itemId is the only one ever offered for booking.
+    """
+    if not _TERM_KEYS.isdisjoint(record):
+        return _deal_terms(record)
+    # No seats, deals, price or free flag stated: a free slot, available as it says.
+    item_id = first(record, _ITEM_ID_KEYS)
+    return {
+        "available": _available(record),
+        "seats_left": None,
+        "free": True,
+        "item_id": None if item_id is None else to_id(item_id),
+        "paid_price": None,
+    }
+
+
+def _deal_terms(record: dict[str, Any]) -> dict[str, Any]:
+    """Seats, deals, price and free flag as the slot states them."""
+    seats = seats_left(record)
+    available = _available(record) and seats != 0
+    deals = slot_deals(record)
+    if deals:
+        free = free_deal(deals)
+        paid = cheapest_paid(deals)
+        if all(d.seats_left == 0 for d in deals):
+            available = False
+        return {
+            "available": available,
+            "seats_left": seats,
+            "free": free is not None,
+            "item_id": free.item_id if free else None,
+            "deal_title": (free.title if free else None) or (paid.title if paid else None),
+            "paid_price": paid.price if paid and free is None else None,
+        }
+    price = deal_price(record)
+    if not price:
+        price = money(record["price"]) if "price" in record else None
+    free_flag = first(record, _FREE_KEYS)
+    paid_slot = (free_flag is not None and to_bool(free_flag) is False) or bool(price and price > 0)
+    item_id = None if paid_slot else first(record, _ITEM_ID_KEYS)
+    return {
+        "available": available,
+        "seats_left": seats,
+        "free": not paid_slot,
+        "item_id": None if item_id is None else to_id(item_id),
+        "paid_price": price if paid_slot else None,
+    }
+
+
+def _available(record: dict[str, Any]) -> bool:
+    if record.keys().isdisjoint(_AVAILABILITY_KEYS):
+        status = record.get("status")
+        return not (isinstance(status, str) and _says_unavailable(status))
+    for key in AVAILABILITY_KEYS:
+        if key not in record:
+            continue
+        value = record[key]
+        if key in ("soldOut", "sold_out"):
+            return to_bool(value) is not True
+        if key == "availableSeats":
+            seats = to_float(value)
+            return seats is None or seats > 0
+        flag = to_bool(value)
+        if flag is not None:
+            return flag
+        if isinstance(value, str):
+            return not _says_unavailable(value)
+    status = record.get("status")
+    return not (isinstance(status, str) and _says_unavailable(status))
+
+
+def _says_unavailable(text: str) -> bool:
+    return _UNAVAILABLE_RE.search(text[:60].lower().replace("_", " ")) is not None

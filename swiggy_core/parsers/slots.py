@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -12,10 +11,7 @@ from swiggy_core.parsers._values import (
     as_dict,
     as_list,
     first,
-    money,
     pick,
-    to_bool,
-    to_float,
     to_id,
     to_str,
 )
@@ -27,10 +23,10 @@ from swiggy_core.parsers.clock import (
     epoch_seconds,
     is_iso_date,
 )
-from swiggy_core.parsers.deals import cheapest_paid, deal_price, free_deal, seats_left, slot_deals
+from swiggy_core.parsers.deals import slot_terms
 from swiggy_core.parsers.records import find_records
 from swiggy_core.parsers.results import TimeSlotsResult
-from swiggy_core.parsers.shapes import AVAILABILITY_KEYS, TIME_KEYS, is_slot_record
+from swiggy_core.parsers.shapes import TIME_KEYS, is_slot_record
 from swiggy_core.parsers.unwrap import extract_payload
 
 _MAX_SLOTS = 400  # seven days of half-hour slots
@@ -43,8 +39,6 @@ _DATE_CONTEXT = {
     "date": "date",
 }
 _DISPLAY_TIME_KEYS = ("displayTime", "display_time")
-_UNAVAILABLE_WORDS = ("unavail", "not avail", "sold", "full", "closed", "booked", "blocked")
-_UNAVAILABLE_RE = re.compile("|".join(map(re.escape, _UNAVAILABLE_WORDS)))  # one linear scan
 _STRING_SLOT_KEYS = ("data", "slots", "availableSlots", "timeSlots", "times", "result")
 _EPOCH_KEYS = Keys("reservationTime", "reservation_time", "timestamp", "epoch", "startEpoch")
 _TIME_KEYS = Keys(*TIME_KEYS)
@@ -52,10 +46,9 @@ _DISPLAY_KEYS = Keys(*_DISPLAY_TIME_KEYS)
 _DATE_KEYS = Keys("date", "dateStr", "slotDate")
 _SLOT_ID_KEYS = Keys("slotId", "slot_id", "id")
 _MEAL_KEYS = Keys("slotGroupName", "slot_group_name", "mealType")
-_FREE_KEYS = Keys("isFree", "is_free")
-_ITEM_ID_KEYS = Keys("itemId", "item_id", "dealId")
-_AVAILABILITY_KEYS = Keys(*AVAILABILITY_KEYS)
 _STRING_SLOT_DEFAULTS = {"available": True, "free": True}
+# A slot's own keys beyond its time and id (a plain free slot has none of them).
+_EXTRA_SLOT_KEYS = frozenset().union(_EPOCH_KEYS, _DISPLAY_KEYS, _DATE_KEYS, _MEAL_KEYS)
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
@@ -125,16 +118,17 @@ def _slot(
 ) -> Fields:
     """One slot's `TimeSlot` fields."""
     # Absent fields are common: each is read only when its keys are there (`first`).
-    raw_epoch = first(record, _EPOCH_KEYS)
+    extra = not _EXTRA_SLOT_KEYS.isdisjoint(record)
+    raw_epoch = first(record, _EPOCH_KEYS) if extra else None
     epoch = None if raw_epoch is None else epoch_seconds(raw_epoch)
     raw_time = first(record, _TIME_KEYS)
     if epoch is None and isinstance(raw_time, NUMBER_TYPES) and not isinstance(raw_time, bool):
         epoch = epoch_seconds(raw_time)
     text = to_str(raw_time, 40) if isinstance(raw_time, str) else None
     minutes = clock_minutes(text) if text else None
-    display = first(record, _DISPLAY_KEYS)
+    display = first(record, _DISPLAY_KEYS) if extra else None
     text = (None if display is None else to_str(display, 40)) or text
-    raw_date = first(record, _DATE_KEYS)
+    raw_date = first(record, _DATE_KEYS) if extra else None
     date = None if raw_date is None else date_text(raw_date)
     if date is None and context:
         date = date_text(context.get("date"))
@@ -144,82 +138,22 @@ def _slot(
         date = date or moment.date().isoformat()
     date = date or requested_date
     slot_id = first(record, _SLOT_ID_KEYS)
-    meal = first(record, _MEAL_KEYS)
-    return {
-        "time": text or clock_text(minutes) or "?",
-        "slot_id": None if slot_id is None else to_id(slot_id),
-        "date": date,
-        "reservation_time": epoch,
-        "minutes": minutes,
-        "requested": _is_requested(date, minutes, requested_date, requested_minutes),
-        "meal": None if meal is None else to_str(meal, 40),
-        **_booking_terms(record),
-    }
-
-
-def _booking_terms(record: dict[str, Any]) -> dict[str, Any]:
-    """Seats and deals: the free deal's itemId is the only one ever offered for booking."""
-    seats = seats_left(record)
-    available = _available(record) and seats != 0
-    deals = slot_deals(record)
-    if deals:
-        free = free_deal(deals)
-        paid = cheapest_paid(deals)
-        if all(d.seats_left == 0 for d in deals):
-            available = False
-        return {
-            "available": available,
-            "seats_left": seats,
-            "free": free is not None,
-            "item_id": free.item_id if free else None,
-            "deal_title": (free.title if free else None) or (paid.title if paid else None),
-            "paid_price": paid.price if paid and free is None else None,
-        }
-    price = deal_price(record)
-    if not price:
-        price = money(record["price"]) if "price" in record else None
-    free_flag = first(record, _FREE_KEYS)
-    paid_slot = (free_flag is not None and to_bool(free_flag) is False) or bool(price and price > 0)
-    item_id = None if paid_slot else first(record, _ITEM_ID_KEYS)
-    return {
-        "available": available,
-        "seats_left": seats,
-        "free": not paid_slot,
-        "item_id": None if item_id is None else to_id(item_id),
-        "paid_price": price if paid_slot else None,
-    }
+    meal = first(record, _MEAL_KEYS) if extra else None
+    fields = slot_terms(record)  # the dict the slot's own fields join
+    fields["time"] = text or clock_text(minutes) or "?"
+    fields["slot_id"] = None if slot_id is None else to_id(slot_id)
+    fields["date"] = date
+    fields["reservation_time"] = epoch
+    fields["minutes"] = minutes
+    fields["requested"] = _is_requested(date, minutes, requested_date, requested_minutes)
+    fields["meal"] = None if meal is None else to_str(meal, 40)
+    return fields
 
 
 def _is_requested(
     date: str | None, minutes: int | None, requested_date: str | None, requested: int | None
 ) -> bool:
     return requested is not None and minutes == requested and date == requested_date
-
-
-def _available(record: dict[str, Any]) -> bool:
-    if record.keys().isdisjoint(_AVAILABILITY_KEYS):
-        status = record.get("status")
-        return not (isinstance(status, str) and _says_unavailable(status))
-    for key in AVAILABILITY_KEYS:
-        if key not in record:
-            continue
-        value = record[key]
-        if key in ("soldOut", "sold_out"):
-            return to_bool(value) is not True
-        if key == "availableSeats":
-            seats = to_float(value)
-            return seats is None or seats > 0
-        flag = to_bool(value)
-        if flag is not None:
-            return flag
-        if isinstance(value, str):
-            return not _says_unavailable(value)
-    status = record.get("status")
-    return not (isinstance(status, str) and _says_unavailable(status))
-
-
-def _says_unavailable(text: str) -> bool:
-    return _UNAVAILABLE_RE.search(text[:60].lower().replace("_", " ")) is not None
 
 
 def _requested_date(tool_input: dict[str, Any]) -> str | None:
