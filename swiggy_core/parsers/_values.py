@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from swiggy_core.constants import PARSER_MAX_TEXT_CHARS
+from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_TEXT_CHARS
 from swiggy_core.formatting import MAX_RUPEES
 
 # Linear: one run of digits/commas, an optional fraction; no nested quantifiers.
@@ -49,14 +49,16 @@ class Keys(frozenset[str]):
     `isdisjoint` instead of a Python loop over every alternative.
     """
 
-    __slots__ = ("order", "primary")
+    __slots__ = ("order", "primary", "rest")
     order: tuple[str, ...]
     primary: str
+    rest: tuple[str, ...]
 
     def __new__(cls, *names: str) -> Keys:
         keys = super().__new__(cls, names)
         keys.order = names
         keys.primary = names[0]
+        keys.rest = names[1:]
         return keys
 
 
@@ -69,7 +71,7 @@ def first(record: dict[str, Any], keys: Keys) -> Any:
     if record.keys().isdisjoint(keys):
         return None
     get = record.get
-    for key in keys.order:
+    for key in keys.rest:
         value = get(key)
         if value is not None and (value or not isinstance(value, _EMPTY_TYPES)):
             return value
@@ -134,6 +136,8 @@ def _minus_before_currency(prefix: str) -> bool:
 
 def to_int(value: Any) -> int | None:
     """A non-negative whole number within a sane range, else None."""
+    if type(value) is int:  # the usual quantity: no round trip through float
+        return value if 0 <= value <= _MAX_QUANTITY else None
     if value is None:
         return None
     number = to_float(value)
@@ -202,7 +206,12 @@ def money(value: Any, scale: float = 1.0) -> float | None:
     number = to_float(value)
     if number is None:
         return None
-    rupees = round(number / scale, 2) if scale != 1.0 else number
+    if scale == 1.0:
+        rupees = number
+    elif scale == PAISE_PER_RUPEE and number.is_integer():
+        rupees = number / PAISE_PER_RUPEE  # whole paise: already what round(…, 2) would give
+    else:
+        rupees = round(number / scale, 2)
     # Negative amounts are real (a bill's discount line); absurd ones are faults.
     return rupees if abs(rupees) <= MAX_RUPEES else None
 

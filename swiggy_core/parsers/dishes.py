@@ -178,7 +178,9 @@ def dish_category(record: dict[str, Any], context: dict[str, Any]) -> str | None
     if own:
         return own
     categories = record.get("categories")
-    listed = [to_str(c, 80) for c in as_list(categories)[:8]] if categories else []
+    if not categories:  # the usual dish: its menu category, inherited
+        return to_str(context.get("category")) if context else None
+    listed = [to_str(c, 80) for c in as_list(categories)[:8]]
     specific = [c for c in listed if c and c.lower() not in _GENERIC_CATEGORIES]
     if specific:
         return specific[0]
