@@ -216,6 +216,11 @@ def money(value: Any, scale: float = 1.0) -> float | None:
     return rupees if abs(rupees) <= MAX_RUPEES else None
 
 
+def cents(amount: float) -> float:
+    """`round(amount, 2)`, at once for a whole amount (which that rounding leaves as is)."""
+    return amount if amount.is_integer() else round(amount, 2)
+
+
 def compact(value: Any, limit: int = PARSER_MAX_TEXT_CHARS) -> str:
     """A short one-line rendering of any value for info cards."""
     text = to_str(value, limit)

@@ -9,6 +9,7 @@ from swiggy_core.parsers._values import (
     Keys,
     as_dict,
     as_list,
+    cents,
     first,
     money,
     pick,
@@ -241,7 +242,7 @@ def _prices(
     unit = paise_unit if paise_unit is not None else unit
     total = paise_total if paise_total is not None else total
     if total is None and unit is not None:
-        total = round(unit * quantity, 2)
+        total = cents(unit * quantity)
     if unit is None and total is not None and quantity:
         unit = round(total / quantity, 2)
     return unit, total
@@ -259,7 +260,7 @@ def _food_line_total(entry: dict[str, Any], quantity: int) -> float | None:
     if final is None or total is None or quantity < 1:
         return None
     if quantity > 1 and abs(final * quantity - total) < abs(final - total):
-        return round(final * quantity, 2)
+        return cents(final * quantity)
     return final
 
 

@@ -139,8 +139,7 @@ def _deals(record: dict[str, Any]) -> list[Fields]:
 
 def _cuisines(value: Any) -> list[str]:
     raw = value.split(",") if isinstance(value, str) else as_list(value)
-    names = (to_str(item, 40) for item in raw[:_MAX_CUISINES])
-    return [name for name in names if name]
+    return [name for item in raw[:_MAX_CUISINES] if (name := to_str(item, 40))]
 
 
 def _rating(value: Any) -> float | None:
