@@ -149,6 +149,11 @@ def fresh(emu: EmulatorServer[ScriptedAgentBrain], shop: MiniShop) -> Iterator[N
     assert emu.brain.pending() == 0, "a scripted step was never asked for"
 
 
+# A token the shop refuses; not a dictionary word, since every token is masked in logs and
+# messages for the rest of the process once it has been used.
+REJECTED_TOKEN = "tok-rejected-5c1e9a"
+
+
 def servers(shop: MiniShop, token: str = TOKEN) -> list[dict[str, Any]]:
     return [{"type": "url", "url": shop.url, "name": SERVER, "authorization_token": token}]
 
@@ -267,7 +272,7 @@ def test_a_rejected_token_is_an_error_result_when_the_listing_is_pinned(
 ) -> None:
     pinned = [{"name": "get_cart", "input_schema": {"type": "object"}}]
     emu.brain.enqueue(CallTool(SERVER, "get_cart"), summarise)
-    request = params(shop, mcp_servers=servers(shop, "expired"), tools=[toolset(tools=pinned)])
+    request = params(shop, mcp_servers=servers(shop, REJECTED_TOKEN), tools=[toolset(tools=pinned)])
     _, final = stream(client, **request)
     result = final.content[1]
     assert isinstance(result, BetaMCPToolResultBlock) and result.is_error is True
@@ -280,7 +285,7 @@ def test_a_server_that_cannot_be_listed_is_a_bad_request(
     client: anthropic.Anthropic, shop: MiniShop
 ) -> None:
     with pytest.raises(anthropic.BadRequestError) as rejected:
-        stream(client, **params(shop, mcp_servers=servers(shop, "expired")))
+        stream(client, **params(shop, mcp_servers=servers(shop, REJECTED_TOKEN)))
     assert rejected.value.type == "invalid_request_error"
     message = rejected.value.message
     assert f"Connection error while communicating with MCP server {SERVER}" in message
