@@ -41,6 +41,13 @@ _VEG_KEYS = Keys("isVeg", "is_veg", "veg")
 _CATEGORY_KEYS = Keys("category", "categoryName")
 _VARIANT_KEYS = frozenset({"variantsV2", "variants", "variations"})
 _CUSTOMISABLE_KEYS = frozenset({"hasVariants", "hasAddons"})
+_EXTRA_KEYS = frozenset().union(
+    {"finalPrice", "final_price", "restaurant", "addons", "isBestseller"},
+    _RESTAURANT_ID_KEYS,
+    _RESTAURANT_NAME_KEYS,
+    _VARIANT_KEYS,
+    _CUSTOMISABLE_KEYS,
+)
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
@@ -60,37 +67,54 @@ def price_scale(dishes: list[dict[str, Any]]) -> float:
 
 def read_dish(record: dict[str, Any], name: str, context: dict[str, Any], scale: float) -> Fields:
     """One dish card's `ProductItem` fields; prices divided by `scale` (see `price_scale`)."""
-    final = _dish_price(record.get("finalPrice", record.get("final_price")), scale)
-    base = _dish_price(first(record, _PRICE_KEYS), scale)
-    restaurant = as_dict(record.get("restaurant")) or {}
-    variants = [] if _VARIANT_KEYS.isdisjoint(record) else _variants(record, scale)
-    addons = _addons(record, scale) if "addons" in record else []
-    return {
+    fields: Fields = {
         "name": name,
         "menu_item_id": to_id(first(record, _DISH_ID_KEYS)),
-        "price": final if final is not None else base,
-        "mrp": base if final is not None and base is not None and base > final else None,
+        "price": _dish_price(first(record, _PRICE_KEYS), scale),
+        "mrp": None,
         "in_stock": to_bool(first(record, _STOCK_KEYS)) is not False,
         "image_url": image_from(record),
         "description": to_str(record.get("description"), _DESCRIPTION_CHARS),
         "is_veg": _veg(record),
         "category": dish_category(record, context),
-        "restaurant_id": to_id(first(record, _RESTAURANT_ID_KEYS))
-        or (to_id(pick(restaurant, "id", "restaurantId")) if restaurant else None),
-        "restaurant_name": to_str(first(record, _RESTAURANT_NAME_KEYS))
-        or (to_str(restaurant.get("name")) if restaurant else None),
-        "variants": variants,
-        "addons": addons,
-        "customisable": bool(variants or addons)
-        or (
-            not _CUSTOMISABLE_KEYS.isdisjoint(record)
-            and (
-                to_bool(pick(record, "hasVariants")) is True
-                or to_bool(pick(record, "hasAddons")) is True
-            )
-        ),
-        "bestseller": to_bool(record.get("isBestseller")) is True,
+        "restaurant_id": None,
+        "restaurant_name": None,
+        "variants": [],
+        "addons": [],
+        "customisable": False,
+        "bestseller": False,
     }
+    # Most dishes hold none of the keys below: one test instead of reading each.
+    if not _EXTRA_KEYS.isdisjoint(record):
+        _read_extras(record, fields, scale)
+    return fields
+
+
+def _read_extras(record: dict[str, Any], fields: Fields, scale: float) -> None:
+    """The final price, restaurant, variants, addons and flags of a dish, into `fields`."""
+    final = _dish_price(record.get("finalPrice", record.get("final_price")), scale)
+    base = fields["price"]
+    restaurant = as_dict(record.get("restaurant")) or {}
+    variants = [] if _VARIANT_KEYS.isdisjoint(record) else _variants(record, scale)
+    addons = _addons(record, scale) if "addons" in record else []
+    fields["price"] = final if final is not None else base
+    fields["mrp"] = base if final is not None and base is not None and base > final else None
+    fields["restaurant_id"] = to_id(first(record, _RESTAURANT_ID_KEYS)) or (
+        to_id(pick(restaurant, "id", "restaurantId")) if restaurant else None
+    )
+    fields["restaurant_name"] = to_str(first(record, _RESTAURANT_NAME_KEYS)) or (
+        to_str(restaurant.get("name")) if restaurant else None
+    )
+    fields["variants"] = variants
+    fields["addons"] = addons
+    fields["customisable"] = bool(variants or addons) or (
+        not _CUSTOMISABLE_KEYS.isdisjoint(record)
+        and (
+            to_bool(pick(record, "hasVariants")) is True
+            or to_bool(pick(record, "hasAddons")) is True
+        )
+    )
+    fields["bestseller"] = to_bool(record.get("isBestseller")) is True
 
 
 def _dish_price(value: Any, scale: float) -> float | None:
