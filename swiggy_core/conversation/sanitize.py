@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
 from swiggy_core.constants import COMPACT_AFTER_MESSAGES
@@ -62,7 +61,7 @@ _UNCHANGED = _Unchanged()
 # Sanitised messages remembered by (message, previous, following) identity.
 _MEMO_ENTRIES = 8192
 _Remembered = tuple[ChatMessage, ChatMessage | None, ChatMessage | None, ChatMessage | None]
-_memo: OrderedDict[tuple[int, int, int], _Remembered] = OrderedDict()
+_memo: dict[tuple[int, int, int], _Remembered] = {}
 _memo_lock = threading.Lock()
 
 
@@ -76,10 +75,7 @@ def _sanitized(
     the three objects alive, so their ids cannot be reused while it is remembered.
     """
     key = (id(message), id(previous), id(following))
-    with _memo_lock:
-        hit = _memo.get(key)
-        if hit is not None:
-            _memo.move_to_end(key)
+    hit = _memo.get(key)  # a plain read: dict lookups are atomic, and every hit is checked
     if hit is not None and hit[0] is message and hit[1] is previous and hit[2] is following:
         return hit[3]
     blocks = _paired_blocks(message, previous, following)
@@ -89,8 +85,8 @@ def _sanitized(
         kept = message if blocks is _UNCHANGED else message.model_copy(update={"content": blocks})
     with _memo_lock:
         _memo[key] = (message, previous, following, kept)
-        while len(_memo) > _MEMO_ENTRIES:
-            _memo.popitem(last=False)
+        while len(_memo) > _MEMO_ENTRIES:  # the oldest entries go first
+            _memo.pop(next(iter(_memo)))
     return kept
 
 

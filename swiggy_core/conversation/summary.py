@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -21,6 +22,9 @@ from swiggy_core.models import ChatMessage, McpToolUseBlock, ToolUseBlock
 from swiggy_core.verticals import get_vertical
 
 _VALUE_MAX = 80
+_SAID_ENTRIES = 8192
+_said_memo: dict[int, tuple[ChatMessage, str]] = {}
+_said_lock = threading.Lock()
 _RESTAURANT_VERTICALS = frozenset({VERTICAL_DINING, VERTICAL_FOODORDER})
 _RESTAURANT_ID_KEYS = ("restaurantId", "restaurant_id")
 _RESTAURANT_NAME_KEYS = ("restaurantName", "restaurant_name")
@@ -88,7 +92,7 @@ def build_session_state_summary(
     """`slots=...; intent=...; confirm=...; datetime=...; restaurant=...; location=...`."""
     vertical = get_vertical(vertical_id)
     # Hidden <card_action> payloads carry ids, not words the person chose: skip them.
-    said = [(m, text) for m in messages if m.role == "user" and (text := visible_text(m)).strip()]
+    said = [(m, text) for m in messages if m.role == "user" and (text := _said(m)).strip()]
     user_messages = [message for message, _ in said]
     slots = extract_slots([text for _, text in said], vertical.id)
     values: dict[str, str] = {
@@ -100,6 +104,19 @@ def build_session_state_summary(
         "location": _location(address),
     }
     return _render(values)
+
+
+def _said(message: ChatMessage) -> str:
+    """The message's visible text, read once per stored message (they are never edited)."""
+    hit = _said_memo.get(id(message))
+    if hit is not None and hit[0] is message:  # the entry keeps the message, so ids stay apart
+        return hit[1]
+    text = visible_text(message)
+    with _said_lock:
+        _said_memo[id(message)] = (message, text)
+        while len(_said_memo) > _SAID_ENTRIES:  # the oldest entries go first
+            _said_memo.pop(next(iter(_said_memo)))
+    return text
 
 
 def _render(values: dict[str, str]) -> str:

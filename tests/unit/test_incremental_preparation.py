@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from swiggy_core.conversation import _slots, reduce, sanitize
+from swiggy_core.conversation import _slots, reduce, sanitize, summary
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage, MessageMeta, block_from_dict
 
@@ -21,6 +21,7 @@ WORDS = ("milk", "eggs", "paneer", "bread", "oats", "for 4 people", "under ₹50
 
 def _forget_everything() -> None:
     sanitize._memo.clear()
+    summary._said_memo.clear()
     reduce._remembered.cache_clear()
     _slots._message_slots.cache_clear()
 
