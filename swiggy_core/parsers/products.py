@@ -60,6 +60,7 @@ _SPIN_KEYS = Keys("spinId", "spin_id")
 _SKU_KEYS = Keys("skuId", "sku_id")
 _SIZE_KEYS = Keys("quantityDescription", "quantity_description", "weight", "packSize")
 _MAX_QUANTITY_KEYS = Keys("maxQuantity", "max_quantity", "maxAllowedQuantity")
+_PRODUCT_EXTRA_KEYS = frozenset({*_PRODUCT_STOCK_KEYS, *_VEG_KEYS, "description"})
 _MAX_VARIATIONS = 12
 _DESCRIPTION_CHARS = 500
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
@@ -130,6 +131,8 @@ def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Fiel
     # Product-level fields fill gaps in the default pack (read only when there are gaps).
     own = _variation(record) if default is None or _has_gaps(default) else default
     default = default or own
+    # Product-level stock, veg mark and description are rare on grocery: one test for all.
+    extra = not _PRODUCT_EXTRA_KEYS.isdisjoint(record)
     return {
         "name": name,
         "product_id": to_id(first(record, _ID_KEYS)),
@@ -140,11 +143,11 @@ def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Fiel
         "price": default["price"] if default["price"] is not None else own["price"],
         "mrp": default["mrp"] if default["mrp"] is not None else own["mrp"],
         "in_stock": (default["in_stock"] if variations else own["in_stock"])
-        and to_bool(first(record, _PRODUCT_STOCK_KEYS)) is not False,
+        and (not extra or to_bool(first(record, _PRODUCT_STOCK_KEYS)) is not False),
         "max_quantity": default["max_quantity"] or own["max_quantity"],
         "image_url": default["image_url"] or own["image_url"],
-        "description": to_str(record.get("description"), _DESCRIPTION_CHARS),
-        "is_veg": to_bool(first(record, _VEG_KEYS)),
+        "description": to_str(record.get("description"), _DESCRIPTION_CHARS) if extra else None,
+        "is_veg": to_bool(first(record, _VEG_KEYS)) if extra else None,
         "category": dish_category(record, context),
         "variations": variations,
     }
