@@ -57,6 +57,9 @@ _DISCOUNT_INFO_KEYS = (
     "aggregatedDiscountInfo",
 )
 _OFFER_SOURCES = frozenset({*_OFFER_KEYS, *_DISCOUNT_INFO_KEYS, "offers"})
+_EXTRA_KEYS = frozenset().union(
+    _OFFER_SOURCES, _DISTANCE_KEYS, _AVAILABILITY_KEYS, _NEXT_OPEN_KEYS, {"deals"}
+)
 
 
 def parse_restaurants(payload: Any, vertical_id: str) -> RestaurantsResult | None:
@@ -97,7 +100,7 @@ def _restaurant(record: dict[str, Any], vertical_id: str) -> Fields | None:
     name = to_str(first(record, _NAME_KEYS))
     if name is None:
         return None
-    return {
+    fields: Fields = {
         "name": name,
         "restaurant_id": to_id(first(record, _ID_KEYS)),
         "cuisines": _cuisines(first(record, _CUISINE_KEYS)),
@@ -107,12 +110,20 @@ def _restaurant(record: dict[str, Any], vertical_id: str) -> Fields | None:
         "locality": to_str(first(record, _LOCALITY_KEYS)),
         "is_open": _is_open(record),
         "image_url": image_from(record),
-        "offer": _offer(record),
-        "distance_km": _distance(record),
-        "availability": to_str(first(record, _AVAILABILITY_KEYS), 20),
-        "next_open": to_str(first(record, _NEXT_OPEN_KEYS), 60),
-        "deals": _deals(record) if "deals" in record else [],
+        "offer": None,
+        "distance_km": None,
+        "availability": None,
+        "next_open": None,
+        "deals": [],
     }
+    # Offers, distance, availability and deals are rare on delivery: one test for all.
+    if not _EXTRA_KEYS.isdisjoint(record):
+        fields["offer"] = _offer(record)
+        fields["distance_km"] = _distance(record)
+        fields["availability"] = to_str(first(record, _AVAILABILITY_KEYS), 20)
+        fields["next_open"] = to_str(first(record, _NEXT_OPEN_KEYS), 60)
+        fields["deals"] = _deals(record) if "deals" in record else []
+    return fields
 
 
 def _distance(record: dict[str, Any]) -> float | None:
