@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from _chat import grocery_chat, record_grocery_calls
 
@@ -38,10 +38,14 @@ from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 
 SIZES = (10, 50, 200)
 WARM = 3
-RUNS = 21
+ROUNDS = 10
+PER_ROUND = 4
 TARGET_MEDIAN_MS = 10.0
 TARGET_GROWTH = 1.3
 WAIT_SECONDS = 120.0
+
+
+Timed: TypeAlias = "tuple[ChatSession, TimedClient, ChatStore]"
 
 
 class TimedClient:
@@ -73,11 +77,11 @@ def _own_ms(session: ChatSession, client: TimedClient, text: str) -> float:
     return (wall - (client.seconds - inside)) * 1000
 
 
-def _measure(folder: Path, turns: int, sandbox: SandboxHttpServer, base_url: str) -> list[float]:
-    recorded = record_grocery_calls(sandbox)
+def _session(folder: Path, turns: int, sandbox: SandboxHttpServer, base_url: str) -> Timed:
+    """A session on a chat of `turns` recorded turns, its own store, warmed up."""
     store = ChatStore(f"sqlite:///{folder / f'turns-{turns}.db'}")
     conversation_id = store.create_conversation("bench-user", "food")
-    store.append_messages(conversation_id, grocery_chat(turns, recorded))
+    store.append_messages(conversation_id, grocery_chat(turns, record_grocery_calls(sandbox)))
     client = TimedClient(make_client("sk-ant-bench", base_url))
     setup = TurnSetup(
         vertical_id="food",
@@ -97,8 +101,18 @@ def _measure(folder: Path, turns: int, sandbox: SandboxHttpServer, base_url: str
     )
     for index in range(WARM):
         _own_ms(session, client, f"warm-up {index}")
-    figures = [_own_ms(session, client, f"and some more milk, please ({i})") for i in range(RUNS)]
-    store.close()
+    return session, client, store
+
+
+def _measure(sessions: dict[int, Timed]) -> dict[int, list[float]]:
+    """Turns in rounds that alternate the sizes, so a change in the machine's load
+    touches every size alike."""
+    figures: dict[int, list[float]] = {turns: [] for turns in sessions}
+    for round_index in range(ROUNDS):
+        for turns, (session, client, _) in sessions.items():
+            for index in range(PER_ROUND):
+                text = f"and some more milk, please ({round_index}.{index})"
+                figures[turns].append(_own_ms(session, client, text))
     return figures
 
 
@@ -111,12 +125,14 @@ def main() -> None:
         SandboxHttpServer() as sandbox,
         EmulatorServer(brain) as emulator,
     ):
-        for turns in SIZES:
-            figures = _measure(Path(folder), turns, sandbox, emulator.base_url)
+        sessions = {n: _session(Path(folder), n, sandbox, emulator.base_url) for n in SIZES}
+        for turns, figures in _measure(sessions).items():
             median = statistics.median(figures)
             p95 = statistics.quantiles(figures, n=20)[-1]
             results[turns] = (median, p95)
             print(f"{turns:4d} turns: median {median:6.1f} ms   p95 {p95:6.1f} ms", flush=True)
+        for _, _, store in sessions.values():
+            store.close()
     growth = results[SIZES[-1]][0] / results[SIZES[0]][0]
     worst = max(median for median, _ in results.values())
     met = worst <= TARGET_MEDIAN_MS and growth <= TARGET_GROWTH
