@@ -70,6 +70,9 @@ _DISH_HINT_KEYS = Keys("restaurantId", "isVeg")
 _ITEM_KEY_SET = frozenset(ITEM_KEYS)
 _BILL_KEY_SET = frozenset(BILL_KEYS)
 _TO_PAY_KEYS = Keys("toPay", "to_pay")
+_STATED_PRICE_KEYS = frozenset().union(
+    {"final_price"}, _UNITS, _TOTALS, _PAISE_UNITS, _PAISE_TOTALS
+)
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
 
 
@@ -231,11 +234,15 @@ def _ids(
 def _prices(
     entry: dict[str, Any], variation: dict[str, Any], quantity: int
 ) -> tuple[float | None, float | None]:
-    food_line = _food_line_total(entry, quantity)
+    # A line with only a `price` (the usual grocery line) skips the other price keys.
+    stated = not _STATED_PRICE_KEYS.isdisjoint(entry)
+    food_line = _food_line_total(entry, quantity) if stated else None
     if food_line is not None:
         return round(food_line / quantity, 2), food_line
-    unit = money(first(entry, _UNITS)) or money(first(entry, _UNIT_FALLBACKS))
+    unit = (money(first(entry, _UNITS)) if stated else None) or money(first(entry, _UNIT_FALLBACKS))
     unit = unit if unit is not None or not variation else money(variation.get("price"))
+    if not stated:
+        return unit, None if unit is None else cents(unit * quantity)
     total = money(first(entry, _TOTALS))
     paise_unit = money(first(entry, _PAISE_UNITS), scale=PAISE_PER_RUPEE)
     paise_total = money(first(entry, _PAISE_TOTALS), scale=PAISE_PER_RUPEE)
