@@ -223,3 +223,6 @@ CACHE_WINDOW_STEP_MESSAGES: Final = 8
 # The clock and session summary ride in the newest user message, after its cached part,
 # in one text block opening with this line (the offline planner finds them by it).
 TURN_CONTEXT_HEADER: Final = "[Context from the app for this turn; not written by the person]"
+
+# The page name the audit gives calls made from Connections (not a shop page).
+CONNECTIONS_PAGE: Final = "connections"

@@ -9,11 +9,15 @@ is the tool's own failure text, already shown to the person.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from swiggy_core.audited import run_audited
+from swiggy_core.hooks import CallScope
 from swiggy_core.logsafe import redact
 from swiggy_core.mcp import McpCallError, McpManager
 from swiggy_core.models import ErrorInfo
+from swiggy_core.store.tool_audit import ToolCallEntry
 
 REPORT_TOOL = "report_error"
 _DOMAINS = {"instamart": "im", "food": "food", "dineout": "dineout"}
@@ -21,9 +25,19 @@ _MAX_MESSAGE_CHARS = 500
 
 
 def report_tool_failure(
-    manager: McpManager, server_url: str, server_key: str, token: str | None, error: ErrorInfo
+    manager: McpManager,
+    server_url: str,
+    server_key: str,
+    token: str | None,
+    error: ErrorInfo,
+    *,
+    scope: CallScope | None = None,
+    record: Callable[[ToolCallEntry], None] | None = None,
 ) -> str:
-    """Call report_error for `error`; returns what Swiggy answered (or why it failed)."""
+    """Call report_error for `error`; returns what Swiggy answered (or why it failed).
+
+    With `record`, the call is audited for the person and page `scope` names.
+    """
     if not error.report_tool:
         return "There is nothing to report for this error."
     arguments: dict[str, Any] = {
@@ -32,8 +46,14 @@ def report_tool_failure(
         "domain": _DOMAINS.get(server_key, server_key),
         "flowDescription": f"{error.code}: the assistant stopped after repeated failures.",
     }
+    info = (scope or CallScope()).info(server_key, REPORT_TOOL, arguments)
+    user = scope.user_id if scope is not None else ""
     try:
-        output = manager.call_tool(server_url, token, REPORT_TOOL, arguments)
+        output = run_audited(
+            info,
+            lambda: manager.call_tool(server_url, token, REPORT_TOOL, arguments, user=user),
+            record,
+        )
     except McpCallError as failure:
         return f"The report could not be sent: {failure.message}"
     return _answer(output.text, output.is_error)

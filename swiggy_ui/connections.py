@@ -8,11 +8,14 @@ import anthropic
 import httpx2
 import streamlit as st
 
-from swiggy_core.constants import KNOWN_MODELS, MCP_SERVERS
+from swiggy_core.audited import run_audited
+from swiggy_core.constants import CONNECTIONS_PAGE, KNOWN_MODELS, MCP_SERVERS
 from swiggy_core.engine import classify_api_error, make_client
+from swiggy_core.hooks import CallScope
 from swiggy_core.limits import SpendingLimits, budget_for, parse_limit, save_limits
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp import McpCallError, call_tool
+from swiggy_core.mcp.client import ToolCallResult, ToolOutput
 from swiggy_core.parsers import AddressesResult, parse_tool_result
 from swiggy_core.pricing import INR_PER_USD, estimate_cost, format_inr, format_usd
 from swiggy_core.store import StoreError
@@ -207,15 +210,26 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
         st.warning("**E-5002** · Connect Swiggy first: sign in above.")
         return None
     try:
-        result = call_tool(url, token, "get_addresses", {})
+        scope = CallScope(runtime.user_id, CONNECTIONS_PAGE)
+        info = scope.info("instamart", "get_addresses", {})
+        output = run_audited(
+            info,
+            lambda: _as_output(call_tool(url, token, "get_addresses", {})),
+            runtime.store.record_tool_call,
+        )
     except McpCallError as error:
         st.error(plain(str(error)), icon=":material/cloud_off:")
         return None
-    parsed = parse_tool_result("get_addresses", result.content, "food")
+    blocks = [{"type": "text", "text": text} for text in output.texts()]
+    parsed = parse_tool_result("get_addresses", blocks, "food")
     if isinstance(parsed, AddressesResult):
         return parsed
-    st.warning(f"**E-3004** · Swiggy did not return addresses: {plain(result.text[:200])}")
+    st.warning(f"**E-3004** · Swiggy did not return addresses: {plain(output.text[:200])}")
     return None
+
+
+def _as_output(result: ToolCallResult) -> ToolOutput:
+    return ToolOutput(result.text, result.is_error, result.structured)
 
 
 _ORDER_LIMIT_FIELD = "form_limit_order"

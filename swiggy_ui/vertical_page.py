@@ -10,6 +10,7 @@ from swiggy_core.actions import typed_message
 from swiggy_core.constants import OAUTH_EXPIRY_WARNING
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import InputError, SwiggyAssistantError
+from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.report import report_tool_failure
@@ -199,7 +200,13 @@ def _send_report(runtime: Runtime, vertical: Vertical, error: ErrorInfo) -> None
     setup = runtime.setup(vertical.id)
     url = setup.server_url(vertical.server_key, vertical.server.url)
     answer = report_tool_failure(
-        shared_manager(), url, vertical.server_key, runtime.mcp_token(), error
+        shared_manager(),
+        url,
+        vertical.server_key,
+        runtime.mcp_token(),
+        error,
+        scope=CallScope(runtime.user_id, vertical.id),
+        record=runtime.store.record_tool_call,
     )
     st.info(markdown_text(answer), icon=":material/bug_report:")
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from uihelpers import buttons, new_app, open_page, same_browser, texts
+import os
 
+from uihelpers import buttons, new_app, open_page, same_browser, store_user, texts
+
+from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import text_turn
 from swiggy_ui.credentials import KEY_API_KEY
 
@@ -56,6 +59,9 @@ def test_saved_addresses_load_and_the_choice_is_remembered(app):
     buttons(at, "Load my saved addresses")[0].click().run()
     choices = buttons(at, "Use this address")
     assert len(choices) == 3
+    # The call the page made is in the audit like every other tool call.
+    (call,) = ChatStore(os.environ["SWIGGY_DATABASE_URL"]).tool_calls(store_user(at))
+    assert (call.tool, call.vertical_id, call.outcome) == ("get_addresses", "connections", "ok")
     choices[1].click().run()
     assert "Delivering here" in texts(at.markdown)
     assert len(buttons(at, "Use this address")) == 2

@@ -1,9 +1,12 @@
 """Each error banner, driven by a real fault from the emulator through the real SDK."""
 
+import os
+
 import pytest
-from uihelpers import buttons, open_page, texts, use_scripted_model
+from uihelpers import buttons, open_page, store_user, texts, use_scripted_model
 
 from swiggy_core.constants import TURN_CONTEXT_HEADER
+from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import Fault, ScriptedTurn, text_turn
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
@@ -142,6 +145,10 @@ def test_a_tool_that_keeps_failing_offers_a_report_to_swiggy(app, scripted):
     # The sandbox's report_error answered: the report reached the Instamart server.
     answer = texts(at.info)
     assert "report" in answer.lower() and "could not be sent" not in answer
+    # Sent only when pressed, and audited like every other tool call.
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    (sent,) = store.tool_calls(store_user(at), tool="report_error")
+    assert (sent.vertical_id, sent.server, sent.outcome) == ("food", "instamart", "ok")
 
 
 def test_a_revoked_session_is_not_reported_but_reconnected(app, scripted):
