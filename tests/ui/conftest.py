@@ -11,7 +11,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest, app_test
 from uihelpers import new_app
 
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
@@ -100,3 +101,28 @@ def scripted(scripted_emulator, monkeypatch) -> Iterator[EmulatorServer[Scripted
     scripted_emulator.brain.clear()
     scripted_emulator.requests.clear()
     yield scripted_emulator
+
+
+class RecordingFiles(MediaFileManager):
+    """The run's media manager, kept so a test can press a download as a browser would."""
+
+    latest: MediaFileManager | None = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        RecordingFiles.latest = self
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    monkeypatch.setattr(app_test, "MediaFileManager", RecordingFiles)
+
+    def fetch(button) -> str:
+        manager = RecordingFiles.latest
+        assert manager is not None
+        url = manager.execute_deferred(button.proto.deferred_file_id)
+        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
+        assert stored is not None
+        return stored.content.decode() if isinstance(stored.content, bytes) else stored.content
+
+    return fetch

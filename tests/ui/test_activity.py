@@ -8,9 +8,6 @@ import json
 import os
 from datetime import UTC, datetime, timedelta
 
-import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
-from streamlit.testing.v1 import app_test
 from uihelpers import buttons, new_app, open_page, store_user, texts
 
 from swiggy_core.store import ChatStore
@@ -18,31 +15,6 @@ from swiggy_core.store.tool_audit import ToolCallEntry
 
 PAGE = "app_pages/activity.py"
 START = datetime(2026, 11, 20, 6, 30, tzinfo=UTC)
-
-
-class RecordingFiles(MediaFileManager):
-    """The run's media manager, kept so a test can press a download as a browser would."""
-
-    latest: MediaFileManager | None = None
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        RecordingFiles.latest = self
-
-
-@pytest.fixture
-def downloads(monkeypatch):
-    monkeypatch.setattr(app_test, "MediaFileManager", RecordingFiles)
-
-    def fetch(button) -> str:
-        manager = RecordingFiles.latest
-        assert manager is not None
-        url = manager.execute_deferred(button.proto.deferred_file_id)
-        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
-        assert stored is not None
-        return stored.content.decode() if isinstance(stored.content, bytes) else stored.content
-
-    return fetch
 
 
 def _store() -> ChatStore:

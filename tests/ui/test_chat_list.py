@@ -7,9 +7,6 @@ import os
 import re
 from datetime import UTC, datetime, timedelta
 
-import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
-from streamlit.testing.v1 import app_test
 from uihelpers import buttons, new_app, open_page, store_user, texts
 
 from swiggy_core.export import local_day
@@ -17,31 +14,6 @@ from swiggy_core.store import ChatStore, NewApproval
 from swiggy_ui.runtime import open_store
 
 PAGE = "app_pages/nutricart.py"
-
-
-class RecordingFiles(MediaFileManager):
-    """The run's media manager, kept so a test can press a download as a browser would."""
-
-    latest: MediaFileManager | None = None
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        RecordingFiles.latest = self
-
-
-@pytest.fixture
-def downloads(monkeypatch):
-    monkeypatch.setattr(app_test, "MediaFileManager", RecordingFiles)
-
-    def fetch(button) -> str:
-        manager = RecordingFiles.latest
-        assert manager is not None
-        url = manager.execute_deferred(button.proto.deferred_file_id)
-        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
-        assert stored is not None
-        return stored.content.decode() if isinstance(stored.content, bytes) else stored.content
-
-    return fetch
 
 
 def _say(at, text: str):
