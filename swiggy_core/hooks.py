@@ -4,9 +4,7 @@ Pre hooks run before a call and may refuse it with a reason the model reads (as 
 tool's error result; the turn goes on). Post hooks see every outcome: the audit, and what
 the model gets of a large result. The server is never called for a refused call.
 
-The default set (`default_hooks`): a switched-off server is refused, `book_table` needs a
-slot some `get_available_slots` of this conversation returned, the per-user rate budget
-is spent; every outcome is audited and large results are shrunk for the model.
+The built-in hooks and the default set live in `swiggy_core.hook_rules`.
 """
 
 from __future__ import annotations
@@ -14,23 +12,17 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from swiggy_core.errors import ErrorCode
-from swiggy_core.mcp.manager import ToolOutput, shrink_for_model
+from swiggy_core.mcp.manager import ToolOutput
 from swiggy_core.models import ChatMessage, result_text, tool_pairs
-from swiggy_core.store.tool_audit import Outcome, ToolCallEntry, world_of
+from swiggy_core.store.tool_audit import Outcome
 from swiggy_core.tool_errors import classify_mcp_tool_error
 
 logger = logging.getLogger(__name__)
-
-SLOT_TOOL = "get_available_slots"
-BOOKING_TOOL = "book_table"
-SLOT_NEEDED = "book_table needs a slot from get_available_slots"
-_SLOT_KEYS = ("slotId", "slot_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,137 +177,6 @@ def denied_outcome(info: ToolCallInfo, denial: Denial) -> ToolOutcome:
     """A refused call as an outcome: the reason as an error result, nothing was called."""
     output = ToolOutput(denial.reason, True)
     return ToolOutcome(info, output, 0.0, str(denial.code), denied=True)
-
-
-# --- pre hooks ---------------------------------------------------------------------------
-
-
-class Budget(Protocol):
-    """`swiggy_core.mcp.budget.RateBudget`: None allows the call, else why it may not run."""
-
-    def take(self, user: str, server: str, tool: str) -> str | None: ...
-
-
-def rate_budget(budget: Budget) -> PreHook:
-    """Spend one call (and one write, for a write tool) of the person's budget."""
-
-    def hook(info: ToolCallInfo) -> Denial | None:
-        refusal = budget.take(info.user_id, info.server, info.tool)
-        return None if refusal is None else Denial(refusal, ErrorCode.RATE_BUDGET)
-
-    return hook
-
-
-def disabled_servers(keys: Callable[[], Collection[str]]) -> PreHook:
-    """Refuse calls to a server that is switched off (`keys` is read at call time)."""
-
-    def hook(info: ToolCallInfo) -> Denial | None:
-        if info.server not in keys():
-            return None
-        return Denial(
-            f"The server {info.server!r} is switched off, so {info.tool} cannot run. "
-            "Tell the person; they can switch it on under Connections → Servers.",
-            ErrorCode.SERVER_DISABLED,
-        )
-
-    return hook
-
-
-def require_listed_slot(info: ToolCallInfo) -> Denial | None:
-    """`book_table` only with a slot that an earlier `get_available_slots` returned."""
-    if info.tool != BOOKING_TOOL:
-        return None
-    slot = next((info.arguments[k] for k in _SLOT_KEYS if info.arguments.get(k)), None)
-    listed = _listed_slots(info.history)
-    if slot is not None and str(slot) in listed:
-        return None
-    return Denial(
-        f"{SLOT_NEEDED}: call {SLOT_TOOL} for this restaurant and date first, then use "
-        "one of the slotId values it returned."
-    )
-
-
-def _listed_slots(history: Iterable[ToolExchange]) -> set[str]:
-    slots: set[str] = set()
-    for exchange in history:
-        if exchange.tool != SLOT_TOOL or exchange.is_error:
-            continue
-        for text in exchange.texts:
-            try:
-                slots |= set(_values_of(json.loads(text), _SLOT_KEYS))
-            except ValueError:
-                continue  # a prose summary: its JSON block carries the ids
-    return slots
-
-
-def _values_of(node: Any, keys: Sequence[str]) -> Iterable[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key in keys and isinstance(value, str | int):
-                yield str(value)
-            else:
-                yield from _values_of(value, keys)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _values_of(item, keys)
-
-
-# --- post hooks --------------------------------------------------------------------------
-
-
-def audit_to(
-    record: Callable[[ToolCallEntry], None],
-    *,
-    world: str | None = None,
-    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-) -> PostHook:
-    """Write each outcome to the audit; a store fault is logged (no secrets) and ignored."""
-
-    def hook(outcome: ToolOutcome) -> None:
-        info = outcome.info
-        entry = ToolCallEntry(
-            at=clock(),
-            user_id=info.user_id,
-            world=world_of(info.user_id) if world is None else world,
-            vertical_id=info.vertical_id,
-            conversation_id=info.conversation_id,
-            server=info.server,
-            tool=info.tool,
-            arguments=dict(info.arguments),
-            outcome=outcome.outcome,
-            duration_ms=outcome.duration_ms,
-            error_code=outcome.error_code,
-        )
-        try:
-            record(entry)
-        except Exception as error:
-            code = getattr(error, "code", None) or type(error).__name__
-            logger.warning("tool call audit not stored for %s (%s)", info.tool, code)
-
-    return hook
-
-
-def shrink_result(outcome: ToolOutcome) -> ToolOutput:
-    """What the model gets of a large result (the stored result and the cards keep it all)."""
-    output = outcome.output
-    return output._replace(text=shrink_for_model(output.text, outcome.info.arguments))
-
-
-def default_hooks(
-    record: Callable[[ToolCallEntry], None],
-    *,
-    budget: Budget | None = None,
-    disabled: Callable[[], Collection[str]] | None = None,
-    world: str | None = None,
-) -> ToolHooks:
-    """The hooks a session uses unless its setup brings its own (the budget spends last)."""
-    pre: list[PreHook] = []
-    if disabled is not None:
-        pre.append(disabled_servers(disabled))
-    pre.append(require_listed_slot)
-    if budget is not None:
-        pre.append(rate_budget(budget))
-    return ToolHooks(pre=tuple(pre), post=(audit_to(record, world=world), shrink_result))
 
 
 def _refused_envelope(output: ToolOutput) -> bool:

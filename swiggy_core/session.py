@@ -23,7 +23,8 @@ from swiggy_core.approval_tool import ApprovalAnswer
 from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
-from swiggy_core.hooks import CallScope, ToolHooks, default_hooks
+from swiggy_core.hook_rules import default_hooks
+from swiggy_core.hooks import CallScope, ToolHooks
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager

@@ -10,22 +10,24 @@ import pytest
 
 from swiggy_core.engine.local_tools import prefixed_name
 from swiggy_core.errors import ErrorCode
-from swiggy_core.hooks import (
+from swiggy_core.hook_rules import (
     SLOT_NEEDED,
+    audit_to,
+    default_hooks,
+    disabled_servers,
+    rate_budget,
+    require_listed_slot,
+    shrink_result,
+)
+from swiggy_core.hooks import (
     CallScope,
     Denial,
     ToolExchange,
     ToolHooks,
     ToolOutcome,
-    audit_to,
-    default_hooks,
     denied_outcome,
-    disabled_servers,
     error_code_of,
     exchanges_of,
-    rate_budget,
-    require_listed_slot,
-    shrink_result,
 )
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import ToolOutput
