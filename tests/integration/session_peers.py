@@ -132,3 +132,28 @@ def last_tool_result_text(ctx: TurnContext) -> str:
 
 def echo(ctx: TurnContext) -> Finish:
     return Finish("Answer: " + last_tool_result_text(ctx))
+
+
+def free_table(shop: Shop) -> tuple[dict[str, Any], dict[str, Any]]:
+    """get_available_slots arguments for a venue, and book_table arguments for tomorrow's
+    first slot there with a free deal and tables left."""
+    location = shop.call("dineout", "get_saved_locations", {})["data"]["locations"][0]
+    search = {"query": "indiranagar", "addressId": location["id"]}
+    found = shop.call("dineout", "search_restaurants_dineout", search)["data"]
+    where = {"latitude": found["latitude"], "longitude": found["longitude"]}
+    tomorrow = (NOW + timedelta(days=1)).date().isoformat()
+    for venue in found["restaurants"]:
+        ask = {"restaurantId": venue["id"], "date": tomorrow, **where}
+        for slot in shop.call("dineout", "get_available_slots", ask)["data"]["slots"]:
+            free = [d for d in slot["deals"] if d["isFree"] and slot["availableInventory"] > 0]
+            if free and slot.get("dateStr", tomorrow) == tomorrow:
+                book = {
+                    "restaurantId": venue["id"],
+                    "slotId": slot["slotId"],
+                    "itemId": free[0]["itemId"],
+                    "reservationTime": slot["reservationTime"],
+                    "guestCount": 2,
+                    **where,
+                }
+                return ask, book
+    raise AssertionError("no free table tomorrow")

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from session_peers import Shop, ask_checkout, echo, finish, new_session
-from test_session_spending import _free_table
+from session_peers import Shop, ask_checkout, echo, finish, free_table, new_session
 
 from swiggy_core.actions import typed_message
 from swiggy_core.engine import StreamFailed
@@ -137,7 +136,7 @@ def test_a_free_table_costs_nothing_so_a_zero_limit_still_books_it(
     session = new_session(store, shop, emu.base_url, engine="local", vertical_id="dining")
     save_limits(store, session.user_id, SpendingLimits(per_order=0, per_day=0))
     before = len(shop.bookings())
-    emu.brain.enqueue(ask_checkout(_free_table(shop), tool="book_table"))
+    emu.brain.enqueue(ask_checkout(free_table(shop)[1], tool="book_table"))
     finish(session.send(typed_message("book it")))
     approval = _pending(session)
     emu.brain.enqueue(echo)

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from session_peers import (
     ADDRESS,
-    NOW,
     Shop,
     ask_checkout,
     echo,
     finish,
+    free_table,
     new_session,
     tool_call,
 )
@@ -102,30 +102,7 @@ def _spend(vertical: str, shop: Shop) -> tuple[str, dict[str, Any], Callable[[],
         cart = {"restaurantId": dish["restaurant_id"], "addressId": ADDRESS, "cartItems": lines}
         assert shop.call("food", "update_food_cart", cart)["success"]
         return "place_food_order", {"addressId": ADDRESS}, shop.food_orders
-    return "book_table", _free_table(shop), lambda: len(shop.bookings())
-
-
-def _free_table(shop: Shop) -> dict[str, Any]:
-    """book_table arguments for tomorrow's first slot with a free deal and tables left."""
-    location = shop.call("dineout", "get_saved_locations", {})["data"]["locations"][0]
-    search = {"query": "indiranagar", "addressId": location["id"]}
-    found = shop.call("dineout", "search_restaurants_dineout", search)["data"]
-    where = {"latitude": found["latitude"], "longitude": found["longitude"]}
-    tomorrow = (NOW + timedelta(days=1)).date().isoformat()
-    for venue in found["restaurants"]:
-        ask = {"restaurantId": venue["id"], "date": tomorrow, **where}
-        for slot in shop.call("dineout", "get_available_slots", ask)["data"]["slots"]:
-            free = [d for d in slot["deals"] if d["isFree"] and slot["availableInventory"] > 0]
-            if free and slot.get("dateStr", tomorrow) == tomorrow:
-                return {
-                    "restaurantId": venue["id"],
-                    "slotId": slot["slotId"],
-                    "itemId": free[0]["itemId"],
-                    "reservationTime": slot["reservationTime"],
-                    "guestCount": 2,
-                    **where,
-                }
-    raise AssertionError("no free table tomorrow")
+    return "book_table", free_table(shop)[1], lambda: len(shop.bookings())
 
 
 @pytest.mark.parametrize(("engine", "result_form"), ENGINE_PER_FORM, indirect=["result_form"])

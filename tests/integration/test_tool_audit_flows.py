@@ -12,17 +12,16 @@ from __future__ import annotations
 import socket
 import uuid
 from dataclasses import replace
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from session_peers import (
     ADDRESS,
-    NOW,
     Shop,
     ask_checkout,
     echo,
     finish,
+    free_table,
     last_tool_result_text,
     new_session,
     tool_call,
@@ -131,35 +130,11 @@ def test_a_deny_hook_reaches_the_model_as_a_tool_error_and_never_the_server(
     assert oldest.conversation_id == session.conversation_id and oldest.world == "sandbox"
 
 
-def _free_table(shop: Shop) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A venue's get_available_slots arguments and book_table arguments for a free slot."""
-    location = shop.call("dineout", "get_saved_locations", {})["data"]["locations"][0]
-    search = {"query": "indiranagar", "addressId": location["id"]}
-    found = shop.call("dineout", "search_restaurants_dineout", search)["data"]
-    where = {"latitude": found["latitude"], "longitude": found["longitude"]}
-    tomorrow = (NOW + timedelta(days=1)).date().isoformat()
-    for venue in found["restaurants"]:
-        ask = {"restaurantId": venue["id"], "date": tomorrow, **where}
-        for slot in shop.call("dineout", "get_available_slots", ask)["data"]["slots"]:
-            free = [d for d in slot["deals"] if d["isFree"]]
-            if free and slot["availableInventory"] > 0:
-                book = {
-                    "restaurantId": venue["id"],
-                    "slotId": slot["slotId"],
-                    "itemId": free[0]["itemId"],
-                    "reservationTime": slot["reservationTime"],
-                    "guestCount": 2,
-                    **where,
-                }
-                return ask, book
-    raise AssertionError("no free table tomorrow")
-
-
 def test_book_table_without_a_listed_slot_is_refused_with_the_reason(
     emu, store: ChatStore, shop: Shop
 ) -> None:
     """The default hooks: a made-up slot is refused; a listed one meets the approval gate."""
-    ask, book = _free_table(shop)
+    ask, book = free_table(shop)
     user = person()
     session = new_session(
         store, shop, emu.base_url, engine="local", vertical_id="dining", user_id=user
