@@ -55,12 +55,12 @@ def user_stdio_allowed() -> bool:
 
 def user_servers(store_db: PreferenceStore, user_id: str) -> dict[str, ServerConfig]:
     """The person's servers by key (origin "user"); a stored entry that no longer passes
-    the rules is left out rather than used."""
+    the rules (including stdio once the deployment no longer allows it) is left out."""
     servers: dict[str, ServerConfig] = {}
     for key, entry in _stored(store_db, user_id).items():
         try:
-            servers[key] = build_server(key, entry, origin="user")
-        except EntryError:
+            servers[key] = check_user_server(build_server(key, entry, origin="user"))
+        except (EntryError, SwiggyAssistantError):
             continue
     return servers
 

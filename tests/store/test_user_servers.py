@@ -114,6 +114,10 @@ def test_stdio_servers_need_the_deployment_to_allow_them(
     assert user_stdio_allowed()
     save_user_server(store, ME, tool)
     assert user_servers(store, ME)["notes"].target == "python -m notes"
+    # The deployment stops allowing it: the saved stdio server no longer loads (or runs).
+    monkeypatch.delenv(ALLOW_USER_STDIO_ENV)
+    assert "notes" not in user_servers(store, ME)
+    monkeypatch.setenv(ALLOW_USER_STDIO_ENV, "true")
     secret_env = ServerConfig(key="gh", transport="stdio", command="gh", env={"GH_TOKEN": "x"})
     assert "GH_TOKEN" in refused(lambda: save_user_server(store, ME, secret_env))
 
