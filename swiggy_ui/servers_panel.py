@@ -8,9 +8,8 @@ secret-looking argument. The person's own servers follow (`own_servers`).
 
 from __future__ import annotations
 
-import re
 import time
-from typing import Final
+from pathlib import PurePath
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -24,9 +23,6 @@ from swiggy_ui import server_setup
 from swiggy_ui.own_servers import render_own_servers
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import inline_code, plain
-
-_SECRET_WORD_RE: Final = re.compile(r"token|key|secret|pass|auth|bearer|cred", re.IGNORECASE)
-MASK: Final = "•••"
 
 
 def render_servers(runtime: Runtime) -> None:
@@ -133,21 +129,16 @@ def checked_ago(checked_at: float, now: float | None = None) -> str:
 
 
 def safe_target(config: ServerConfig) -> str:
-    """Where a server runs, for people: the URL's host, or the command with secrets masked."""
+    """Where a server runs, for people: the URL's host, or the program's name and how many
+    arguments it takes. Arguments are never shown: a token can sit in any of them
+    (`--header "Authorization: Bearer …"`, a bare key), and every visitor sees this list."""
     if config.transport != "stdio":
         try:
             return urlsplit(config.url).hostname or "(no URL)"
         except ValueError:
             return "(bad URL)"
-    shown: list[str] = []
-    hide_next = False
-    for word in (config.command, *config.args):
-        name, equals, _ = word.partition("=")
-        if hide_next:
-            shown.append(MASK)
-        elif equals and _SECRET_WORD_RE.search(name):
-            shown.append(f"{name}={MASK}")
-        else:
-            shown.append(word)
-        hide_next = word.startswith("-") and not equals and bool(_SECRET_WORD_RE.search(word))
-    return " ".join(shown)
+    program = PurePath(config.command).name or "(no command)"
+    count = len(config.args)
+    if not count:
+        return program
+    return f"{program} … ({count} argument{'s' if count != 1 else ''})"
