@@ -20,6 +20,7 @@ from swiggy_core.store import ChatStore, ConversationInfo, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.runtime import Runtime
+from swiggy_ui.safe_text import plain
 
 # The sidebar lists this many of the newest chats (a longer history stays in the store).
 MAX_LISTED: Final = 30
@@ -47,7 +48,7 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
     with st.sidebar:
         st.markdown("**Chats**")
         if ui.flash:
-            st.warning(ui.flash, icon=":material/block:")
+            st.warning(plain(ui.flash), icon=":material/block:")
             ui.flash = None
         try:
             chats = runtime.store.list_chats(runtime.user_id, vertical.id)
@@ -98,7 +99,7 @@ def _chooser(vertical: Vertical, chats: list[ConversationInfo], current: str | N
     st.radio(
         "Earlier chats",
         ids,
-        format_func=lambda chat_id: titles[chat_id],
+        format_func=lambda chat_id: plain(titles[chat_id]),  # typed text: never live
         captions=[local_day(chat.updated_at) for chat in chats],
         key=key,
         label_visibility="collapsed",
@@ -125,7 +126,7 @@ def _open_chat_tools(
         _rename_form(runtime, vertical, chat, ui)
     elif ui.confirming == "delete":
         _confirm(
-            f"Delete “{chat.title or UNTITLED}”? Its messages are removed for good.",
+            f"Delete “{plain(chat.title or UNTITLED)}”? Its messages are removed for good.",
             ("Delete chat", lambda: _delete(runtime, vertical, [chat.id])),
             key=f"chats-delete-{vertical.id}",
             ui=ui,

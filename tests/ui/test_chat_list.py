@@ -12,6 +12,7 @@ from uihelpers import buttons, new_app, open_page, store_user, texts
 from swiggy_core.export import local_day
 from swiggy_core.store import ChatStore, NewApproval
 from swiggy_ui.runtime import open_store
+from swiggy_ui.safe_text import plain
 
 PAGE = "app_pages/nutricart.py"
 
@@ -91,6 +92,19 @@ def test_rename_changes_the_listed_title(app):
     _click(at, "Save name")
     assert _chats(at).options == ["Where to deliver"]
     assert _shared_store().list_chats(store_user(at), "food")[0].title == "Where to deliver"
+
+
+def test_a_title_with_markdown_is_shown_as_typed_never_live(app):
+    at = open_page(app, PAGE)
+    _say(at, "show my saved addresses")
+    _click(at, "Rename")
+    forged = "![x](https://evil.example/t.png) **big** :red[alarm]"
+    at.sidebar.text_input[0].set_value(forged)
+    _click(at, "Save name")
+    (label,) = _chats(at).options
+    assert label == plain(forged) and "![x](" not in label and "**big**" not in label
+    _click(at, "Delete")
+    assert f"Delete “{plain(forged)}”?" in texts(at.sidebar.warning)
 
 
 def test_delete_asks_first_then_removes_only_the_open_chat(app):
