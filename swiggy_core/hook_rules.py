@@ -25,6 +25,7 @@ from swiggy_core.hooks import (
 )
 from swiggy_core.mcp.manager import ToolOutput, shrink_for_model
 from swiggy_core.store.tool_audit import ToolCallEntry, world_of
+from swiggy_core.verticals.policy import ToolPolicy
 
 logger = logging.getLogger(__name__)
 
@@ -44,9 +45,17 @@ class Budget(Protocol):
 
 
 def rate_budget(budget: Budget) -> PreHook:
-    """Spend one call (and one write, for a write tool) of the person's budget."""
+    """Spend one call (and one write, for a write tool) of the person's budget.
+
+    A spending tool spends none: through the hooks it is only ever held (the app runs it
+    after the person confirms, outside them), so a model retrying it cannot use up the
+    budget the person's own cart changes need.
+    """
+    spending = ToolPolicy()
 
     def hook(info: ToolCallInfo) -> Denial | None:
+        if spending.is_money_spending(info.tool):
+            return None
         refusal = budget.take(info.user_id, info.server, info.tool)
         return None if refusal is None else Denial(refusal, ErrorCode.RATE_BUDGET)
 

@@ -168,6 +168,15 @@ def test_the_rate_budget_refuses_with_its_own_code_and_message() -> None:
     assert hook(other) is None, "each person has their own budget"
 
 
+def test_a_held_spending_call_spends_none_of_the_budget() -> None:
+    budget = RateBudget(MemoryState(), calls_per_minute=5, writes_per_minute=1)
+    hook = rate_budget(budget)
+    for _ in range(10):  # a model that keeps asking to check out
+        assert hook(SCOPE.info("instamart", "checkout", {"addressId": "a1"})) is None
+    # The person's own cart change still has its write.
+    assert hook(SCOPE.info("instamart", "update_cart", {"items": []})) is None
+
+
 def test_a_switched_off_server_is_refused_by_key() -> None:
     off = {"weather"}
     hook = disabled_servers(lambda: off)
