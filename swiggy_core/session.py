@@ -268,6 +268,7 @@ class ChatSession:
             manager=self.manager,
             expires_at=lambda: self.clock() + timedelta(seconds=APPROVAL_TTL_SECONDS),
             conversation_id=self.conversation_id,
+            now=self.clock,  # one clock for the confirm stamp, the limit check and the audit
         )
 
     def _scope(self) -> CallScope:
