@@ -180,8 +180,13 @@ def denied_outcome(info: ToolCallInfo, denial: Denial) -> ToolOutcome:
 
 
 def _refused_envelope(output: ToolOutput) -> bool:
+    """`success: false` in the result's envelope, read without parsing a successful one."""
+    if output.structured is not None:
+        return output.structured.get("success") is False
+    if '"success"' not in output.text or not output.text.lstrip().startswith("{"):
+        return False
     try:
-        payload = json.loads(output.envelope_text())
+        payload = json.loads(output.text)
     except ValueError:
         return False
     return isinstance(payload, dict) and payload.get("success") is False

@@ -10,11 +10,12 @@ that match the query or hold ids and prices, then its head.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
+import threading
 from collections import Counter
-from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from swiggy_core.constants import LARGE_RESULT_CHARS
@@ -55,9 +56,12 @@ _NOTE_RESERVE: Final = _NOTE_MAX + len(f',{{"{NOTE_KEY}":}}')
 REDUCE_SLACK: Final = _NOTE_MAX + 40
 # Strings above these lengths are cut in turn, before any list item is dropped.
 _TEXT_CAPS: Final = (240, 120, 60)
-# Reductions remembered (results up to this size only, so the memory stays small).
-_MEMO_ENTRIES: Final = 256
-_MEMO_MAX_CHARS: Final = 64_000
+# The history's old results are reduced again every turn: the same text gives the same
+# result, so each is worked out once, remembered by a digest of the text (the memory holds
+# only reduced results, whatever the size of the originals).
+_MEMO_ENTRIES: Final = 512
+_memo: dict[tuple[bytes, int, str], Reduced] = {}
+_memo_lock = threading.Lock()
 _LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -74,16 +78,17 @@ def reduce_for_model(text: str, *, limit: int = LARGE_RESULT_CHARS, query: str =
     limit = max(limit, 0)
     if len(text) <= limit:
         return Reduced(text, (), False)
-    if len(text) > _MEMO_MAX_CHARS:
-        return _reduce_safely(text, limit, query)
-    return _remembered(text, limit, query)
-
-
-@lru_cache(maxsize=_MEMO_ENTRIES)
-def _remembered(text: str, limit: int, query: str) -> Reduced:
-    # The history's old results are reduced again every turn: the same text gives the same
-    # result, so each is worked out once (str hashes are cached, so a hit is cheap).
-    return _reduce_safely(text, limit, query)
+    key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), limit, query)
+    with _memo_lock:
+        remembered = _memo.get(key)
+    if remembered is not None:
+        return remembered
+    reduced = _reduce_safely(text, limit, query)
+    with _memo_lock:
+        _memo[key] = reduced
+        while len(_memo) > _MEMO_ENTRIES:  # the oldest entries go first
+            _memo.pop(next(iter(_memo)))
+    return reduced
 
 
 def _reduce_safely(text: str, limit: int, query: str) -> Reduced:

@@ -93,11 +93,10 @@ def build_session_state_summary(
     vertical = get_vertical(vertical_id)
     # Hidden <card_action> payloads carry ids, not words the person chose: skip them.
     said = [(m, text) for m in messages if m.role == "user" and (text := _said(m)).strip()]
-    user_messages = [message for message, _ in said]
     slots = extract_slots([text for _, text in said], vertical.id)
     values: dict[str, str] = {
         "slots": ", ".join(f"{k}:{v}" for k, v in slots.items()) or NONE,
-        "intent": _intent(user_messages[-1]) if user_messages else NONE,
+        "intent": _intent(*said[-1]) if said else NONE,
         "confirm": f"pending:{pending_confirmation}" if pending_confirmation else NONE,
         "datetime": format_moment(local_now(now)),
         "restaurant": _restaurant(messages) if vertical.id in _RESTAURANT_VERTICALS else NONE,
@@ -138,11 +137,10 @@ def _clean(value: str, capped: bool) -> str:
     return value[: _VALUE_MAX - 1] + "…"
 
 
-def _intent(message: ChatMessage) -> str:
+def _intent(message: ChatMessage, text: str) -> str:
     action = parse_action(message)
     if action is not None:
         return _action_intent(action)
-    text = visible_text(message)
     if _YES_NO.match(text):
         return "reply"
     for label, pattern in _INTENTS:

@@ -117,8 +117,12 @@ def with_round_breakpoint(
         if "cache_control" in block
     ]
     keep = set(marked[-1:])
-    size = estimated_tokens([*tools, *system, *messages])
-    mark_last = bool(messages) and size >= min_cacheable_tokens(model)
+    # A breakpoint already marked means its (shorter) prefix was long enough: no need to
+    # serialise the whole prompt to size it again.
+    mark_last = bool(messages) and (
+        bool(marked)
+        or estimated_tokens([*tools, *system, *messages]) >= min_cacheable_tokens(model)
+    )
     last = len(messages) - 1
     result: list[Message] = []
     for index, message in enumerate(messages):

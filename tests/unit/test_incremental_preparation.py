@@ -22,7 +22,7 @@ WORDS = ("milk", "eggs", "paneer", "bread", "oats", "for 4 people", "under ₹50
 def _forget_everything() -> None:
     sanitize._memo.clear()
     summary._said_memo.clear()
-    reduce._remembered.cache_clear()
+    reduce._memo.clear()
     _slots._message_slots.cache_clear()
 
 
