@@ -107,7 +107,7 @@ PAISE_PER_RUPEE: Final = 100
 
 # The compact session-state summary sent each turn stays under this many characters.
 SESSION_SUMMARY_MAX_CHARS: Final = 400
-# Opens the session summary's system block; the offline planner finds the summary by it.
+# Opens the session summary in the per-turn context; the offline planner finds it by it.
 SESSION_SUMMARY_PREFIX: Final = (
     "Session state (derived by the app from this conversation; when it disagrees with "
     "the latest tool result, trust the tool result):\n"
@@ -225,4 +225,4 @@ CACHE_WINDOW_STEP_MESSAGES: Final = 8
 TURN_CONTEXT_HEADER: Final = "[Context from the app for this turn; not written by the person]"
 
 # The page name the audit gives calls made from Connections (not a shop page).
-CONNECTIONS_PAGE: Final = "connections"
+CONNECTIONS_AUDIT_PAGE: Final = "connections"

@@ -9,7 +9,7 @@ import httpx2
 import streamlit as st
 
 from swiggy_core.audited import run_audited
-from swiggy_core.constants import CONNECTIONS_PAGE, KNOWN_MODELS, MCP_SERVERS
+from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, KNOWN_MODELS, MCP_SERVERS
 from swiggy_core.engine import classify_api_error, make_client
 from swiggy_core.hooks import CallScope
 from swiggy_core.limits import SpendingLimits, budget_for, parse_limit, save_limits
@@ -210,7 +210,7 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
         st.warning("**E-5002** · Connect Swiggy first: sign in above.")
         return None
     try:
-        scope = CallScope(runtime.user_id, CONNECTIONS_PAGE)
+        scope = CallScope(runtime.user_id, CONNECTIONS_AUDIT_PAGE)
         info = scope.info("instamart", "get_addresses", {})
         output = run_audited(
             info,

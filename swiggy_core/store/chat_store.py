@@ -97,7 +97,8 @@ class ChatStore:
     ) -> ChatDeletion:
         """Delete the user's chats in a vertical (or `only` these), keeping busy ones."""
         deletion = chats.delete_chats(self._db, user_id, vertical_id, only, spare)
-        self._history.clear()  # cheap to rebuild; a deleted chat must not linger here
+        for conversation_id in deletion.deleted:  # a deleted chat must not linger here
+            self._history.forget(conversation_id)
         return deletion
 
     def conversation_owner(self, conversation_id: str) -> str | None:

@@ -18,7 +18,8 @@ from swiggy_core.verticals.vertical import Vertical
 
 
 def request_summary(system: str, messages: Iterable[dict[str, Any]]) -> SessionSummary:
-    """The summary in the system prompt (or, failing that, in the last user message)."""
+    """The summary the request carries: in the newest user message's turn context, or in
+    the system prompt where the emulator lifts that context for an agent brain."""
     last_texts = _last_user_texts(list(messages))
     return read_session_summary(system, *last_texts) or SessionSummary()
 
