@@ -14,12 +14,11 @@ from swiggy_core.approval import ApprovalView, approval_amount
 from swiggy_core.errors import ErrorCode
 from swiggy_core.formatting import rupees
 from swiggy_core.limits import SpendingLimitExceeded, budget_for, check_spend
-from swiggy_core.store import ApprovalRecord, StoreError
+from swiggy_core.store import ApprovalRecord, ChatStore, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.banners import CONNECTIONS_PAGE
 from swiggy_ui.cards.rows import amount_row, bill_rows
-from swiggy_ui.runtime import load_runtime_settings, open_store
 from swiggy_ui.safe_text import plain
 
 
@@ -31,7 +30,7 @@ class LimitsNote:
     over: bool = False
 
 
-def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
+def render_approval(record: ApprovalRecord, vertical: Vertical, store: ChatStore) -> None:
     """A bar naming what waits for the person; the dialog opens once by itself."""
     view = ApprovalView.model_validate(record.view)
     chat = state.vertical_chat(vertical.id)
@@ -47,13 +46,12 @@ def render_approval(record: ApprovalRecord, vertical: Vertical) -> None:
             or record.id not in chat.dialogs_opened
         ):
             chat.dialogs_opened.add(record.id)
-            _dialog(record.id, view, _limits_note(record, view))
+            _dialog(record.id, view, _limits_note(record, view, store))
 
 
-def _limits_note(record: ApprovalRecord, view: ApprovalView) -> LimitsNote:
+def _limits_note(record: ApprovalRecord, view: ApprovalView, store: ChatStore) -> LimitsNote:
     """Today's limits (they may have changed since the request) and whether this fits."""
     try:
-        store = open_store(load_runtime_settings().database_url)
         budget = budget_for(store, record.user_id, datetime.now(UTC))
     except StoreError:
         return LimitsNote("Your spending limits could not be read just now.")

@@ -157,7 +157,7 @@ def _retry_or_approval(
             _send_report(runtime, vertical, error)
     pending = _guard(page, session.pending_approval)
     if pending is not None:
-        render_approval(pending, vertical)
+        render_approval(pending, vertical, runtime.store)
     return None
 
 
