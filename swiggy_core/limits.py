@@ -132,7 +132,7 @@ def spent_on(store: ChatStore, user_id: str, day: str, *, excluding: str | None 
     and still running; `excluding` is the approval being checked itself."""
     spends: dict[str, tuple[str, float]] = {}
     outcomes: dict[str, str] = {}
-    for action, detail in store.audit_entries(user_id):
+    for action, detail in store.audit_entries(user_id, actions=(SPEND_AUDIT, SETTLED_AUDIT)):
         approval = str(detail.get("approval", ""))
         if action == SPEND_AUDIT:
             spends[approval] = (str(detail.get("day", "")), _amount(detail.get("amount")))

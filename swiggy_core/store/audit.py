@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -34,11 +35,16 @@ def record_audit(
 
 
 def audit_entries(
-    db: Database, user_id: str, conversation_id: str | None
+    db: Database,
+    user_id: str,
+    conversation_id: str | None,
+    actions: Collection[str] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     query = select(audit.c.action, audit.c.detail).where(audit.c.user_id == user_id)
     if conversation_id is not None:
         query = query.where(audit.c.conversation_id == conversation_id)
+    if actions is not None:
+        query = query.where(audit.c.action.in_(list(actions)))
     with db.read() as conn:
         rows = conn.execute(query.order_by(audit.c.id)).all()
     return [(row.action, json.loads(row.detail)) for row in rows]

@@ -173,9 +173,14 @@ class ChatStore:
         audit.record_audit(self._db, user_id, action, detail, conversation_id)
 
     def audit_entries(
-        self, user_id: str, *, conversation_id: str | None = None
+        self,
+        user_id: str,
+        *,
+        conversation_id: str | None = None,
+        actions: Collection[str] | None = None,
     ) -> list[tuple[str, dict[str, Any]]]:
-        return audit.audit_entries(self._db, user_id, conversation_id)
+        """The person's audit entries, oldest first (only these `actions` when given)."""
+        return audit.audit_entries(self._db, user_id, conversation_id, actions)
 
     # -- the audit of every tool call ---------------------------------------------------
     def record_tool_call(self, entry: ToolCallEntry) -> None:
