@@ -226,3 +226,11 @@ TURN_CONTEXT_HEADER: Final = "[Context from the app for this turn; not written b
 
 # The page name the audit gives calls made from Connections (not a shop page).
 CONNECTIONS_AUDIT_PAGE: Final = "connections"
+
+# A person's own MCP servers may not live on loopback, private, link-local, CGNAT,
+# multicast or metadata addresses unless the operator sets this to true (checked when the
+# server is added and again on the address actually dialled).
+ALLOW_PRIVATE_SERVERS_ENV: Final = "SWIGGY_ALLOW_PRIVATE_SERVERS"
+# The offline demo's shop (carts, orders, bookings) lives in the app's database, in tables
+# with this prefix, so every replica serves one shop.
+SANDBOX_TABLE_PREFIX: Final = "sandbox_"

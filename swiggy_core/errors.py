@@ -26,6 +26,9 @@ class ErrorCode(StrEnum):
     TURN_BUSY = "E-1105"
     APPROVAL_UNKNOWN = "E-1106"
     SPENDING_LIMIT = "E-1107"  # above the person's per-order or per-day limit
+    TURN_ELSEWHERE = "E-1108"  # a reply in this chat is running in another window/replica
+    TURN_INTERRUPTED = "E-1109"  # the process answering this chat died mid-reply
+    APPROVAL_SETTLED = "E-1110"  # a confirm cut off by a crash, settled by reading orders
     # E-2xxx: the model API
     API_BAD_REQUEST = "E-2000"
     API_RATE_LIMIT = "E-2001"
@@ -57,12 +60,15 @@ class ErrorCode(StrEnum):
     SERVER_DISABLED = "E-3206"  # the server is switched off in the config
     HOOK_DENIED = "E-3207"  # a pre-tool hook refused the call (reason shown to the model)
     RATE_BUDGET = "E-3208"  # our own per-user, per-server call/write budget is used up
+    SERVER_HOST_REFUSED = "E-3209"  # a person's server on loopback/private/link-local/metadata
     # E-4xxx: internal
     INTERNAL = "E-4001"
     STORE_FAILED = "E-4101"
     STORE_READ_ONLY = "E-4102"
     STORE_BUSY = "E-4103"
     STORE_MISSING = "E-4104"
+    STORE_UNREACHABLE = "E-4105"  # the database server cannot be reached (down, wrong host)
+    STORE_TEMPORARY = "E-4106"  # working directory not writable: a temporary database is used
     # E-5xxx: authentication
     API_AUTH = "E-5001"
     SWIGGY_SESSION_EXPIRED = "E-5002"
