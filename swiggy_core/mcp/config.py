@@ -128,8 +128,13 @@ def parse_server_config(text: str, *, source: str = MCP_CONFIG_FILENAME) -> Serv
                 else:
                     entries[key] = entry
     for key, entry in entries.items():
+        # An entry naming a default server with only a url keeps that server's transport.
+        known = servers.get(key)
+        url_transport = known.transport if known and known.transport != "stdio" else "sse"
         try:
-            servers[key] = build_server(key, entry, origin="file", default_pages=_pages_of(key))
+            servers[key] = build_server(
+                key, entry, origin="file", default_pages=_pages_of(key), url_transport=url_transport
+            )
         except EntryError as error:
             problem(key, error.field, error.message)
     return ServerConfigSet(servers, problems, source)

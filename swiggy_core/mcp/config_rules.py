@@ -1,8 +1,9 @@
 """The rules one server entry must pass, the same for the file and for a person's own servers.
 
 An entry is the table under `[servers.KEY]` (or a JSON object). The legacy form
-`{"url": ..., "disabled": false}`, a nested `"transport": {"type": "sse", ...}` object and the
-common `mcpServers` entry (`command`/`args`/`env`, or `type`/`url`) are all accepted.
+`{"url": ..., "disabled": false}` (an SSE server, as the manager design it comes from defines
+it), a nested `"transport": {"type": "sse", ...}` object and the common `mcpServers` entry
+(`command`/`args`/`env`, or `type`/`url`) are all accepted.
 Secrets are never accepted inline: the entry names a credential instead.
 """
 
@@ -60,9 +61,18 @@ class EntryError(ValueError):
 
 
 def build_server(
-    key: str, raw: object, *, origin: Origin, default_pages: Sequence[str] = VERTICAL_IDS
+    key: str,
+    raw: object,
+    *,
+    origin: Origin,
+    default_pages: Sequence[str] = VERTICAL_IDS,
+    url_transport: Transport = "sse",
 ) -> ServerConfig:
-    """The ServerConfig an entry describes; raises EntryError naming the first broken rule."""
+    """The ServerConfig an entry describes; raises EntryError naming the first broken rule.
+
+    `url_transport` is what an entry with a url and no transport speaks: SSE for the legacy
+    form, unless the caller knows the server (Swiggy's own serve Streamable HTTP only).
+    """
     if not SERVER_KEY_RE.fullmatch(key):
         raise EntryError(None, "a server key is 1 to 32 of the characters a-z, 0-9, _ and -")
     entry = _flatten(raw)
@@ -70,7 +80,7 @@ def build_server(
     if unknown:
         known = ", ".join(sorted(_FIELDS))
         raise EntryError(unknown[0], f"unknown setting '{unknown[0]}' (known: {known})")
-    transport = _transport(entry)
+    transport = _transport(entry, url_transport)
     credential = _credential(entry.get("credential"))
     pages = _pages(entry.get("pages", list(default_pages)))
     enabled = _enabled(entry)
@@ -166,7 +176,7 @@ def _flatten(raw: object) -> dict[str, object]:
     return entry
 
 
-def _transport(entry: Mapping[str, object]) -> Transport:
+def _transport(entry: Mapping[str, object], url_transport: Transport) -> Transport:
     named = [entry[name] for name in ("transport", "type") if name in entry]
     if len(named) == 2 and named[0] != named[1]:
         raise EntryError("type", "'transport' and 'type' disagree")
@@ -182,7 +192,7 @@ def _transport(entry: Mapping[str, object]) -> Transport:
     if "command" in entry:
         return "stdio"
     if "url" in entry:
-        return "http"
+        return url_transport
     raise EntryError(None, "needs a url (http or sse server) or a command (stdio server)")
 
 

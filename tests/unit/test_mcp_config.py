@@ -73,9 +73,9 @@ def test_valid_toml_gives_each_server_and_keeps_the_defaults():
     )
     assert weather.headers == {"Accept-Language": "en-IN"}
     assert weather.credential == "secret:WEATHER_TOKEN"
-    # Only a url: Streamable HTTP, offered on every page, enabled.
+    # Only a url: the legacy form, which is SSE; offered on every page, enabled.
     local = result.servers["local"]
-    assert (local.transport, local.pages, local.enabled) == ("http", VERTICAL_IDS, True)
+    assert (local.transport, local.pages, local.enabled) == ("sse", VERTICAL_IDS, True)
 
 
 def test_valid_json_in_the_same_shape():
@@ -103,9 +103,27 @@ def test_legacy_entries_are_converted():
     result = parse_server_config(text, source="config.json")
     assert result.problems == []
     old, off, nested = (result.servers[k] for k in ("old", "off", "nested"))
-    assert (old.transport, old.url, old.enabled) == ("http", "https://old.example.com/mcp", True)
-    assert off.enabled is False
+    assert (old.transport, old.url, old.enabled) == ("sse", "https://old.example.com/mcp", True)
+    assert (off.transport, off.enabled) == ("sse", False)
     assert (nested.transport, nested.url) == ("sse", "https://n.example.com/sse")
+
+
+def test_a_legacy_url_entry_is_sse_and_an_explicit_transport_is_kept():
+    text = """{
+      "mcpServers": {
+        "legacy": {"url": "https://l.example.com/sse", "disabled": false},
+        "typed": {"type": "http", "url": "https://t.example.com/mcp"},
+        "named": {"transport": "streamable-http", "url": "https://n.example.com/mcp"},
+        "nested": {"transport": {"type": "http", "url": "https://x.example.com/mcp"}}
+      }
+    }"""
+    servers = parse_server_config(text, source="config.json").servers
+    transports = {key: servers[key].transport for key in ("legacy", "typed", "named", "nested")}
+    assert transports == {"legacy": "sse", "typed": "http", "named": "http", "nested": "http"}
+    # Swiggy serves Streamable HTTP only: switching one of its servers off keeps that.
+    text = '[servers.instamart]\nurl = "https://mcp.swiggy.com/im"\nenabled = false\n'
+    instamart = parse_server_config(text).servers["instamart"]
+    assert (instamart.transport, instamart.enabled) == ("http", False)
 
 
 def test_the_common_mcp_servers_json_shape():
