@@ -3,6 +3,10 @@
 Only what was on the page goes out: the words typed or pressed, the replies, and each card's
 essentials (names, quantities, prices, bills, order and booking ids). Tool inputs, raw tool
 output, internal ids, tokens and usage never do.
+
+The Markdown is opened in other viewers, so every text from the model, a tool or the
+person goes through `safe_markdown`: no raw HTML, no images (each reads "[image: alt]"),
+links only to https. The JSON keeps the words as they were: it is data, not a page.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from swiggy_core.parsers.results import (
     StatusResult,
     TimeSlotsResult,
 )
+from swiggy_core.safe_markdown import markdown_text, plain
 from swiggy_core.store.records import ConversationInfo, StoredMessage
 
 # Dates and times are shown as a person in India reads them.
@@ -98,14 +103,14 @@ def to_json(export: ChatExport) -> str:
 
 
 def to_markdown(export: ChatExport) -> str:
-    lines = [f"# {export.title}", "", f"{export.shop} · last active {export.updated}"]
+    lines = [f"# {plain(export.title)}", "", f"{plain(export.shop)} · last active {export.updated}"]
     if export.started:
         lines[-1] += f" · started {export.started}"
     for message in export.messages:
         when = f" · {message.time}" if message.time else ""
         lines += ["", f"**{ROLE_NAMES.get(message.role, message.role)}:**{when}"]
         if message.text:
-            lines += ["", message.text]
+            lines += ["", markdown_text(message.text, image_text=_image_note)]
         for card in message.cards:
             lines += ["", *_card_markdown(card)]
     return "\n".join(lines) + "\n"
@@ -238,14 +243,23 @@ def _compact(**values: Any) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value is not None}
 
 
+def _image_note(alt: str) -> str:
+    """What an image in a reply becomes in the file: a note, never a picture to fetch."""
+    alt = " ".join(alt.split())
+    return f"[image: {alt}]" if alt else "[image]"
+
+
 def _card_markdown(card: dict[str, Any]) -> list[str]:
+    """A card's lines; every value from a tool goes through `plain` (literal text)."""
     kind = card["type"]
     if kind == "cart":
         lines = [
-            f"- {i['quantity']} × {i['name']}" + _amount(i.get("total")) for i in card["items"]
+            f"- {i['quantity']} × {plain(i['name'])}" + _amount(i.get("total"))
+            for i in card["items"]
         ]
         lines += [
-            f"- {b['label']}: {rupees(b['amount'], allow_negative=True)}" for b in card["bill"]
+            f"- {plain(b['label'])}: {rupees(b['amount'], allow_negative=True)}"
+            for b in card["bill"]
         ]
         if "to_pay" in card:
             lines.append(f"- **To pay: {rupees(card['to_pay'])}**")
@@ -253,25 +267,27 @@ def _card_markdown(card: dict[str, Any]) -> list[str]:
     if kind in ("products", "restaurants", "addresses"):
         return [f"*{kind.capitalize()}*", "", *[_item_line(item) for item in card["items"]]]
     if kind == "time_slots":
-        return ["*Times*", "", *[f"- {d['day']}: {', '.join(d['times'])}" for d in card["days"]]]
+        days = [f"- {plain(d['day'])}: {plain(', '.join(d['times']))}" for d in card["days"]]
+        return ["*Times*", "", *days]
     if kind == "order_placed":
-        return [f"*Order placed*: {card['order_id']}" + _amount(card.get("amount"))]
+        return [f"*Order placed*: {plain(card['order_id'])}" + _amount(card.get("amount"))]
     if kind == "booking_confirmed":
-        when = f", {card['when']}" if "when" in card else ""
-        return [f"*Table booked*: {card['booking_id']}{when}"]
+        when = f", {plain(card['when'])}" if "when" in card else ""
+        return [f"*Table booked*: {plain(card['booking_id'])}{when}"]
     if kind == "status":
-        return [f"*{'Done' if card['success'] else 'Not done'}*: {card['message']}"]
+        return [f"*{'Done' if card['success'] else 'Not done'}*: {plain(card['message'])}"]
     return [
-        f"*{card.get('title') or 'Details'}*",
+        f"*{plain(card.get('title')) or 'Details'}*",
         "",
-        *[f"- {k}: {v}" for k, v in card["fields"].items()],
+        *[f"- {plain(str(k))}: {plain(str(v))}" for k, v in card["fields"].items()],
     ]
 
 
 def _item_line(item: dict[str, Any]) -> str:
     name = item.get("name") or item.get("label") or ""
     details = [str(v) for k, v in item.items() if k not in ("name", "label", "price", "in_stock")]
-    text = f"- {name}" + (f" ({', '.join(details)})" if details else "")
+    # Joined first: a detail such as "4.5" must not be escaped as if it began a line.
+    text = f"- {plain(name)}" + (f" ({plain(', '.join(details))})" if details else "")
     if item.get("in_stock") is False:
         text += " (out of stock)"
     return text + _amount(item.get("price"))

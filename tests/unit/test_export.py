@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 from swiggy_core.export import build_export, local_day, local_when, to_json, to_markdown
@@ -14,6 +15,7 @@ from swiggy_core.parsers.results import (
     OrderPlacedResult,
     ProductItem,
     ProductsResult,
+    StatusResult,
 )
 from swiggy_core.store.records import ConversationInfo, StoredMessage
 
@@ -155,3 +157,66 @@ def test_an_action_shows_its_label_not_its_hidden_block():
     )
     (message,) = build_export(_info(), _stored([pressed]), "NutriCart").messages
     assert message.text == "Add 2 × Yoga Bar"
+
+
+# -- hostile text: the Markdown file is opened in other viewers ---------------------------
+HOSTILE = """Hi <script>alert(1)</script>, <!-- hidden --> and <img src=x onerror=alert(1)>
+[click](javascript:alert(1)) [d](data:text/html;base64,PHNjcmlwdD4=) [v](vbscript:msgbox(1))
+[h](http://evil.example/) [f](file:///etc/passwd) [r](/relative/path) <javascript:alert(1)>
+<https://autolink.example/x> ![pixel](https://tracker.example/p.png) ![ref pic][pic] ![short]
+[ref link][evil] [ok](https://www.swiggy.com/help) &#x3C;b&#x3E;
+
+[pic]: https://tracker.example/q.png
+[evil]: javascript:alert(2)
+   [evil2]: <data:text/html,x>
+<div onclick="steal()">block</div>
+"""
+_UNESCAPED_LT = re.compile(r"(?<!\\)<")
+_LINK = re.compile(r"(?<!\\)\[(?:[^\]\\\n]|\\.)*\]\((?P<dest>[^)\s]*)")
+_DEFINITION = re.compile(r"(?m)^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:")
+
+
+def _hostile_chat() -> list[StoredMessage]:
+    evil_name = '<img src=x onerror="alert(1)">![logo](https://tracker.example/l.png)'
+    products = ProductsResult(items=[ProductItem(name=evil_name, quantity_description="1 kg")])
+    status = StatusResult(success=False, message="[retry](javascript:alert(3)) <b>now</b>")
+    typed = ChatMessage(role="user", content="<u>me</u> [x](data:text/html,1)")
+    reply = _tool_reply("t1", "search_products", products, HOSTILE)
+    told = _tool_reply("t2", "update_cart", status)
+    return _stored([typed, reply, told])
+
+
+def _unsafe(markdown: str) -> list[str]:
+    """Everything in `markdown` that a viewer would turn into HTML, a load or a non-https link."""
+    found = [f"raw '<' at {m.start()}" for m in _UNESCAPED_LT.finditer(markdown)]
+    found += [f"image at {m.start()}" for m in re.finditer(r"(?<!\\)!\[", markdown)]
+    found += [
+        f"link to {m.group('dest')!r}"
+        for m in _LINK.finditer(markdown)
+        if not m.group("dest").startswith("https://")
+    ]
+    found += [f"link definition {m.group()!r}" for m in _DEFINITION.finditer(markdown)]
+    found += [f"bare http at {m.start()}" for m in re.finditer(r"(?<!`)http://", markdown)]
+    return found
+
+
+def test_markdown_keeps_no_html_no_image_and_no_link_but_https():
+    info = ConversationInfo("c1", "alice@sandbox", "food", "<b>Bars</b>", UPDATED, STARTED)
+    text = to_markdown(build_export(info, _hostile_chat(), "NutriCart"))
+    assert _unsafe(text) == []
+    assert "[ok](https://www.swiggy.com/help)" in text  # an https link stays a link
+    assert "\\[image: pixel\\]" in text and "\\[image: ref pic\\]" in text
+    assert "tracker.example/p.png" not in text
+    # A card name is literal text: its image markup shows as typed, the address as code.
+    assert "\\!\\[logo\\](`https://tracker.example/l.png`)" in text
+    for shown in ("click", "alert(1)", "block", "Bars", "me"):
+        assert shown in text  # the words stay readable
+    data = json.loads(to_json(build_export(info, _hostile_chat(), "NutriCart")))
+    assert "<script>alert(1)</script>" in data["messages"][1]["text"]  # data, kept as it was
+
+
+def test_each_hostile_form_alone_comes_out_safe():
+    for line in [*HOSTILE.splitlines(), "<!--", "<a href='javascript:x'>a</a>", "![](x.png)"]:
+        message = ChatMessage(role="assistant", content=line or " ")
+        text = to_markdown(build_export(_info(), _stored([message]), "NutriCart"))
+        assert _unsafe(text) == [], line
