@@ -234,3 +234,8 @@ ALLOW_PRIVATE_SERVERS_ENV: Final = "SWIGGY_ALLOW_PRIVATE_SERVERS"
 # The offline demo's shop (carts, orders, bookings) lives in the app's database, in tables
 # with this prefix, so every replica serves one shop.
 SANDBOX_TABLE_PREFIX: Final = "sandbox_"
+# A running reply holds its chat's lease in the database and renews it this often; a lease
+# not renewed for the TTL belongs to a process that died (its reply shows as interrupted).
+TURN_LEASE_TTL_SECONDS: Final = 30.0
+TURN_LEASE_HEARTBEAT_SECONDS: Final = 5.0
+TURN_LEASE_TTL_ENV: Final = "SWIGGY_TURN_LEASE_SECONDS"

@@ -1,34 +1,47 @@
 """Spending limits: a per-order and a per-day cap the person sets, and what today has used.
 
-The limits are a per-user preference (the store's user id already names the person *and*
-the world, so the sandbox and real Swiggy each have their own). Today's spending is read
-from the audit trail of executed spends: every `spend_call` entry carries the amount and
-the India date it ran on; a later `spend_settled` entry decides an unclear one. A spend
-still running (in another tab) has no audit entry yet: its approval, marked "executing"
-with its amount and day before the call, counts instead, so two tabs confirming at once
-cannot both fit under the daily limit.
+Money here is integer paise, as in the ledger and the audit (cards show rupees). The
+limits are a per-user preference (the store's user id already names the person *and* the
+world, so the sandbox and real Swiggy each have their own). Today's spending is read by the
+store (`swiggy_core.store.spending`): executed spends from the audit trail, plus confirmed
+approvals whose call is running or was cut off, so two tabs or replicas confirming at once
+cannot both fit under the daily limit; the store serialises one person's confirmations.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
+from swiggy_core.constants import PAISE_PER_RUPEE
 from swiggy_core.conversation._context import LOCAL_TZ
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.formatting import MAX_RUPEES, rupees
 from swiggy_core.store import ChatStore
+from swiggy_core.store.spending import AMOUNT_KEY, DAY_KEY, SETTLED_AUDIT, SPEND_AUDIT
 
 LIMITS_PREFERENCE: Final = "spending_limits"
-SPEND_AUDIT: Final = "spend_call"
-SETTLED_AUDIT: Final = "spend_settled"
-_WHERE = "Nothing was placed. The limits can be changed on the Connections page."
-# An unclear spend ("unknown") may have gone through, so it counts until it is settled.
-_COUNTED_OUTCOMES: Final = frozenset({"done", "unknown"})
-# Approvals whose call is running or may have run; counted until the audit says otherwise.
-_IN_FLIGHT: Final = ("executing", "done", "unknown")
+_WHERE = "Nothing was placed. You can change your limits on the Connections page."
+
+__all__ = [
+    "AMOUNT_KEY",
+    "DAY_KEY",
+    "SETTLED_AUDIT",
+    "SPEND_AUDIT",
+    "Budget",
+    "SpendingLimitExceeded",
+    "SpendingLimits",
+    "budget_for",
+    "check_spend",
+    "india_day",
+    "load_limits",
+    "paise",
+    "parse_limit",
+    "save_limits",
+    "show_paise",
+]
 
 
 class SpendingLimitExceeded(SwiggyAssistantError):
@@ -39,10 +52,10 @@ class SpendingLimitExceeded(SwiggyAssistantError):
 
 @dataclass(frozen=True, slots=True)
 class SpendingLimits:
-    """Rupee caps; None is "no limit"."""
+    """Caps in paise; None is "no limit"."""
 
-    per_order: float | None = None
-    per_day: float | None = None
+    per_order: int | None = None
+    per_day: int | None = None
 
     @property
     def any(self) -> bool:
@@ -51,25 +64,35 @@ class SpendingLimits:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """The limits and what today (India date) has already spent, at one moment."""
+    """The limits and what today (India date) has already spent, at one moment (paise)."""
 
     limits: SpendingLimits
-    spent_today: float
+    spent_today: int
 
     def summary(self) -> str:
         """'Your limits: ₹X per order · ₹Y per day (₹Z used today)'."""
-        used = f"({rupees(self.spent_today)} used today)"
+        used = f"({show_paise(self.spent_today)} used today)"
         if not self.limits.any:
             return f"No spending limits set {used}"
         order = self.limits.per_order
         day = self.limits.per_day
-        per_order = f"{rupees(order)} per order" if order is not None else "no per-order limit"
-        per_day = f"{rupees(day)} per day" if day is not None else "no daily limit"
+        per_order = f"{show_paise(order)} per order" if order is not None else "no per-order limit"
+        per_day = f"{show_paise(day)} per day" if day is not None else "no daily limit"
         return f"Your limits: {per_order} · {per_day} {used}"
 
 
-def check_spend(budget: Budget, amount: float | None) -> None:
-    """Raise SpendingLimitExceeded when spending `amount` now would break a limit."""
+def paise(rupee_amount: float) -> int:
+    """Rupees (as cards and Swiggy's bills carry them) to integer paise, exactly rounded."""
+    return int((Decimal(str(rupee_amount)) * PAISE_PER_RUPEE).to_integral_value())
+
+
+def show_paise(amount: int | None) -> str:
+    """Paise as the app shows money (₹1,234.50)."""
+    return rupees(None if amount is None else amount / PAISE_PER_RUPEE)
+
+
+def check_spend(budget: Budget, amount: int | None) -> None:
+    """Raise SpendingLimitExceeded when spending `amount` paise now would break a limit."""
     limits = budget.limits
     if not limits.any or amount == 0:  # a free table booking spends nothing
         return
@@ -80,20 +103,21 @@ def check_spend(budget: Budget, amount: float | None) -> None:
         )
     if limits.per_order is not None and amount > limits.per_order:
         raise SpendingLimitExceeded(
-            f"This comes to {rupees(amount)}, above your per-order limit of "
-            f"{rupees(limits.per_order)}. {_WHERE}"
+            f"This comes to {show_paise(amount)}, above your per-order limit of "
+            f"{show_paise(limits.per_order)}. {_WHERE}"
         )
-    after = round(budget.spent_today + amount, 2)
+    after = budget.spent_today + amount
     if limits.per_day is not None and after > limits.per_day:
         raise SpendingLimitExceeded(
-            f"This {rupees(amount)} would take today's spending to {rupees(after)}, above "
-            f"your daily limit of {rupees(limits.per_day)} ({rupees(budget.spent_today)} "
-            f"already spent today). {_WHERE}"
+            f"This {show_paise(amount)} would take today's spending to {show_paise(after)}, "
+            f"above your daily limit of {show_paise(limits.per_day)} "
+            f"({show_paise(budget.spent_today)} already spent today). {_WHERE}"
         )
 
 
-def parse_limit(value: Any) -> float | None:
-    """A limit from a form or a stored value: empty is None; else a finite amount ≥ 0.
+def parse_limit(value: Any) -> int | None:
+    """A limit typed in rupees: empty is None; else a finite amount from ₹0 to the maximum,
+    returned in paise.
 
     Raises ValueError for anything else (words, negative, absurd amounts).
     """
@@ -102,23 +126,26 @@ def parse_limit(value: Any) -> float | None:
     if isinstance(value, bool):
         raise ValueError("a limit is an amount in rupees")
     text = str(value).strip().replace(",", "").removeprefix("₹").strip()
-    amount = float(text)
-    if not math.isfinite(amount) or amount < 0 or amount > MAX_RUPEES:
+    try:
+        amount = Decimal(text)
+    except InvalidOperation as error:
+        raise ValueError("a limit is an amount in rupees") from error
+    if not amount.is_finite() or amount < 0 or amount > MAX_RUPEES:
         raise ValueError(f"a limit is an amount from ₹0 to {rupees(MAX_RUPEES)}")
-    return round(amount, 2)
+    return int((amount * PAISE_PER_RUPEE).quantize(Decimal(1)))
 
 
 def load_limits(store: ChatStore, user_id: str) -> SpendingLimits:
     """The person's limits in this world; a malformed stored value counts as unset."""
     stored = store.get_preference(user_id, LIMITS_PREFERENCE) or {}
     return SpendingLimits(
-        per_order=_stored_limit(stored.get("per_order")),
-        per_day=_stored_limit(stored.get("per_day")),
+        per_order=_stored_limit(stored, "per_order"),
+        per_day=_stored_limit(stored, "per_day"),
     )
 
 
 def save_limits(store: ChatStore, user_id: str, limits: SpendingLimits) -> None:
-    value = {"per_order": limits.per_order, "per_day": limits.per_day}
+    value = {"per_order_paise": limits.per_order, "per_day_paise": limits.per_day}
     store.set_preference(user_id, LIMITS_PREFERENCE, value)
 
 
@@ -127,54 +154,21 @@ def india_day(moment: datetime) -> str:
     return moment.astimezone(LOCAL_TZ).date().isoformat()
 
 
-def spent_on(store: ChatStore, user_id: str, day: str, *, excluding: str | None = None) -> float:
-    """Rupees the person's spends of `day` came to: executed (done, or not yet settled)
-    and still running; `excluding` is the approval being checked itself."""
-    spends: dict[str, tuple[str, float]] = {}
-    outcomes: dict[str, str] = {}
-    for action, detail in store.audit_entries(user_id, actions=(SPEND_AUDIT, SETTLED_AUDIT)):
-        approval = str(detail.get("approval", ""))
-        if action == SPEND_AUDIT:
-            spends[approval] = (str(detail.get("day", "")), _amount(detail.get("amount")))
-            outcomes[approval] = str(detail.get("outcome", ""))
-        elif action == SETTLED_AUDIT and approval in spends:
-            outcomes[approval] = str(detail.get("outcome", ""))
-    executed = sum(
-        amount
-        for approval, (spent_day, amount) in spends.items()
-        if spent_day == day and outcomes.get(approval) in _COUNTED_OUTCOMES
-    )
-    skip: set[str] = {*spends, *([excluding] if excluding else [])}
-    return round(float(executed) + _running(store, user_id, day, skip), 2)
-
-
-def _running(store: ChatStore, user_id: str, day: str, skip: set[str]) -> float:
-    """Spends started (approval marked with amount and day) that the audit has not seen."""
-    total = 0.0
-    for record in store.approvals_of_user(user_id, _IN_FLIGHT):
-        facts = record.result or {}
-        if record.id not in skip and facts.get("day") == day:
-            total += _amount(facts.get("amount"))
-    return total
-
-
 def budget_for(
     store: ChatStore, user_id: str, now: datetime, *, excluding: str | None = None
 ) -> Budget:
     """The person's limits and today's spending, read now (`excluding` one approval)."""
     limits = load_limits(store, user_id)
-    spent = spent_on(store, user_id, india_day(now), excluding=excluding)
+    spent = store.spent_today(user_id, india_day(now), excluding=excluding)
     return Budget(limits=limits, spent_today=spent)
 
 
-def _stored_limit(value: Any) -> float | None:
+def _stored_limit(stored: dict[str, Any], name: str) -> int | None:
+    """A stored limit: paise under `<name>_paise`; rupees under `<name>` (older rows)."""
+    value = stored.get(f"{name}_paise")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value if value <= MAX_RUPEES * PAISE_PER_RUPEE else None
     try:
-        return parse_limit(value)
+        return parse_limit(stored.get(name))
     except ValueError:
         return None
-
-
-def _amount(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return 0.0
-    return float(value) if math.isfinite(value) and value > 0 else 0.0

@@ -1,18 +1,21 @@
 """One conversation's turns, owned by the core from the person's message to the stored result.
 
-`ChatSession.send` stores the person's message before the model is called, then runs the
-turn on its own thread (`turn_handle`), so no rerun, click, page switch or closed tab can
-skip the bookkeeping: partial and final content, parsed cards, usage, approvals and audit
-are stored in a `finally`. Pages only render the handle's events.
+`ChatSession.send` takes the chat's lease (one reply at a time, across replicas), stores
+the person's message before the model is called, then runs the turn on its own thread
+(`turn_handle`), so no rerun, click, page switch or closed tab can skip the bookkeeping:
+partial and final content, parsed cards, usage, approvals and audit are stored in a
+`finally`, and the lease is given back after that. Pages only render the handle's events.
 
 Spending never happens inside a model turn. The model asks through `request_confirmation`;
 the session stores a pending approval; `confirm` runs that exact call once (compare-and-set
-pending → executing in the database) and gives the outcome back to the model.
+pending → executing in the database, within the person's limits) and gives the outcome back
+to the model. A confirmation cut off by a crash is settled on sight (`session_settle`).
 """
 
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -25,7 +28,14 @@ from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.hook_rules import default_hooks
 from swiggy_core.hooks import CallScope, ToolHooks
-from swiggy_core.logsafe import register_secret
+from swiggy_core.limits import (
+    Budget,
+    SpendingLimitExceeded,
+    check_spend,
+    india_day,
+    load_limits,
+)
+from swiggy_core.logsafe import install_redaction, register_secret
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import (
@@ -35,20 +45,35 @@ from swiggy_core.models import (
     ToolUseBlock,
     TurnResult,
     block_pairs,
+    tool_pairs,
 )
 from swiggy_core.parsers.routing import changes_cart
-from swiggy_core.session_steps import SessionSteps, spend_facts
+from swiggy_core.session_settle import (
+    Settled,
+    append_answer,
+    last_is_unanswered,
+    settle_conversation,
+)
+from swiggy_core.session_steps import SessionSteps, spend_amount, spend_facts
 from swiggy_core.session_support import (
     ApprovalError,
-    answered,
     approval_request,
     close_open_requests,
     error_info,
     not_pending_error,
 )
 from swiggy_core.shared_state import shared_state
-from swiggy_core.store import ApprovalRecord, ChatStore
-from swiggy_core.turn_handle import TurnHandle, TurnKind, ensure_idle, running_turn, start_turn
+from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
+from swiggy_core.store.approval_states import UNSETTLED
+from swiggy_core.turn_handle import (
+    TurnHandle,
+    TurnKind,
+    cancel,
+    reserve,
+    run_turn,
+    running_turn,
+)
+from swiggy_core.turn_lease import HeldLease, TurnElsewhere, TurnGate
 from swiggy_core.turns import stream_turn
 from swiggy_core.verticals import VERTICALS, get_vertical
 
@@ -70,6 +95,12 @@ class ChatSession:
     retry_policy: RetryPolicy | None = None
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    gate: TurnGate | None = None  # the chat leases (default: in this session's store)
+
+    def __post_init__(self) -> None:
+        install_redaction()  # no token in any log line, whoever logs it (the SDKs too)
+        if self.gate is None:
+            self.gate = TurnGate(self.store.leases)
 
     def hooked_setup(self) -> TurnSetup:
         """The setup with its hooks; without its own, the session's defaults (made once)."""
@@ -94,7 +125,19 @@ class ChatSession:
         return self.store.load_messages(self.conversation_id)
 
     def running(self) -> TurnHandle | None:
+        """The running turn of this chat in this process (watch it)."""
         return running_turn(self.conversation_id)
+
+    def replying_elsewhere(self) -> bool:
+        """True while another process (or replica) is replying in this chat."""
+        return self.running() is None and self._gate.busy(self.conversation_id)
+
+    def interrupted(self, history: list[ChatMessage]) -> bool:
+        """The newest message has no reply and no turn is running for it anywhere: the
+        process answering it died. Retry answers it."""
+        if not last_is_unanswered(history) or self.running() is not None:
+            return False
+        return not self._gate.busy(self.conversation_id)
 
     def pending_approval(self) -> ApprovalRecord | None:
         """The approval waiting for the person's decision (expired ones end here)."""
@@ -110,35 +153,62 @@ class ChatSession:
     # --- acting --------------------------------------------------------------------------
 
     def send(self, message: ChatMessage) -> TurnHandle:
-        """Store the person's message first (never lost), then run the reply off-thread."""
-        ensure_idle(self.conversation_id)
+        """Store the person's message first (never lost), then run the reply off-thread.
+
+        Before that, the chat is brought up to date: a confirmation cut off by a crash is
+        settled, so the model never hears "did not confirm" for something confirmed.
+        """
         conversation_id = self._conversation()
-        self.store.expire_approvals(self.clock())
-        history = self.store.load_messages(conversation_id)
-        message = close_open_requests(self.store, conversation_id, history, message)
-        self.store.append_messages(conversation_id, [message])
-        return self._start("message", self._model_turn)
+        handle, lease = self._reserve("message")
+        try:
+            self.store.expire_approvals(self.clock())
+            self._settle(conversation_id)
+            history = self.store.load_messages(conversation_id)
+            message = close_open_requests(self.store, conversation_id, history, message)
+            self.store.append_messages(conversation_id, [message])
+        except BaseException:
+            self._abandon(handle, lease)
+            raise
+        return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
 
     def retry(self) -> TurnHandle:
         """Run the model again on the stored history: nothing is resent, nothing re-spent."""
-        ensure_idle(self.conversation_id)
         self._conversation()
-        return self._start("retry", self._retry_turn)
+        handle, lease = self._reserve("retry")
+        return run_turn(handle, lease, lambda h: self._guarded(h, self._retry_turn))
+
+    def settle_on_sight(self) -> Settled:
+        """When the chat is opened: settle confirmations whose turn died and show their
+        outcome. Nothing happens while a live turn holds the chat (it is not cut off)."""
+        conversation_id = self.conversation_id
+        if conversation_id is None or self.running() is not None:
+            return Settled()
+        unsettled = self.store.approvals_for(conversation_id, [s.value for s in UNSETTLED])
+        if not unsettled and not self._has_open_outcome(conversation_id):
+            return Settled()
+        try:
+            lease = self._gate.take(conversation_id, f"settle-{uuid.uuid4().hex}", "settle")
+        except TurnElsewhere:
+            return Settled()
+        try:
+            return self._settle(conversation_id)
+        finally:
+            lease.release()
 
     def confirm(self, approval_id: str) -> TurnHandle:
-        """Run the approved call once (atomic pending → executing), then let the model go on."""
-        ensure_idle(self.conversation_id)
+        """Run the approved call once (atomic pending → executing within the person's
+        limits, one confirmation per person at a time), then let the model go on."""
         record = self._own_approval(approval_id)
-        moved = self.store.transition_approval(
-            approval_id,
-            ["pending"],
-            "executing",
-            # Counted against the daily limit at once: another tab may be confirming too.
-            result=spend_facts(record, self.clock()),
-            now=self.clock(),
-            require_unexpired=True,
-        )
-        if not moved:
+        handle, lease = self._reserve("confirm")
+        try:
+            started = self._begin_spend(record)
+        except SpendingLimitExceeded as error:
+            return self._refuse_at_confirm(record, error, handle, lease)
+        except BaseException:
+            self._abandon(handle, lease)
+            raise
+        if not started:
+            self._abandon(handle, lease)
             raise not_pending_error(self.store, approval_id)
         self.store.record_audit(
             self.user_id,
@@ -146,35 +216,107 @@ class ChatSession:
             {"approval": approval_id, "tool": record.tool, "arguments": record.arguments},
             conversation_id=record.conversation_id,
         )
-        try:
-            return self._start("confirm", lambda handle: self._confirmed_turn(handle, record))
-        except SwiggyAssistantError:
-            self.store.transition_approval(approval_id, ["executing"], "pending")
-            raise
+        body = lambda h: self._confirmed_turn(h, record)  # noqa: E731
+        return run_turn(handle, lease, lambda h: self._guarded(h, body))
 
     def decline(self, approval_id: str) -> TurnHandle:
         """Cancel: the model hears that the person said no."""
-        ensure_idle(self.conversation_id)
         record = self._own_approval(approval_id)
-        if not self.store.transition_approval(approval_id, ["pending"], "declined"):
-            raise not_pending_error(self.store, approval_id)
-        self.store.record_audit(
+        handle, lease = self._reserve("decline")
+        try:
+            moved = self.store.transition_approval(
+                approval_id, [ApprovalStatus.PENDING], ApprovalStatus.DECLINED
+            )
+            if not moved:
+                raise not_pending_error(self.store, approval_id)
+            self.store.record_audit(
+                self.user_id,
+                "decline",
+                {"approval": approval_id, "tool": record.tool},
+                conversation_id=record.conversation_id,
+            )
+            answer = ApprovalAnswer(
+                approval="declined", tool=record.tool, message="The person pressed Cancel."
+            )
+            append_answer(self.store, record, answer)
+        except BaseException:
+            self._abandon(handle, lease)
+            raise
+        return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
+
+    def _begin_spend(self, record: ApprovalRecord) -> bool:
+        """pending → executing, stamped with its amount and day, if the limits allow it."""
+        amount = spend_amount(record)
+        limits = load_limits(self.store, self.user_id)
+        now = self.clock()
+
+        def check(spent_today: int) -> None:
+            check_spend(Budget(limits, spent_today), amount)
+
+        return self.store.begin_spend(
+            record.id,
             self.user_id,
-            "decline",
-            {"approval": approval_id, "tool": record.tool},
-            conversation_id=record.conversation_id,
+            spend_facts(record, now),
+            check,
+            day=india_day(now),
+            now=now,
         )
-        answer = ApprovalAnswer(
-            approval="declined", tool=record.tool, message="The person pressed Cancel."
-        )
-        self._append_answer(record, answer)
-        return self._start("decline", self._model_turn)
+
+    def _refuse_at_confirm(
+        self,
+        record: ApprovalRecord,
+        error: SpendingLimitExceeded,
+        handle: TurnHandle,
+        lease: HeldLease,
+    ) -> TurnHandle:
+        """Over a limit at Confirm: nothing runs; the person and the model hear why."""
+        try:
+            moved = self.store.transition_approval(
+                record.id, [ApprovalStatus.PENDING], ApprovalStatus.REFUSED, note=error.message
+            )
+            if not moved:
+                raise not_pending_error(self.store, record.id)
+            self.store.record_audit(
+                self.user_id,
+                "approval_over_limit",
+                {"approval": record.id, "reason": error.message},
+                conversation_id=record.conversation_id,
+            )
+        except BaseException:
+            self._abandon(handle, lease)
+            raise
+
+        def body(turn: TurnHandle) -> None:
+            turn.publish(StreamFailed(error=error_info(error.code, error.message)))
+            answer = ApprovalAnswer(approval="refused", tool=record.tool, message=str(error))
+            append_answer(self.store, record, answer)
+            self._model_turn(turn)
+
+        return run_turn(handle, lease, lambda h: self._guarded(h, body))
 
     # --- turns (on the turn's thread) ----------------------------------------------------
 
-    def _start(self, kind: TurnKind, body: Callable[[TurnHandle], None]) -> TurnHandle:
+    def _reserve(self, kind: TurnKind) -> tuple[TurnHandle, HeldLease]:
+        """This process's registry first (a second tab here), then the chat's lease in the
+        shared store (another replica): TurnBusy or TurnElsewhere when a reply runs."""
         assert self.conversation_id is not None
-        return start_turn(self.conversation_id, kind, lambda handle: self._guarded(handle, body))
+        handle = reserve(self.conversation_id, kind)
+        try:
+            lease = self._gate.take(self.conversation_id, handle.id, kind)
+        except BaseException:
+            cancel(handle)
+            raise
+        return handle, lease
+
+    @staticmethod
+    def _abandon(handle: TurnHandle, lease: HeldLease) -> None:
+        lease.release()
+        cancel(handle)
+
+    @property
+    def _gate(self) -> TurnGate:
+        assert self.gate is not None  # set in __post_init__
+        return self.gate
 
     def _guarded(self, handle: TurnHandle, body: Callable[[TurnHandle], None]) -> None:
         """Any failure ends as a coded event, never as a silent thread death."""
@@ -246,24 +388,40 @@ class ChatSession:
 
     def _confirmed_turn(self, handle: TurnHandle, record: ApprovalRecord) -> None:
         answer = self._steps().execute_approval(record, handle)
-        self._append_answer(record, answer)
+        if answer is None:  # settled by another process meanwhile: it told the model
+            return
+        append_answer(self.store, record, answer)
         self._model_turn(handle)
 
     def _retry_turn(self, handle: TurnHandle) -> None:
-        conversation_id = self._conversation()
-        for record in self.store.approvals_for(conversation_id, ["executing", "unknown"]):
-            answer = self._steps().settle(record, handle)
-            if not answered(self.history(), record.tool_use_id):
-                self._append_answer(record, answer)
+        self._settle(self._conversation())
         self._model_turn(handle)
+
+    def _settle(self, conversation_id: str) -> Settled:
+        """Settle cut-off confirmations and answer their requests (the lease is held)."""
+        return settle_conversation(self.store, conversation_id, self._steps_for)
+
+    def _has_open_outcome(self, conversation_id: str) -> bool:
+        """A decided confirmation whose request the history has not answered (a crash
+        between the outcome and its answer)."""
+        decided = [ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.REFUSED]
+        records = self.store.approvals_for(conversation_id, decided)
+        if not records:
+            return False
+        history = self.history()
+        answered_ids = {p.use.id for p in tool_pairs(history) if p.result is not None}
+        return any(record.tool_use_id not in answered_ids for record in records)
 
     # --- helpers -------------------------------------------------------------------------
 
     def _steps(self) -> SessionSteps:
+        return self._steps_for(self.vertical_id)
+
+    def _steps_for(self, vertical_id: str) -> SessionSteps:
         return SessionSteps(
             store=self.store,
             user_id=self.user_id,
-            vertical=get_vertical(self.vertical_id),
+            vertical=get_vertical(vertical_id),
             setup=self.hooked_setup(),
             manager=self.manager,
             expires_at=lambda: self.clock() + timedelta(seconds=APPROVAL_TTL_SECONDS),
@@ -292,14 +450,6 @@ class ChatSession:
             turn_id=handle.id,
         )
         return ChatMessage(role="assistant", content=list(result.blocks), meta=meta)
-
-    def _append_answer(self, record: ApprovalRecord, answer: ApprovalAnswer) -> None:
-        card = SessionSteps.answer_card(record, answer, self.vertical_id)
-        block = ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
-        meta = MessageMeta(approval_id=record.id, cards={record.tool_use_id: card})
-        self.store.append_messages(
-            record.conversation_id, [ChatMessage(role="user", content=[block], meta=meta)]
-        )
 
     def _append_answer_for(self, use: ToolUseBlock, answer: ApprovalAnswer) -> None:
         block = ToolResultBlock(tool_use_id=use.id, is_error=True, content=answer.as_text())

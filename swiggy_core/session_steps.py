@@ -1,10 +1,12 @@
 """The approval steps of a turn: open one, execute it once, settle an unclear one.
 
 Everything here runs on the turn's thread and talks to Swiggy through the app's own MCP
-client; each step leaves an audit entry and a status the database can prove. Every call
-the app runs here (the reads around an approval, the confirmed spending call) passes the
-session's post hooks (the audit of every tool call). Pre hooks do not apply: the person
-has confirmed, and `prepare` / `recheck` validate the action against fresh reads.
+client; each step leaves an audit entry and a status the database can prove. Every status
+change is a checked compare-and-set: a step that loses one (another process settled the
+approval meanwhile) stops there and never acts as if it had won. Every call the app runs
+here (the reads around an approval, the confirmed spending call) passes the session's post
+hooks (the audit of every tool call). Pre hooks do not apply: the person has confirmed,
+and `prepare` / `recheck` validate the action against fresh reads.
 """
 
 from __future__ import annotations
@@ -19,34 +21,52 @@ from typing import Any
 from swiggy_core.approval import (
     ApprovalInvalid,
     ApprovalView,
+    Execution,
     approval_amount,
     execute,
     placed_ids,
     prepare,
     recheck,
-    reconcile,
 )
+from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, settle
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
 from swiggy_core.errors import ErrorCode
+from swiggy_core.faultpoints import pause_point
 from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks, outcome_of
-from swiggy_core.limits import SpendingLimitExceeded, budget_for, india_day
+from swiggy_core.limits import (
+    AMOUNT_KEY,
+    DAY_KEY,
+    SETTLED_AUDIT,
+    SPEND_AUDIT,
+    SpendingLimitExceeded,
+    budget_for,
+    india_day,
+)
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.models import ContentBlock, ErrorInfo, ToolUseBlock, block_pairs
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
-from swiggy_core.store import ApprovalRecord, ChatStore, NewApproval
+from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
 from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical
 
 _RESULT_KEEP_CHARS = 20_000
+UNKNOWN_NOTE = (
+    "We could not tell whether it went through: check your orders in the Swiggy app before "
+    "trying again."
+)
 
 
 def spend_facts(record: ApprovalRecord, now: datetime) -> dict[str, Any]:
-    """What a running spend counts against the daily limit (`swiggy_core.limits`): stored on
-    the approval from the moment it is confirmed, before its call runs."""
-    amount = approval_amount(ApprovalView.model_validate(record.view))
-    return {"amount": amount, "day": india_day(now)}
+    """What a running spend counts against the daily limit (paise, India date): stored on
+    the approval in the compare-and-set that confirms it, before its call runs."""
+    return {AMOUNT_KEY: spend_amount(record) or 0, DAY_KEY: india_day(now)}
+
+
+def spend_amount(record: ApprovalRecord) -> int | None:
+    """What the approval spends, in paise (None when its total could not be read)."""
+    return approval_amount(ApprovalView.model_validate(record.view))
 
 
 @dataclass(frozen=True)
@@ -103,20 +123,17 @@ class SessionSteps:
         )
         return None
 
-    def execute_approval(self, record: ApprovalRecord, handle: TurnHandle) -> ApprovalAnswer:
-        """Re-read what it acts on, refuse if it changed, else call the tool exactly once."""
-        before = placed_ids(self.vertical, self._read, record.arguments)
-        facts: dict[str, Any] = {
-            "before": sorted(before) if before is not None else None,
-            **spend_facts(record, self.now()),
-        }
-        self.store.transition_approval(record.id, ["executing"], "executing", result=facts)
-        try:
-            changed = self._changed(record)
-        except SpendingLimitExceeded as error:  # the limits may have changed since asking
-            return self._refuse_over_limit(record, error, handle)
+    def execute_approval(self, record: ApprovalRecord, handle: TurnHandle) -> ApprovalAnswer | None:
+        """Re-read what it acts on, refuse if it changed, else call the tool exactly once.
+
+        None when another process settled this approval meanwhile: nothing more to say.
+        """
+        pause_point("confirm.after_cas")
+        facts = dict(record.result or {})
+        changed = self._changed(record)
         if changed:
-            self.store.transition_approval(record.id, ["executing"], "refused", note=changed)
+            if not self._move(record, ApprovalStatus.REFUSED, note=changed):
+                return None
             self._audit("approval_changed", {"approval": record.id, "reason": changed})
             message = f"{changed} Nothing was placed: look at it again and confirm anew."
             handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_CHANGED, message)))
@@ -125,52 +142,85 @@ class SessionSteps:
                 tool=record.tool,
                 message=f"{changed} Nothing was run. Show the current state and ask again.",
             )
+        before = placed_ids(self.vertical, self._read, record.arguments)
+        facts.update({BEFORE_KEY: sorted(before) if before is not None else None})
+        facts[CALLING_KEY] = True
+        # Written before the call: a crash from here on is settled by reading orders.
+        if not self.store.record_approval_facts(record.id, ApprovalStatus.EXECUTING, facts):
+            return None
         server = self.vertical.server.name
         handle.publish(ToolStarted(record.tool_use_id, record.tool, server, record.arguments))
         run = execute(self.vertical, record.tool, record.arguments, self._call, self._read, before)
-        facts["text"] = run.result_text[:_RESULT_KEEP_CHARS]
-        self.store.transition_approval(record.id, ["executing"], run.status, result=facts)
+        pause_point("confirm.after_call")
+        facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
+        if not self._move(record, ApprovalStatus(run.status), facts=facts):
+            return None
         handle.publish(
             ToolFinished(record.tool_use_id, record.tool, run.status != "done", run.result_text)
         )
-        self._audit(
-            "spend_call",
-            {
-                "approval": record.id,
-                "tool": record.tool,
-                "input": record.arguments,
-                "outcome": run.status,
-                "id": _placed_id(run.card),
-                # What today's spending adds up from (swiggy_core.limits.spent_on).
-                "amount": approval_amount(ApprovalView.model_validate(record.view)),
-                "day": india_day(self.now()),
-            },
-            record.conversation_id,
-        )
+        self._audit_spend(record, run, facts)
         if run.status == "unknown":
-            message = "The app could not tell whether it went through. Check your orders."
-            handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_UNKNOWN, message)))
+            handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_UNKNOWN, UNKNOWN_NOTE)))
         return run.answer
 
-    def settle(self, record: ApprovalRecord, handle: TurnHandle) -> ApprovalAnswer:
-        """An approval whose call may have run: look at the orders, never call again."""
-        stored = (record.result or {}).get("before")
-        before = set(stored) if isinstance(stored, list) else None
-        run = reconcile(
-            self.vertical,
-            record.tool,
-            record.arguments,
-            self._read,
-            before,
-            reason="The earlier attempt was interrupted",
+    def settle(self, record: ApprovalRecord) -> tuple[Execution, bool]:
+        """An approval whose call may have run, cut off: look at the orders, never call again.
+
+        Returns the outcome and whether this call recorded it (False: another process did).
+        """
+        run = settle(self.vertical, record, self._read)
+        facts = {**(record.result or {}), TEXT_KEY: run.result_text[:_RESULT_KEEP_CHARS]}
+        target = ApprovalStatus(run.status)
+        moved = target == record.status or self._move(
+            record, target, facts=facts, start=record.status
         )
-        self.store.transition_approval(record.id, ["executing", "unknown"], run.status)
-        self._audit(
-            "spend_settled",
-            {"approval": record.id, "outcome": run.status, "id": _placed_id(run.card)},
-            record.conversation_id,
-        )
-        return run.answer
+        if not moved:
+            return run, False
+        if self._spend_audited(record.id):
+            if target != record.status:
+                detail = {"approval": record.id, "outcome": run.status, "id": _placed_id(run.card)}
+                self._audit(SETTLED_AUDIT, detail, record.conversation_id)
+        else:
+            self._audit_spend(record, run, facts, settled=True)
+        return run, True
+
+    def _move(
+        self,
+        record: ApprovalRecord,
+        target: ApprovalStatus,
+        *,
+        facts: dict[str, Any] | None = None,
+        note: str = "",
+        start: ApprovalStatus = ApprovalStatus.EXECUTING,
+    ) -> bool:
+        """`start` → `target` for this approval, checked; False when it lost the race."""
+        return self.store.transition_approval(record.id, [start], target, result=facts, note=note)
+
+    def _audit_spend(
+        self,
+        record: ApprovalRecord,
+        run: Execution,
+        facts: dict[str, Any],
+        *,
+        settled: bool = False,
+    ) -> None:
+        detail: dict[str, Any] = {
+            "approval": record.id,
+            "tool": record.tool,
+            "input": record.arguments,
+            "outcome": run.status,
+            "id": _placed_id(run.card),
+            # What today's spending adds up from (swiggy_core.store.spending).
+            AMOUNT_KEY: facts.get(AMOUNT_KEY, spend_amount(record) or 0),
+            DAY_KEY: facts.get(DAY_KEY, india_day(self.now())),
+        }
+        if settled:
+            detail["settled"] = "after an interruption"
+        self._audit(SPEND_AUDIT, detail, record.conversation_id)
+
+    def _spend_audited(self, approval_id: str) -> bool:
+        entries = self.store.audit_entries(self.user_id, actions=(SPEND_AUDIT,))
+        return any(detail.get("approval") == approval_id for _action, detail in entries)
 
     @staticmethod
     def parse_cards(
@@ -199,21 +249,12 @@ class SessionSteps:
             return parse_tool_result(record.tool, text, vertical_id, record.arguments)
         return StatusResult(success=False, message=answer.message)
 
-    def _refuse_over_limit(
-        self, record: ApprovalRecord, error: SpendingLimitExceeded, handle: TurnHandle
-    ) -> ApprovalAnswer:
-        self.store.transition_approval(record.id, ["executing"], "refused", note=error.message)
-        self._audit("approval_over_limit", {"approval": record.id, "reason": error.message})
-        handle.publish(StreamFailed(error=_error(error.code, error.message)))
-        return ApprovalAnswer(approval="refused", tool=record.tool, message=str(error))
-
     def _changed(self, record: ApprovalRecord) -> str | None:
-        """Why the action differs from what the person saw; raises SpendingLimitExceeded."""
+        """Why the action differs from what the person saw (the limits were checked in the
+        compare-and-set that confirmed it)."""
         what = "The slot" if self.vertical.server_key == "dineout" else "The cart"
-        # Other approvals running now count too (a second tab confirming at the same time).
-        budget = budget_for(self.store, self.user_id, self.now(), excluding=record.id)
         try:
-            digest = recheck(self.vertical, record.tool, record.arguments, self._read, budget)
+            digest = recheck(self.vertical, record.tool, record.arguments, self._read)
         except ApprovalInvalid as error:
             return f"{what} changed since you were asked: {error.message}"
         except McpCallError:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer, ApprovalRequest
+from swiggy_core.approval.settle import answer_of
+from swiggy_core.approval_tool import ApprovalRequest
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.models import (
@@ -16,14 +17,8 @@ from swiggy_core.models import (
     TurnResult,
     tool_pairs,
 )
-from swiggy_core.store import ChatStore
-
-_CLOSED_ANSWERS: dict[str, AnswerKind] = {
-    "pending": "superseded",
-    "superseded": "superseded",
-    "expired": "expired",
-    "declined": "declined",
-}
+from swiggy_core.store import ApprovalStatus, ChatStore
+from swiggy_core.verticals import get_vertical
 
 
 class ApprovalError(SwiggyAssistantError):
@@ -33,7 +28,9 @@ class ApprovalError(SwiggyAssistantError):
 def close_open_requests(
     store: ChatStore, conversation_id: str, history: list[ChatMessage], message: ChatMessage
 ) -> ChatMessage:
-    """Answer approval requests the person left open: they wrote something else."""
+    """Answer approval requests the person left open, truthfully: a pending one is
+    superseded by this message; a decided one is answered with what really happened (the
+    chat has been settled first, so a confirmed one is never told "did not confirm")."""
     answers: list[ToolResultBlock] = []
     records = {r.tool_use_id: r for r in store.approvals_for(conversation_id)}
     last = history[-1] if history else None
@@ -41,13 +38,10 @@ def close_open_requests(
         record = records.get(pair.use.id)
         if pair.use.name != APPROVAL_TOOL_NAME or pair.result is not None or record is None:
             continue
-        store.supersede_approvals(record.conversation_id, record.server_key)
-        status = _CLOSED_ANSWERS.get(record.status, "superseded")
-        answer = ApprovalAnswer(
-            approval=status,
-            tool=record.tool,
-            message="The person did not confirm; they wrote a new message instead.",
-        )
+        if record.status == ApprovalStatus.PENDING:
+            store.supersede_approvals(record.conversation_id, record.server_key)
+            record = store.get_approval(record.id) or record  # confirmed meanwhile?
+        answer = answer_of(get_vertical(record.vertical_id), record)
         answers.append(ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text()))
     if not answers:
         return message
@@ -68,10 +62,18 @@ def not_pending_error(store: ChatStore, approval_id: str) -> ApprovalError:
             "This was already confirmed once; it will not run again.",
             code=ErrorCode.APPROVAL_NOT_PENDING,
         )
+    why = _CLOSED_WHY.get(status, "it was closed")
     return ApprovalError(
-        f"This confirmation is no longer open ({status}). Ask again if you still want it.",
+        f"This confirmation is no longer open: {why}. Ask again if you still want it.",
         code=ErrorCode.APPROVAL_NOT_PENDING,
     )
+
+
+_CLOSED_WHY = {
+    "declined": "you cancelled it",
+    "superseded": "a newer question or a change to your cart replaced it",
+    "refused": "it was stopped when you confirmed",
+}
 
 
 def approval_request(result: TurnResult) -> tuple[ToolUseBlock, ApprovalRequest] | None:

@@ -2,7 +2,10 @@
 
 A turn runs on its own thread. Streamlit may stop the page's script at any moment (a
 click, a keypress, a closed tab); the turn goes on, and a later run of the page finds it
-here and replays its events from the start.
+here and replays its events from the start. The registry holds running turns only: a
+finished turn is dropped at once (the page that started it keeps its own handle), so a
+process's memory does not grow with the chats it has served. Across processes, the chat's
+lease (`swiggy_core.turn_lease`) keeps one reply at a time.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from typing import Literal
 from swiggy_core.engine import StreamEvent
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.models import Usage
+from swiggy_core.turn_lease import HeldLease
 
 TurnKind = Literal["message", "confirm", "decline", "retry"]
 # How often a watcher wakes while nothing arrives (keeps the page responsive to Stop).
 HEARTBEAT_SECONDS = 0.25
+BUSY_MESSAGE = "A reply is still coming in: wait for it or press Stop."
 
 
 class TurnBusy(SwiggyAssistantError):
@@ -40,8 +45,8 @@ HEARTBEAT = Heartbeat()
 class TurnHandle:
     """One turn's events (append-only), its Stop flag and its end."""
 
-    def __init__(self, conversation_id: str, kind: TurnKind) -> None:
-        self.id = uuid.uuid4().hex
+    def __init__(self, conversation_id: str, kind: TurnKind, turn_id: str | None = None) -> None:
+        self.id = turn_id or uuid.uuid4().hex
         self.conversation_id = conversation_id
         self.kind = kind
         self._events: list[StreamEvent] = []
@@ -125,28 +130,64 @@ def running_turn(conversation_id: str | None) -> TurnHandle | None:
     return handle if handle is not None and not handle.finished else None
 
 
-def start_turn(
-    conversation_id: str, kind: TurnKind, body: Callable[[TurnHandle], None]
-) -> TurnHandle:
-    """Register a turn (one at a time per conversation) and run `body` on its own thread."""
+def reserve(conversation_id: str, kind: TurnKind) -> TurnHandle:
+    """Register a new turn of this conversation in this process (TurnBusy if one runs)."""
     handle = TurnHandle(conversation_id, kind)
     with _registry_lock:
         current = _running.get(conversation_id)
         if current is not None and not current.finished:
-            raise TurnBusy("A reply is still coming in: wait for it or press Stop.")
+            raise TurnBusy(BUSY_MESSAGE)
         _running[conversation_id] = handle
+    return handle
+
+
+def cancel(handle: TurnHandle) -> None:
+    """Forget a reserved turn that will not run (its setup failed)."""
+    handle.finish()
+    _forget(handle)
+
+
+def run_turn(
+    handle: TurnHandle, lease: HeldLease | None, body: Callable[[TurnHandle], None]
+) -> TurnHandle:
+    """Run a reserved turn's `body` on its own thread; the lease is kept alive meanwhile and
+    given back only after `body` (which stores the result) has returned."""
 
     def run() -> None:
         try:
             body(handle)
         finally:
+            if lease is not None:
+                lease.release()
             handle.finish()
+            _forget(handle)
 
+    if lease is not None:
+        lease.keep_alive(on_lost=handle.stop)
     threading.Thread(target=run, name=f"turn-{handle.id[:8]}", daemon=True).start()
     return handle
+
+
+def start_turn(
+    conversation_id: str, kind: TurnKind, body: Callable[[TurnHandle], None]
+) -> TurnHandle:
+    """Register a turn (one at a time per conversation) and run `body` on its own thread."""
+    return run_turn(reserve(conversation_id, kind), None, body)
+
+
+def running_count() -> int:
+    """How many turns this process is running (memory checks)."""
+    with _registry_lock:
+        return len(_running)
+
+
+def _forget(handle: TurnHandle) -> None:
+    with _registry_lock:
+        if _running.get(handle.conversation_id) is handle:
+            del _running[handle.conversation_id]
 
 
 def ensure_idle(conversation_id: str | None) -> None:
     """Raise TurnBusy when a turn of this conversation is running."""
     if running_turn(conversation_id) is not None:
-        raise TurnBusy("A reply is still coming in: wait for it or press Stop.")
+        raise TurnBusy(BUSY_MESSAGE)

@@ -176,6 +176,7 @@ def _outcome(
     arguments: dict[str, Any],
     *,
     card: ParsedToolResult | None = None,
+    message: str | None = None,
 ) -> Execution:
     card = card or parse_tool_result(tool, text, vertical.id, arguments)
     kind: AnswerKind = "confirmed" if status == "done" else "failed"
@@ -184,16 +185,32 @@ def _outcome(
     answer = ApprovalAnswer(
         approval=kind,
         tool=tool,
-        message=_MESSAGES[status].format(what=_what(vertical)),
+        message=message or _MESSAGES[status].format(what=_what(vertical)),
         result=_payload(text),
     )
     return Execution(status=status, answer=answer, card=card, result_text=text)
 
 
+def outcome_of(
+    vertical: Vertical,
+    tool: str,
+    status: str,
+    text: str,
+    arguments: dict[str, Any],
+    *,
+    message: str | None = None,
+) -> Execution:
+    """The outcome a stored (or settled) status stands for, with its card and answer."""
+    return _outcome(vertical, tool, status, text, arguments, message=message)
+
+
 _MESSAGES = {
     "done": "The person confirmed and the app ran it once: {what} went through.",
     "failed": "The person confirmed but Swiggy refused it: {what} did not go through.",
-    "unknown": "The person confirmed; the outcome is unknown. Do not retry it.",
+    "unknown": (
+        "The person confirmed; the outcome is unknown. Do not retry it: ask them to check "
+        "their orders in the Swiggy app."
+    ),
 }
 
 

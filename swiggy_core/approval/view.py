@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
 from swiggy_core.conversation._context import LOCAL_TZ, address_view, long_date
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
-from swiggy_core.limits import Budget, check_spend
+from swiggy_core.limits import Budget, check_spend, paise
 from swiggy_core.parsers import BillLine, CartLine, CartResult, parse_tool_result
 from swiggy_core.parsers.deals import read_deal, seats_left
 from swiggy_core.parsers.records import iter_nodes
@@ -117,19 +117,19 @@ def recheck(
     return prepared.digest
 
 
-def approval_amount(view: ApprovalView) -> float | None:
-    """What the action spends in rupees: the cart's to-pay; a free table booking is ₹0.
+def approval_amount(view: ApprovalView) -> int | None:
+    """What the action spends, in paise: the cart's to-pay; a free table booking is 0.
 
     None when an order's total cannot be read (no to-pay and a line without a price).
     """
     if view.kind == "booking":
-        return 0.0  # only free deals are ever approved (paid prebooks are refused above)
+        return 0  # only free deals are ever approved (paid prebooks are refused above)
     if view.to_pay is not None:
-        return view.to_pay
+        return paise(view.to_pay)
     totals = [line.line_total for line in view.lines]
     if not totals or any(total is None for total in totals):
         return None
-    return float(sum(total for total in totals if total is not None))
+    return sum(paise(total) for total in totals if total is not None)
 
 
 def _prepare_order(

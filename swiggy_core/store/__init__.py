@@ -4,11 +4,11 @@ SQLAlchemy Core on SQLite (default) or PostgreSQL (by URL), with versioned migra
 Every fault reaches callers as a coded `StoreError` (E-41xx).
 """
 
+from swiggy_core.store.approval_states import ApprovalStatus
 from swiggy_core.store.chat_store import ChatStore
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.records import (
     ApprovalRecord,
-    ApprovalStatus,
     ConversationInfo,
     NewApproval,
     StoredMessage,

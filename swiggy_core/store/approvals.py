@@ -2,27 +2,30 @@
 
 A transition is one `UPDATE ... WHERE id = :id AND status IN (:from)`: the database
 decides which of two racing confirmations wins (exactly one sees a changed row), across
-threads, processes and PostgreSQL connections alike.
+threads, processes and PostgreSQL connections alike. Every move is checked against the
+table in `approval_states` first; callers must act on the returned bool (a lost race
+stops that path).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Collection
+import zlib
+from collections.abc import Callable, Collection
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Final
 
-from sqlalchemy import Connection, Row, select, update
+from sqlalchemy import Connection, Row, select, text, update
 
+from swiggy_core.store.approval_states import ApprovalStatus, check_moves, statuses
 from swiggy_core.store.database import Database
-from swiggy_core.store.records import (
-    APPROVAL_STATUSES,
-    ApprovalRecord,
-    ApprovalStatus,
-    NewApproval,
-)
+from swiggy_core.store.records import ApprovalRecord, NewApproval
 from swiggy_core.store.schema import approvals, as_utc, utc_now
+from swiggy_core.store.spending import spent_on
+
+# PostgreSQL advisory-lock namespace for "one person's confirmations, one at a time".
+_SPEND_LOCK_NAMESPACE: Final = 0x5350
 
 
 def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
@@ -39,7 +42,7 @@ def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
         tool_use_id=new.tool_use_id,
         expires_at=as_utc(new.expires_at),
         id=uuid.uuid4().hex,
-        status="pending",
+        status=ApprovalStatus.PENDING,
         created_at=now,
         updated_at=now,
         result=None,
@@ -59,22 +62,20 @@ def get_approval(db: Database, approval_id: str) -> ApprovalRecord | None:
 
 
 def approvals_for(
-    db: Database, conversation_id: str, statuses: Collection[str] | None
+    db: Database, conversation_id: str, wanted: Collection[str] | None
 ) -> list[ApprovalRecord]:
     query = select(approvals).where(approvals.c.conversation_id == conversation_id)
-    if statuses is not None:
-        query = query.where(approvals.c.status.in_(_checked(statuses)))
+    if wanted is not None:
+        query = query.where(approvals.c.status.in_(_names(wanted)))
     with db.read() as conn:
         rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
     return [_record(row) for row in rows]
 
 
-def approvals_of_user(
-    db: Database, user_id: str, statuses: Collection[str]
-) -> list[ApprovalRecord]:
+def approvals_of_user(db: Database, user_id: str, wanted: Collection[str]) -> list[ApprovalRecord]:
     """A person's approvals in these statuses, across all their conversations."""
     query = select(approvals).where(
-        approvals.c.user_id == user_id, approvals.c.status.in_(_checked(statuses))
+        approvals.c.user_id == user_id, approvals.c.status.in_(_names(wanted))
     )
     with db.read() as conn:
         rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
@@ -95,8 +96,9 @@ def transition(
     """Move one approval to `to_status` if it is in one of `from_statuses`; True if it moved.
 
     `result` and `note` replace the stored ones only when given (not None / not empty).
+    A move the state machine does not allow raises ValueError before any transaction.
     """
-    _checked((to_status, *from_statuses))  # a typo must fail before any transaction
+    check_moves(from_statuses, to_status)
     with db.write() as conn:
         return _compare_and_set(
             conn,
@@ -110,13 +112,76 @@ def transition(
         )
 
 
+def record_facts(db: Database, approval_id: str, status: str, facts: dict[str, Any]) -> bool:
+    """Replace the facts of an approval that is still in `status`; True if it was.
+
+    No move: this is how a running confirmation writes down what it is about to do
+    (the orders before its call), and its caller goes on only when it returns True.
+    """
+    (current,) = statuses((status,))
+    statement = (
+        update(approvals)
+        .where(approvals.c.id == approval_id, approvals.c.status == current.value)
+        .values(result=json.dumps(facts), updated_at=utc_now())
+    )
+    with db.write() as conn:
+        return conn.execute(statement).rowcount == 1
+
+
+def begin_spend(
+    db: Database,
+    approval_id: str,
+    user_id: str,
+    facts: dict[str, Any],
+    check: Callable[[int], None],
+    *,
+    day: str,
+    now: datetime,
+) -> bool:
+    """pending → executing for one unexpired approval, after `check(spent_today_paise)`.
+
+    One person's confirmations are serialised here (SQLite: the write lock; PostgreSQL: an
+    advisory lock per person), so of two confirmations that would each fit under the day's
+    limit alone, the second sees the first as spent. `check` raises to refuse (nothing is
+    written); False means the approval was no longer pending or had expired.
+    """
+    with db.write() as conn:
+        if db.dialect == "postgresql":
+            conn.execute(
+                text("SELECT pg_advisory_xact_lock(:space, :person)"),
+                {"space": _SPEND_LOCK_NAMESPACE, "person": _lock_key(user_id)},
+            )
+        check(spent_on(conn, user_id, day, excluding=approval_id))
+        return _compare_and_set(
+            conn,
+            approval_id,
+            (ApprovalStatus.PENDING,),
+            ApprovalStatus.EXECUTING,
+            result=facts,
+            note="",
+            now=as_utc(now),
+            require_unexpired=True,
+        )
+
+
+def spent_today(db: Database, user_id: str, day: str, *, excluding: str | None) -> int:
+    """Paise the person's spends of `day` add up to (see `swiggy_core.store.spending`)."""
+    with db.read() as conn:
+        return spent_on(conn, user_id, day, excluding=excluding)
+
+
+def _lock_key(user_id: str) -> int:
+    # A signed 32-bit key, the same in every process (hash() is salted per process).
+    return zlib.crc32(user_id.encode()) - 2**31
+
+
 def expire_approvals(db: Database, now: datetime | None) -> list[str]:
     """Pending approvals past their expiry become "expired"; returns their ids."""
     moment = as_utc(now) if now else utc_now()
     due = select(approvals.c.id).where(
-        approvals.c.status == "pending", approvals.c.expires_at <= moment
+        approvals.c.status == ApprovalStatus.PENDING.value, approvals.c.expires_at <= moment
     )
-    return _move_pending(db, due, "expired", note="", now=moment)
+    return _move_pending(db, due, ApprovalStatus.EXPIRED, note="", now=moment)
 
 
 def supersede_approvals(
@@ -124,15 +189,16 @@ def supersede_approvals(
 ) -> list[str]:
     """Pending approvals of a conversation (optionally one server) become "superseded"."""
     stale = select(approvals.c.id).where(
-        approvals.c.status == "pending", approvals.c.conversation_id == conversation_id
+        approvals.c.status == ApprovalStatus.PENDING.value,
+        approvals.c.conversation_id == conversation_id,
     )
     if server_key is not None:
         stale = stale.where(approvals.c.server_key == server_key)
-    return _move_pending(db, stale, "superseded", note=note, now=utc_now())
+    return _move_pending(db, stale, ApprovalStatus.SUPERSEDED, note=note, now=utc_now())
 
 
 def _move_pending(
-    db: Database, candidates: Any, to_status: str, *, note: str, now: datetime
+    db: Database, candidates: Any, to_status: ApprovalStatus, *, note: str, now: datetime
 ) -> list[str]:
     # Each candidate still goes through compare-and-set: one confirmed meanwhile is left alone.
     with db.write() as conn:
@@ -143,7 +209,7 @@ def _move_pending(
             if _compare_and_set(
                 conn,
                 approval_id,
-                ("pending",),
+                (ApprovalStatus.PENDING,),
                 to_status,
                 result=None,
                 note=note,
@@ -164,25 +230,24 @@ def _compare_and_set(
     now: datetime,
     require_unexpired: bool,
 ) -> bool:
-    (target,) = _checked((to_status,))
-    changes: dict[str, Any] = {"status": target, "updated_at": now}
+    check_moves(from_statuses, to_status)  # the one place a status changes: always checked
+    (target,) = statuses((to_status,))
+    changes: dict[str, Any] = {"status": target.value, "updated_at": now}
     if result is not None:
         changes["result"] = json.dumps(result)
     if note:
         changes["note"] = note
     statement = update(approvals).where(
-        approvals.c.id == approval_id, approvals.c.status.in_(_checked(from_statuses))
+        approvals.c.id == approval_id,
+        approvals.c.status.in_([status.value for status in statuses(from_statuses)]),
     )
     if require_unexpired:
         statement = statement.where(approvals.c.expires_at > now)
     return conn.execute(statement.values(**changes)).rowcount == 1
 
 
-def _checked(statuses: Collection[str]) -> list[str]:
-    unknown = sorted(set(statuses) - APPROVAL_STATUSES)
-    if unknown:
-        raise ValueError(f"unknown approval status: {', '.join(unknown)}")
-    return sorted(statuses)
+def _names(wanted: Collection[str]) -> list[str]:
+    return [status.value for status in statuses(wanted)]
 
 
 def _record(row: Row[Any]) -> ApprovalRecord:
@@ -198,7 +263,7 @@ def _record(row: Row[Any]) -> ApprovalRecord:
         tool_use_id=row.tool_use_id,
         expires_at=row.expires_at,
         id=row.id,
-        status=cast(ApprovalStatus, row.status),
+        status=ApprovalStatus(row.status),
         created_at=row.created_at,
         updated_at=row.updated_at,
         result=None if row.result is None else json.loads(row.result),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any, Final
 
@@ -13,6 +13,7 @@ from swiggy_core.store import approvals, audit, chats, tokens, tool_audit
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.history_cache import HistoryCache
+from swiggy_core.store.leases import LeaseBook
 from swiggy_core.store.migrations import migrate
 from swiggy_core.store.records import (
     ApprovalRecord,
@@ -39,6 +40,7 @@ class ChatStore:
     ) -> None:
         self._db = Database(database_url, busy_timeout_ms=busy_timeout_ms)
         self._history = HistoryCache()
+        self.leases = LeaseBook(self._db)
         try:
             migrate(self._db)
             self._db.pin_file()
@@ -152,6 +154,28 @@ class ChatStore:
             now=now,
             require_unexpired=require_unexpired,
         )
+
+    def record_approval_facts(self, approval_id: str, status: str, facts: dict[str, Any]) -> bool:
+        """Write a confirmation's facts while it is still in `status`; True if it was."""
+        return approvals.record_facts(self._db, approval_id, status, facts)
+
+    def begin_spend(
+        self,
+        approval_id: str,
+        user_id: str,
+        facts: dict[str, Any],
+        check: Callable[[int], None],
+        *,
+        day: str,
+        now: datetime,
+    ) -> bool:
+        """pending → executing after `check(today's paise)`, one confirmation per person
+        at a time; False when it was no longer pending (or expired)."""
+        return approvals.begin_spend(self._db, approval_id, user_id, facts, check, day=day, now=now)
+
+    def spent_today(self, user_id: str, day: str, *, excluding: str | None = None) -> int:
+        """Paise the person's spends of the India date `day` add up to."""
+        return approvals.spent_today(self._db, user_id, day, excluding=excluding)
 
     def expire_approvals(self, now: datetime | None = None) -> list[str]:
         return approvals.expire_approvals(self._db, now)

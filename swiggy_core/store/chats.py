@@ -24,6 +24,7 @@ from swiggy_core.store.schema import (
     approvals,
     conversations,
     messages,
+    turn_leases,
     utc_now,
 )
 
@@ -31,8 +32,9 @@ from swiggy_core.store.schema import (
 APPEND_ATTEMPTS: Final = 20
 # Titles come from the first line of the first user message, cut to this many characters.
 TITLE_CHARS: Final = 80
-# Approvals in these states still belong to a live chat: it is not deleted under them.
-BUSY_APPROVALS: Final = ("pending", "executing")
+# Approvals in these states still belong to a live chat: it is not deleted under them
+# (waiting for the person, being carried out, or cut off and not settled yet).
+BUSY_APPROVALS: Final = ("pending", "executing", "unknown")
 
 _GONE: Final = (
     "This chat no longer exists (it was deleted, perhaps in another tab), so nothing "
@@ -216,8 +218,9 @@ def delete_chats(
 ) -> ChatDeletion:
     """Delete the user's chats in one vertical (`only` these ids, if given), whole.
 
-    A chat with an approval still waiting for an answer (or being carried out) is kept, as
-    is every id in `spare` (the caller's running turns): nothing is deleted from under them.
+    A chat with an approval still waiting for an answer (or being carried out, or not yet
+    settled) is kept, as is a chat whose reply is running in any process (a live turn
+    lease) and every id in `spare`: nothing is deleted from under them.
     Checked and deleted in one transaction, so an approval created meanwhile is not missed.
     """
     mine = select(conversations.c.id).where(
@@ -240,7 +243,11 @@ def _waiting(conn: Connection, ids: list[str]) -> set[str]:
     query = select(approvals.c.conversation_id).where(
         approvals.c.conversation_id.in_(ids), approvals.c.status.in_(BUSY_APPROVALS)
     )
-    return {str(chat_id) for chat_id in conn.execute(query).scalars()}
+    replying = select(turn_leases.c.conversation_id).where(
+        turn_leases.c.conversation_id.in_(ids), turn_leases.c.expires_at > utc_now()
+    )
+    busy = {str(chat_id) for chat_id in conn.execute(query).scalars()}
+    return busy | {str(chat_id) for chat_id in conn.execute(replying).scalars()}
 
 
 def _info(row: Row[Any]) -> ConversationInfo:

@@ -192,12 +192,31 @@ def _add_tool_calls(conn: Connection) -> None:
     _v5_index.create(conn, checkfirst=True)
 
 
+# -- version 6: one running reply per chat across replicas -------------------------------
+_v6 = MetaData()
+_v6_turn_leases = Table(
+    "turn_leases",
+    _v6,
+    Column("conversation_id", String(36), primary_key=True),
+    Column("holder", String(64), nullable=False),
+    Column("process", String(200), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("acquired_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def _add_turn_leases(conn: Connection) -> None:
+    _v6_turn_leases.create(conn, checkfirst=True)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "conversations, messages, preferences, audit", _create_first_tables),
     Migration(2, "approvals; audit.conversation_id; indexes", _add_approvals),
     Migration(3, "remembered_tokens (encrypted Swiggy tokens)", _add_remembered_tokens),
     Migration(4, "messages.created_at (when each message was stored)", _add_message_times),
     Migration(5, "tool_calls (the audit of every tool call)", _add_tool_calls),
+    Migration(6, "turn_leases (one running reply per chat across replicas)", _add_turn_leases),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

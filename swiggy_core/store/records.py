@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final
 
 from swiggy_core.models import ChatMessage
+from swiggy_core.store.approval_states import ApprovalStatus
 
-ApprovalStatus = Literal[
-    "pending",
-    "executing",
-    "done",
-    "failed",
-    "unknown",
-    "declined",
-    "expired",
-    "superseded",
-    "refused",
-]
-APPROVAL_STATUSES: Final[frozenset[str]] = frozenset(get_args(ApprovalStatus))
+APPROVAL_STATUSES: Final[frozenset[str]] = frozenset(status.value for status in ApprovalStatus)
 
 
 @dataclass(frozen=True, slots=True)

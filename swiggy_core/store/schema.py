@@ -152,3 +152,16 @@ tool_calls = Table(
     Column("duration_ms", Float, nullable=False),
     Column("error_code", String(STATUS_LENGTH), nullable=True),
 )
+# One reply at a time per chat, across processes and replicas (migration 6): the running
+# turn holds its chat's row and renews `expires_at` while it runs; a row past its expiry
+# belongs to a turn whose process died.
+turn_leases = Table(
+    "turn_leases",
+    metadata,
+    Column("conversation_id", String(ID_LENGTH), primary_key=True),
+    Column("holder", String(NAME_LENGTH), nullable=False),
+    Column("process", String(TITLE_LENGTH), nullable=False),
+    Column("kind", String(STATUS_LENGTH), nullable=False),
+    Column("acquired_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+)

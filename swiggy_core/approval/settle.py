@@ -1,0 +1,102 @@
+"""Settle on sight: the true outcome of a confirmation whose turn died, without calling again.
+
+A confirmed call writes down what it is about to do before it runs (`CALLING_KEY`, with the
+order ids listed before it). So when a process dies after Confirm:
+- no `CALLING_KEY`: the spending tool was never called, nothing was placed;
+- otherwise: the order list now, compared with the one before, says whether it went
+  through (Dineout: the status of the orderId its answer carried); when nothing can
+  tell, the outcome stays unknown and the person is sent to the Swiggy app.
+`answer_of` turns any decided record into the answer the model must hear: never "the
+person did not confirm" for something they confirmed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from swiggy_core.approval.execute import Execution, outcome_of, reconcile
+from swiggy_core.approval.view import Reader
+from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer
+from swiggy_core.store import ApprovalRecord
+from swiggy_core.store.approval_states import ApprovalStatus
+from swiggy_core.verticals import Vertical
+
+# Facts a confirmation stores on its approval as it goes (see `SessionSteps`).
+CALLING_KEY: Final = "calling"  # True once the spending call is about to be sent
+BEFORE_KEY: Final = "before"  # order ids listed just before the call (None: unreadable)
+TEXT_KEY: Final = "text"  # the spending tool's answer, as received
+
+INTERRUPTED: Final = "The app was interrupted while placing it"
+NEVER_RAN: Final = (
+    "The app stopped after you confirmed but before placing it: nothing was placed and "
+    "nothing was charged. Ask again if you still want it."
+)
+_NEVER_RAN_FOR_MODEL: Final = (
+    "The person confirmed, but the app stopped before running it: nothing was placed. "
+    "Tell them; ask before trying again."
+)
+
+
+def settle(vertical: Vertical, record: ApprovalRecord, read: Reader) -> Execution:
+    """The outcome of an `executing` or `unknown` approval, from reads only."""
+    facts = record.result or {}
+    if record.status == ApprovalStatus.EXECUTING and not facts.get(CALLING_KEY):
+        text = json.dumps({"success": False, "error": {"message": NEVER_RAN}})
+        return outcome_of(
+            vertical,
+            record.tool,
+            "failed",
+            text,
+            record.arguments,
+            message=_NEVER_RAN_FOR_MODEL,
+        )
+    stored = facts.get(BEFORE_KEY)
+    before = {str(value) for value in stored} if isinstance(stored, list) else None
+    return reconcile(
+        vertical,
+        record.tool,
+        record.arguments,
+        read,
+        before,
+        reason=INTERRUPTED,
+        answer=str(facts.get(TEXT_KEY) or ""),
+    )
+
+
+_DECIDED_ANSWERS: Final[dict[ApprovalStatus, tuple[AnswerKind, str]]] = {
+    ApprovalStatus.DECLINED: ("declined", "The person pressed Cancel."),
+    ApprovalStatus.EXPIRED: ("expired", "Nobody confirmed in time; nothing was placed."),
+    ApprovalStatus.SUPERSEDED: (
+        "superseded",
+        "The person did not confirm; they wrote a new message instead.",
+    ),
+    ApprovalStatus.REFUSED: ("refused", "The app stopped it at Confirm; nothing was placed."),
+}
+
+
+def answer_of(vertical: Vertical, record: ApprovalRecord) -> ApprovalAnswer:
+    """What the model hears about a record that is no longer pending nor executing."""
+    decided = _DECIDED_ANSWERS.get(record.status)
+    if decided is not None:
+        kind, message = decided
+        if record.note and kind == "refused":
+            message = f"{message} {record.note}"
+        elif record.note and kind == "superseded":
+            message = f"The person did not confirm it. {record.note}"
+        return ApprovalAnswer(approval=kind, tool=record.tool, message=message)
+    text = str((record.result or {}).get(TEXT_KEY) or _unknown_text())
+    status = record.status.value if record.status in _OUTCOMES else "unknown"
+    return outcome_of(vertical, record.tool, status, text, record.arguments).answer
+
+
+_OUTCOMES: Final = frozenset({ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN})
+
+
+def _unknown_text() -> str:
+    return json.dumps({"success": False, "error": {"message": INTERRUPTED}})
+
+
+def facts_of(record: ApprovalRecord) -> dict[str, Any]:
+    """A copy of the facts stored on the approval (empty when none)."""
+    return dict(record.result or {})

@@ -1,0 +1,28 @@
+"""Named points in a confirmation where a test can freeze the process before killing it.
+
+`SWIGGY_FAULT_PAUSE=confirm.after_call` makes a process that reaches that point stop there
+(sleeping, never returning), so a crash test can SIGKILL it at exactly that step and check
+what another process makes of the state it left. Unset, a pause point does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Final
+
+FAULT_PAUSE_ENV: Final = "SWIGGY_FAULT_PAUSE"
+_NAP_SECONDS: Final = 3600.0
+
+logger = logging.getLogger(__name__)
+
+
+def pause_point(name: str) -> None:
+    """Stop here for good when `SWIGGY_FAULT_PAUSE` names this point (crash tests only)."""
+    wanted = {part.strip() for part in os.environ.get(FAULT_PAUSE_ENV, "").split(",")}
+    if name not in wanted:
+        return
+    logger.warning("paused at fault point %s until the process is killed", name)
+    while True:
+        time.sleep(_NAP_SECONDS)

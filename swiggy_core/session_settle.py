@@ -1,0 +1,92 @@
+"""Bring a chat's confirmations up to date before anyone acts on it.
+
+Run while holding the chat's lease (so no live turn is mid-confirmation), when the chat is
+opened, before a new message is answered and on Retry:
+1. every approval left `executing` or `unknown` (its turn died) is settled by reading
+   orders, never by calling the spending tool again;
+2. every confirmed approval whose request the history has not answered yet gets its
+   answer (with the order card, or the "could not tell" card) where the dialog was, so
+   the model hears the true outcome and the person sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from swiggy_core.approval.settle import answer_of
+from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock, tool_pairs
+from swiggy_core.session_steps import SessionSteps
+from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
+from swiggy_core.store.approval_states import UNSETTLED
+from swiggy_core.verticals import get_vertical
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What bringing a chat up to date did."""
+
+    settled: tuple[ApprovalRecord, ...] = ()  # approvals moved out of executing/unknown
+    answered: tuple[str, ...] = ()  # tool_use ids that got their answer now
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.settled or self.answered)
+
+
+def settle_conversation(
+    store: ChatStore,
+    conversation_id: str,
+    steps_for: Callable[[str], SessionSteps],
+) -> Settled:
+    """Settle the chat's cut-off confirmations and answer what the history left open.
+
+    `steps_for(vertical_id)` gives the approval steps of that vertical (its MCP reads).
+    The caller holds the chat's lease.
+    """
+    settled: list[ApprovalRecord] = []
+    for record in store.approvals_for(conversation_id, [status.value for status in UNSETTLED]):
+        run, recorded = steps_for(record.vertical_id).settle(record)
+        if recorded and run.status != record.status:
+            settled.append(record)
+    answered = _answer_open_requests(store, conversation_id)
+    return Settled(settled=tuple(settled), answered=tuple(answered))
+
+
+def _answer_open_requests(store: ChatStore, conversation_id: str) -> list[str]:
+    """Answer each decided (or still unknown) approval whose request has no result yet."""
+    history = store.load_messages(conversation_id)
+    open_uses = {pair.use.id for pair in tool_pairs(history) if pair.result is None}
+    if not open_uses:
+        return []
+    answered: list[str] = []
+    for record in store.approvals_for(conversation_id):
+        if record.tool_use_id not in open_uses or record.status not in _OUTCOMES:
+            continue
+        vertical = get_vertical(record.vertical_id)
+        append_answer(store, record, answer_of(vertical, record))
+        answered.append(record.tool_use_id)
+    return answered
+
+
+# Confirmed ones: what happened to the money is told at once. A request the person left
+# open (expired, superseded) is answered with their next message instead.
+_OUTCOMES = frozenset(
+    {ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN, ApprovalStatus.REFUSED}
+)
+
+
+def append_answer(store: ChatStore, record: ApprovalRecord, answer: ApprovalAnswer) -> None:
+    """The outcome as the request's tool result, with its card (the dialog's place)."""
+    card = SessionSteps.answer_card(record, answer, record.vertical_id)
+    block = ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
+    meta = MessageMeta(approval_id=record.id, cards={record.tool_use_id: card})
+    store.append_messages(
+        record.conversation_id, [ChatMessage(role="user", content=[block], meta=meta)]
+    )
+
+
+def last_is_unanswered(history: list[ChatMessage]) -> bool:
+    """True when the newest stored message is the person's (or an outcome) with no reply."""
+    return bool(history) and history[-1].role == "user"

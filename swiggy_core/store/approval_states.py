@@ -1,0 +1,68 @@
+"""The approval ledger as a state machine: the statuses and the only moves between them.
+
+Every status change goes through `swiggy_core.store.approvals.transition`, which checks
+the move against `ALLOWED` before touching the database and then applies it as one
+compare-and-set. A move that is not in the table is a bug (ValueError), never a write.
+
+    pending ──► executing ──► done | failed | unknown | refused
+       │                         unknown ──► done | failed   (settled by reading orders)
+       └──► declined | expired | superseded
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from enum import StrEnum
+from typing import Final
+
+
+class ApprovalStatus(StrEnum):
+    """Where one spending action stands."""
+
+    PENDING = "pending"  # waiting for the person's Confirm or Cancel
+    EXECUTING = "executing"  # confirmed; its call is about to run, running or just ran
+    DONE = "done"  # the order or booking exists
+    FAILED = "failed"  # Swiggy refused it, or it never ran: nothing was placed
+    UNKNOWN = "unknown"  # it may have run and nothing could tell: never run again
+    REFUSED = "refused"  # stopped at Confirm (the cart changed, a limit): never ran
+    DECLINED = "declined"  # the person pressed Cancel
+    EXPIRED = "expired"  # nobody decided in time
+    SUPERSEDED = "superseded"  # a newer question or a cart change replaced it
+
+
+S = ApprovalStatus
+ALLOWED: Final[dict[ApprovalStatus, frozenset[ApprovalStatus]]] = {
+    S.PENDING: frozenset({S.EXECUTING, S.DECLINED, S.EXPIRED, S.SUPERSEDED, S.REFUSED}),
+    S.EXECUTING: frozenset({S.DONE, S.FAILED, S.UNKNOWN, S.REFUSED}),
+    S.UNKNOWN: frozenset({S.DONE, S.FAILED}),
+    S.DONE: frozenset(),
+    S.FAILED: frozenset(),
+    S.REFUSED: frozenset(),
+    S.DECLINED: frozenset(),
+    S.EXPIRED: frozenset(),
+    S.SUPERSEDED: frozenset(),
+}
+# A confirmed call that is running or may have run: it counts against today's limit and
+# is settled by reading orders (never by calling again) when its turn is gone.
+UNSETTLED: Final = frozenset({S.EXECUTING, S.UNKNOWN})
+# Spends that count against the daily limit until proven otherwise.
+COUNTED: Final = frozenset({S.EXECUTING, S.DONE, S.UNKNOWN})
+# Nothing will ever happen to these again.
+FINAL: Final = frozenset(status for status, onward in ALLOWED.items() if not onward)
+
+
+def statuses(values: Iterable[str]) -> list[ApprovalStatus]:
+    """Status names as enum members, sorted; ValueError for a name that is no status."""
+    try:
+        return sorted({ApprovalStatus(value) for value in values})
+    except ValueError as error:
+        raise ValueError(f"unknown approval status: {error}") from None
+
+
+def check_moves(from_statuses: Collection[str], to_status: str) -> None:
+    """Raise ValueError unless every `from → to` move is in the table."""
+    target = ApprovalStatus(to_status)
+    wrong = [s for s in statuses(from_statuses) if target not in ALLOWED[s]]
+    if wrong:
+        names = ", ".join(str(status) for status in wrong)
+        raise ValueError(f"approval move not allowed: {names} → {target}")

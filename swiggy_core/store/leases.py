@@ -1,0 +1,162 @@
+"""Turn leases: which turn may reply in a chat right now, across processes and replicas.
+
+A running turn holds its chat's row and renews its expiry while it runs; it deletes the
+row when it ends. A row past its expiry was left by a process that died mid-reply: the
+next turn takes it over. Every operation is one transaction decided by the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, insert, select, update
+
+from swiggy_core.store.database import Database
+from swiggy_core.store.faults import StoreError, is_conflict
+from swiggy_core.store.schema import TITLE_LENGTH, as_utc, turn_leases
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseInfo:
+    """Who holds a chat's lease and until when."""
+
+    conversation_id: str
+    holder: str  # the turn's id
+    process: str  # host and pid of the process running it (for support, never shown)
+    kind: str
+    expires_at: datetime
+
+
+def acquire(
+    db: Database,
+    conversation_id: str,
+    holder: str,
+    *,
+    process: str,
+    kind: str,
+    now: datetime,
+    ttl: timedelta,
+) -> LeaseInfo | None:
+    """Take the chat's lease for `holder`; None when a live lease of another turn holds it."""
+    moment = as_utc(now)
+    info = LeaseInfo(conversation_id, holder, process[:TITLE_LENGTH], kind, moment + ttl)
+    row = {
+        "holder": holder,
+        "process": info.process,
+        "kind": kind,
+        "acquired_at": moment,
+        "expires_at": info.expires_at,
+    }
+    try:
+        with db.write() as conn:
+            taken = conn.execute(
+                update(turn_leases)
+                .where(
+                    turn_leases.c.conversation_id == conversation_id,
+                    turn_leases.c.expires_at <= moment,
+                )
+                .values(**row)
+            )
+            if taken.rowcount != 1:
+                exists = conn.execute(
+                    select(turn_leases.c.holder).where(
+                        turn_leases.c.conversation_id == conversation_id
+                    )
+                ).first()
+                if exists is not None:
+                    return None
+                conn.execute(insert(turn_leases).values(conversation_id=conversation_id, **row))
+    except StoreError as error:
+        if is_conflict(error):  # another process inserted the same chat's row first
+            return None
+        raise
+    return info
+
+
+def renew(
+    db: Database, conversation_id: str, holder: str, *, now: datetime, ttl: timedelta
+) -> bool:
+    """Extend the holder's lease; False when it is no longer theirs."""
+    with db.write() as conn:
+        moved = conn.execute(
+            update(turn_leases)
+            .where(
+                turn_leases.c.conversation_id == conversation_id,
+                turn_leases.c.holder == holder,
+            )
+            .values(expires_at=as_utc(now) + ttl)
+        )
+    return moved.rowcount == 1
+
+
+def release(db: Database, conversation_id: str, holder: str) -> None:
+    """Give the lease back (only the holder's own row is removed)."""
+    with db.write() as conn:
+        conn.execute(
+            delete(turn_leases).where(
+                turn_leases.c.conversation_id == conversation_id,
+                turn_leases.c.holder == holder,
+            )
+        )
+
+
+def live_lease(db: Database, conversation_id: str, now: datetime) -> LeaseInfo | None:
+    """The unexpired lease of a chat, if a turn holds one."""
+    with db.read() as conn:
+        row = conn.execute(
+            select(turn_leases).where(
+                turn_leases.c.conversation_id == conversation_id,
+                turn_leases.c.expires_at > as_utc(now),
+            )
+        ).first()
+    if row is None:
+        return None
+    return LeaseInfo(row.conversation_id, row.holder, row.process, row.kind, row.expires_at)
+
+
+def live_leases(db: Database, conversation_ids: list[str], now: datetime) -> set[str]:
+    """Which of these chats a live turn holds (one query, for the chat list)."""
+    if not conversation_ids:
+        return set()
+    with db.read() as conn:
+        rows = conn.execute(
+            select(turn_leases.c.conversation_id).where(
+                turn_leases.c.conversation_id.in_(conversation_ids),
+                turn_leases.c.expires_at > as_utc(now),
+            )
+        ).scalars()
+        return {str(value) for value in rows}
+
+
+class LeaseBook:
+    """The lease operations bound to one database (`ChatStore.leases`)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def acquire(
+        self,
+        conversation_id: str,
+        holder: str,
+        *,
+        process: str,
+        kind: str,
+        now: datetime,
+        ttl: timedelta,
+    ) -> LeaseInfo | None:
+        return acquire(
+            self._db, conversation_id, holder, process=process, kind=kind, now=now, ttl=ttl
+        )
+
+    def renew(self, conversation_id: str, holder: str, *, now: datetime, ttl: timedelta) -> bool:
+        return renew(self._db, conversation_id, holder, now=now, ttl=ttl)
+
+    def release(self, conversation_id: str, holder: str) -> None:
+        release(self._db, conversation_id, holder)
+
+    def live(self, conversation_id: str, now: datetime) -> LeaseInfo | None:
+        return live_lease(self._db, conversation_id, now)
+
+    def live_among(self, conversation_ids: list[str], now: datetime) -> set[str]:
+        return live_leases(self._db, conversation_ids, now)
