@@ -4,17 +4,21 @@ Server health, rate budgets and pending sign-ins live here so that replicas behi
 address agree. Values are strings (callers write JSON). In Redis every key is prefixed
 `swiggy:`. A REDIS_URL that cannot be used is reported once, with a code, and the app carries
 on in memory; a Redis that fails later raises `SharedStateError`, which each caller handles.
+
+A key that names a person holds `person_key(user_id)`, never the id itself: anyone who can
+list Redis's keys must not learn who uses the app (ids are e-mail addresses or browser ids).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Protocol
+from typing import Final, Protocol
 from urllib.parse import urlsplit
 
 import redis
@@ -29,6 +33,8 @@ from swiggy_core.logsafe import mask_url_password, redact, register_secret
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], float]
+# Hex digits of a person's digest in a key: 64 bits, so two people never share a budget.
+PERSON_KEY_CHARS: Final = 16
 
 
 class SharedStateError(SwiggyAssistantError):
@@ -64,6 +70,11 @@ class SharedState(Protocol):
     def keys(self, prefix: str) -> list[str]:
         """Every live key that starts with `prefix`."""
         ...
+
+
+def person_key(user_id: str) -> str:
+    """How a person appears in a shared-state key: a short SHA-256 digest of their id."""
+    return hashlib.sha256(user_id.encode()).hexdigest()[:PERSON_KEY_CHARS]
 
 
 def window_left(now: float, window_seconds: float) -> float:

@@ -2,7 +2,8 @@
 
 Swiggy plans 120 calls and 30 writes a minute per user per server. The budget is counted in
 the shared state, so replicas behind one address spend one budget together; a call over it
-is refused before it is sent, with a message that says when to try again.
+is refused before it is sent, with a message that says when to try again. The person is
+named in the counters' keys only by `person_key` (a digest), never by their id.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from swiggy_core.constants import (
     RATE_WRITES_PER_MINUTE,
     WRITE_TOOL_NAMES,
 )
-from swiggy_core.shared_state import Clock, SharedState, SharedStateError, window_left
+from swiggy_core.shared_state import (
+    Clock,
+    SharedState,
+    SharedStateError,
+    person_key,
+    window_left,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -53,12 +60,13 @@ class RateBudget:
         None when allowed; else the refusal for the model and the person. A write is
         checked first, so a refused write does not also spend a call.
         """
+        person = person_key(user)
         try:
             if tool in self._write_tools:
-                writes = self._state.hit(f"budget:writes:{server}:{user}", self._window)
+                writes = self._state.hit(f"budget:writes:{server}:{person}", self._window)
                 if writes > self._writes:
                     return self._refusal(self._writes, "changes", server)
-            calls = self._state.hit(f"budget:calls:{server}:{user}", self._window)
+            calls = self._state.hit(f"budget:calls:{server}:{person}", self._window)
             if calls > self._calls:
                 return self._refusal(self._calls, "calls", server)
         except SharedStateError as error:

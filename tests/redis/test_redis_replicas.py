@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -26,7 +27,7 @@ from swiggy_core.mcp.config import ServerConfig
 from swiggy_core.mcp.health import HealthBoard, ServerStatus
 from swiggy_core.oauth import OAuthError, PendingAuthorization, SignInService
 from swiggy_core.oauth.pending_redis import RedisPendingStore
-from swiggy_core.shared_state import RedisState
+from swiggy_core.shared_state import RedisState, person_key
 from swiggy_sandbox.auth_server import AuthSettings
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 
@@ -113,9 +114,25 @@ def test_two_processes_spend_one_rate_budget(
     assert there.take("alice", "instamart", "update_cart") is None
 
     bucket = int((WINDOW_START + 25) // 60)
-    assert raw.get(f"swiggy:budget:writes:food:alice:{bucket}") == "32"  # 30 + 2 refused
-    assert raw.get(f"swiggy:budget:calls:food:alice:{bucket}") == "121"
-    assert 0 < raw.pttl(f"swiggy:budget:calls:food:alice:{bucket}") <= 35_000
+    alice = person_key("alice")
+    assert raw.get(f"swiggy:budget:writes:food:{alice}:{bucket}") == "32"  # 30 + 2 refused
+    assert raw.get(f"swiggy:budget:calls:food:{alice}:{bucket}") == "121"
+    assert 0 < raw.pttl(f"swiggy:budget:calls:food:{alice}:{bucket}") <= 35_000
+
+
+def test_no_redis_key_names_a_person(
+    open_redis_state: Callable[..., RedisState], raw: redis.Redis
+) -> None:
+    person = "asha.rao@example.com@swiggy"
+    state = open_redis_state()
+    budget = RateBudget(state)
+    assert budget.take(person, "food", "update_food_cart") is None
+    RedisPendingStore(state).add(replace(pending("state-of-asha"), user_id=person))
+    keys = raw.keys("*")
+    assert any(key.startswith("swiggy:budget:") for key in keys)
+    assert any(key.startswith("swiggy:oauth-pending:") for key in keys)
+    for part in (person, "asha.rao", "example.com"):
+        assert all(part not in key for key in keys), (part, keys)
 
 
 # -- health ------------------------------------------------------------------------------

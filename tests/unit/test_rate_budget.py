@@ -10,7 +10,7 @@ import pytest
 
 from swiggy_core.constants import WRITE_TOOL_NAMES
 from swiggy_core.mcp.budget import RateBudget
-from swiggy_core.shared_state import MemoryState, RedisState
+from swiggy_core.shared_state import MemoryState, RedisState, person_key
 from swiggy_sandbox.servers import WRITE_TOOLS
 
 WINDOW_START = 1_800_000_000.0  # a minute begins here
@@ -110,3 +110,19 @@ def test_when_counting_fails_the_call_is_allowed_and_a_warning_logged(
     assert "Rate budget not counted" in caplog.text and "[E-4101]" in caplog.text
     assert "budget-secret-pw" not in caplog.text
     state.close()
+
+
+def test_the_counters_name_a_person_only_by_a_digest() -> None:
+    clock = FakeClock()
+    state = MemoryState(clock=clock)
+    budget = RateBudget(state, clock=clock)
+    people = ("b-4f9a0c1d2e3b4a5f@sandbox", "asha.rao@example.com@swiggy")
+    for person in people:
+        assert budget.take(person, "food", "update_food_cart") is None
+        assert budget.take(person, "instamart", "search_products") is None
+    keys = state.keys("")
+    assert len(keys) == 6  # writes and calls on food, calls on instamart, for each person
+    for person in people:
+        for part in (person, *person.split("@")):
+            assert all(part not in key for key in keys), (part, keys)
+        assert sum(person_key(person) in key for key in keys) == 3
