@@ -1,11 +1,15 @@
 """Database faults become one coded `StoreError` with a message a person can act on.
 
 The driver's own text never reaches the message: it can hold SQL, values or, for a
-server, parts of the connection address.
+server, parts of the connection address. A database that is not there (a deleted SQLite
+file, a dropped PostgreSQL database) is "missing" (E-4104); a server that does not answer
+(refused, wrong host, connect timeout, shutting down) is "unreachable" (E-4105): the first
+needs the setting or the data fixed, the second usually only the server started.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,8 +23,10 @@ try:  # PostgreSQL support is optional at run time; SQLite needs nothing extra.
     import psycopg
 
     _DRIVER_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
+    _SERVER_OPERATIONAL: tuple[type[Exception], ...] = (psycopg.OperationalError,)
 except ImportError:  # pragma: no cover - psycopg is a declared dependency
     _DRIVER_ERRORS = (sqlite3.Error,)
+    _SERVER_OPERATIONAL = ()
 _DATABASE_ERRORS: tuple[type[Exception], ...] = (exc.SQLAlchemyError, *_DRIVER_ERRORS)
 
 _KEPT: Final = " Your message is kept on this page."
@@ -30,8 +36,11 @@ MESSAGES: Final[dict[ErrorCode, str]] = {
     ErrorCode.STORE_BUSY: "The chat database is busy with another request. "
     "Wait a moment and try again." + _KEPT,
     ErrorCode.STORE_MISSING: "The chat database is missing or cannot be opened "
-    "(it may have been moved or deleted, or its server is down). "
+    "(it may have been moved or deleted). "
     "Check the database setting and restart the app." + _KEPT,
+    ErrorCode.STORE_UNREACHABLE: "The chat database server cannot be reached "
+    "(it may be down, or the database setting may name the wrong host or port). "
+    "Try again in a moment; if it keeps happening, check the setting and the server." + _KEPT,
     ErrorCode.STORE_FAILED: "The chat database could not complete this request. Try again;"
     " if it keeps happening, restart the app." + _KEPT,
 }
@@ -52,12 +61,16 @@ _SQLSTATES: Final[dict[str, ErrorCode]] = {
     "57014": ErrorCode.STORE_BUSY,  # query_canceled (statement_timeout)
     "53300": ErrorCode.STORE_BUSY,  # too_many_connections
     "3D000": ErrorCode.STORE_MISSING,  # invalid_catalog_name: no such database
-    "57P01": ErrorCode.STORE_MISSING,  # admin_shutdown
-    "57P02": ErrorCode.STORE_MISSING,  # crash_shutdown
-    "57P03": ErrorCode.STORE_MISSING,  # cannot_connect_now
+    "57P01": ErrorCode.STORE_UNREACHABLE,  # admin_shutdown
+    "57P02": ErrorCode.STORE_UNREACHABLE,  # crash_shutdown
+    "57P03": ErrorCode.STORE_UNREACHABLE,  # cannot_connect_now (starting up)
 }
+# psycopg gives a refusal the server sends while connecting (no such database, wrong
+# password) no SQLSTATE; libpq words it "… failed: SEVERITY:  text" (two spaces). A server
+# that answered is reachable: the database or the login is what is wrong.
+_SERVER_ANSWERED_RE: Final = re.compile(r"failed: [^\s:]+:  ")
 _SQLSTATE_CLASSES: Final[dict[str, ErrorCode]] = {
-    "08": ErrorCode.STORE_MISSING,  # connection exceptions
+    "08": ErrorCode.STORE_UNREACHABLE,  # connection exceptions
     "28": ErrorCode.STORE_MISSING,  # invalid authorization
 }
 
@@ -87,8 +100,11 @@ def classify(error: BaseException) -> ErrorCode:
         if sqlstate in _SQLSTATES:
             return _SQLSTATES[sqlstate]
         return _SQLSTATE_CLASSES.get(sqlstate[:2], ErrorCode.STORE_FAILED)
-    if isinstance(error, exc.OperationalError):
-        return ErrorCode.STORE_MISSING  # no SQLSTATE: the server could not be reached at all
+    if isinstance(error, exc.OperationalError) or isinstance(cause, _SERVER_OPERATIONAL):
+        # No SQLSTATE (SQLite's were handled above): refused, unknown host, timed out.
+        if _SERVER_ANSWERED_RE.search(str(cause)):
+            return ErrorCode.STORE_MISSING
+        return ErrorCode.STORE_UNREACHABLE
     return ErrorCode.STORE_FAILED
 
 

@@ -8,10 +8,12 @@ import sqlite3
 
 import psycopg
 import pytest
+from sqlalchemy.exc import OperationalError
 from storehelpers import libpq_url, said
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.store import ChatStore, StoreError
+from swiggy_core.store.faults import classify
 
 
 def _fails_with(code: ErrorCode, action, *secrets: str) -> StoreError:
@@ -163,11 +165,46 @@ def test_a_dropped_postgres_database_is_reported_missing(postgres_database):
         store.close()
 
 
-def test_an_unreachable_server_never_shows_the_password():
+def _closed_port() -> int:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    url = f"postgresql://alice:s3cret-pw@127.0.0.1:{port}/chats"
-    error = _fails_with(ErrorCode.STORE_MISSING, lambda: ChatStore(url), "s3cret-pw", url)
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_an_unreachable_server_never_shows_the_password():
+    url = f"postgresql://alice:s3cret-pw@127.0.0.1:{_closed_port()}/chats"
+    error = _fails_with(ErrorCode.STORE_UNREACHABLE, lambda: ChatStore(url), "s3cret-pw", url)
     assert "s3cret-pw" not in repr(error)
     assert "s3cret-pw" not in str(error.__cause__)
+
+
+def test_a_server_that_refuses_the_connection_is_unreachable_not_missing():
+    url = f"postgresql://alice@127.0.0.1:{_closed_port()}/chats"
+    error = _fails_with(ErrorCode.STORE_UNREACHABLE, lambda: ChatStore(url), url)
+    assert error.message.startswith("The chat database server cannot be reached")
+    assert error.message.endswith("Your message is kept on this page.")
+    assert "E-4104" not in str(error)
+
+
+def test_a_server_that_never_answered_is_unreachable_one_that_refused_us_is_missing():
+    faults = {
+        "08006": psycopg.errors.ConnectionFailure("server closed the connection"),
+        "08001": psycopg.errors.lookup("08001")("could not connect"),
+        "57P03": psycopg.errors.CannotConnectNow("the database system is starting up"),
+        "57P01": psycopg.errors.AdminShutdown("terminating connection"),
+        "timeout": psycopg.OperationalError("connection timeout expired"),  # no SQLSTATE
+        "3D000": psycopg.errors.InvalidCatalogName("database does not exist"),
+        "28P01": psycopg.errors.InvalidPassword("password authentication failed"),
+        # What psycopg raises (no SQLSTATE) when the server itself refuses the connection.
+        "refused by the server": psycopg.OperationalError(
+            'connection to server at "127.0.0.1", port 5432 failed: '
+            'FATAL:  database "chats" does not exist'
+        ),
+    }
+    unreachable, missing = ErrorCode.STORE_UNREACHABLE, ErrorCode.STORE_MISSING
+    expected = dict.fromkeys(["08006", "08001", "57P03", "57P01", "timeout"], unreachable)
+    expected |= dict.fromkeys(["3D000", "28P01", "refused by the server"], missing)
+    for name, fault in faults.items():
+        wrapped = OperationalError("SELECT 1", None, fault)
+        assert (classify(fault), classify(wrapped)) == (expected[name], expected[name]), name
