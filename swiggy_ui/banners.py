@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ErrorInfo
+from swiggy_core.store.fallback import TEMPORARY_STORE_MESSAGE
 from swiggy_ui.safe_text import inline_code, plain
 
 CONNECTIONS_PAGE = "app_pages/connections.py"
@@ -69,3 +71,11 @@ def report_offer(error: ErrorInfo, *, key: str) -> bool:
         "(the tool name and its error message only)."
     )
     return st.button("Report to Swiggy", key=f"{key}-report", icon=":material/bug_report:")
+
+
+def temporary_store_banner() -> None:
+    """Every page says that chats last only until a restart (a temporary database)."""
+    st.warning(
+        f"**{ErrorCode.STORE_TEMPORARY}** · {TEMPORARY_STORE_MESSAGE}",
+        icon=":material/history_toggle_off:",
+    )

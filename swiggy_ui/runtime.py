@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import streamlit as st
 
-from swiggy_core.constants import SWIGGY_TOKEN_STALE_DAYS
+from swiggy_core.constants import DEFAULT_DATABASE_URL, SWIGGY_TOKEN_STALE_DAYS
 from swiggy_core.errors import SettingsError
 from swiggy_core.parsers import AddressItem
 from swiggy_core.settings import SandboxResultForm, Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
+from swiggy_core.store.fallback import open_chat_store, temporary_database_url
 from swiggy_ui import state
 from swiggy_ui.account import render_account
+from swiggy_ui.banners import temporary_store_banner
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 from swiggy_ui.signin_state import current_token
@@ -53,8 +55,8 @@ def _sandbox(result_form: SandboxResultForm) -> SandboxServices:
 
 
 @st.cache_resource(show_spinner=False)
-def _store(database_url: str) -> ChatStore:
-    return ChatStore(database_url)
+def _store(database_url: str, is_default: bool) -> tuple[ChatStore, bool]:
+    return open_chat_store(database_url, is_default=is_default)
 
 
 @dataclass
@@ -196,14 +198,21 @@ def load_runtime_settings() -> Settings:
         raise  # st.stop() raises; this keeps type checkers honest
 
 
-def open_store(database_url: str) -> ChatStore:
-    """The process-wide store, or a coded stop when the database cannot be opened."""
+def open_store(database_url: str) -> tuple[ChatStore, str]:
+    """The process-wide store and the URL it uses, or a coded stop when it cannot be opened.
+
+    An unwritable default file is replaced by a temporary database, with a banner (E-4106).
+    """
     try:
-        return _store(database_url)
+        store, temporary = _store(database_url, database_url == DEFAULT_DATABASE_URL)
     except StoreError as error:
         st.error(f"**{error.code}** · {error.message}", icon=":material/database:")
         st.stop()
         raise  # st.stop() raises; this keeps type checkers honest
+    if temporary:
+        temporary_store_banner()
+        return store, temporary_database_url()
+    return store, database_url
 
 
 def get_runtime() -> Runtime:
@@ -222,12 +231,13 @@ def get_runtime() -> Runtime:
     sandbox_signin = current_token(identity.user_id, "sandbox", settings)
     state.set_backend(credentials.backend)
     in_sandbox = credentials.backend == "sandbox"
+    store, _database_url = open_store(settings.database_url)
     sandbox = _sandbox(settings.sandbox_result_form) if in_sandbox else None
     runtime = Runtime(
         settings=settings,
         identity=identity,
         user_id=f"{identity.user_id}@{credentials.backend}",
-        store=open_store(settings.database_url),
+        store=store,
         sandbox=sandbox,
         credentials=credentials,
         model=st.session_state.get(KEY_MODEL) or settings.model,

@@ -38,6 +38,14 @@ def normalise_url(database_url: str) -> str:
     return database_url
 
 
+def sqlite_file(database_url: str) -> Path | None:
+    """The file an SQLite URL names (absolute); None for memory, other databases, bad URLs."""
+    try:
+        return _sqlite_file(make_url(normalise_url(database_url)))
+    except exc.ArgumentError:
+        return None
+
+
 class Database:
     """An engine plus the checks every transaction needs."""
 

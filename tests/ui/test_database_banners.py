@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 
 from uihelpers import buttons, new_app, open_page, texts
 
 from swiggy_core.store import ChatStore
+from swiggy_core.store.fallback import TEMPORARY_DATABASE_NAME
+from swiggy_ui import runtime
 
 TYPED = "find high protein snacks please"
 
@@ -66,3 +69,30 @@ def test_a_deleted_database_file_gives_a_coded_banner_and_keeps_the_text(tmp_pat
     assert not at.exception
     assert "E-4104" in _errors(at)
     assert TYPED in texts(at.markdown)
+
+
+def test_an_unwritable_default_database_is_replaced_by_a_temporary_one_with_a_banner(
+    tmp_path, monkeypatch
+):
+    monkeypatch.delenv("SWIGGY_DATABASE_URL")  # the person chose no database: the default
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    workdir = tmp_path / "app"
+    workdir.mkdir()
+    # The default file cannot be created: its name leads into a folder that does not exist.
+    # (A read-only folder would not stop root, whom the tests may run as.)
+    (workdir / "swiggy_assistant.db").symlink_to(tmp_path / "gone" / "swiggy_assistant.db")
+    monkeypatch.chdir(workdir)
+    try:
+        at = open_page(new_app(), "app_pages/nutricart.py")
+        assert not at.exception
+        assert "E-4106" in texts(at.warning) and "E-4104" not in _errors(at)
+        at.chat_input[0].set_value("show my cart").run()
+        assert not at.exception and len(at.chat_message) == 2
+        assert not buttons(at, "Send again")
+        assert (temporary / TEMPORARY_DATABASE_NAME).is_file()
+        at.switch_page("app_pages/home.py").run()
+        assert not at.exception and "E-4106" in texts(at.warning)  # on every page
+    finally:
+        runtime._store.clear()  # the next test's default would otherwise be this one
