@@ -1,8 +1,9 @@
 """Connections → Servers → Your servers: add, switch off and remove a server of one's own.
 
 Each change happens in a callback, so the page that follows already shows it; the store
-(`swiggy_core.mcp.user_servers`) checks every rule and refuses with E-3201. A person's server
-gets no credential from the app, and stdio only where the deployment allows it.
+(`swiggy_core.mcp.user_servers`) checks every rule and refuses with E-3201 (E-3209 for a
+host that is not a public address). A person's server gets no credential from the app, and
+stdio only where the deployment allows it.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 anyio scopes must be exited by the task that entered them, so a task opens the transport
 and the session and then waits until it is told to close (or the transport ends). Every
-failure becomes an `McpCallError` whose code says what went wrong (E-32xx, or the E-31xx
-catalogue for HTTP statuses) and whose message names the server's key or host only.
+failure becomes an `McpCallError` whose code says what went wrong (E-32xx, E-3209 for a
+person's server on an address it may not use, or the E-31xx catalogue for HTTP statuses)
+and whose message names the server's key or host only.
 """
 
 from __future__ import annotations
@@ -143,8 +144,13 @@ class Connection:
         timed_out: bool = False,
         died: bool = False,
     ) -> McpCallError:
-        """The coded error for what this connection saw (statuses first, then the rest)."""
+        """The coded error for what this connection saw (a refused address, then statuses,
+        then the rest)."""
         name = f"The MCP server {self.endpoint.label}"
+        if self.wire.refused is not None:
+            # Whatever else went wrong followed from the refusal: the address was never dialled.
+            message = f"{name} cannot be used. {self.wire.refused.message}"
+            return McpCallError(message, code=ErrorCode.SERVER_HOST_REFUSED)
         statuses = self.wire.statuses
         refused = [status for status in statuses if status[0] in _AUTH_STATUSES]
         if refused or statuses:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -28,8 +28,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.message import SessionMessage
 
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MCP_SERVERS
+from swiggy_core.mcp.checked_dial import CheckedNetwork, checked_client
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
+from swiggy_core.mcp.egress import HostRefused
 
 Kind = Literal["stdio", "http", "sse", "memory"]
 # An SSE stream may stay quiet between answers; this is how long we wait for the next event.
@@ -60,6 +62,7 @@ class Endpoint:
     env: tuple[tuple[str, str], ...] = ()
     cwd: str | None = None
     named: bool = False  # a configured key (shown in messages) rather than a bare URL
+    checked: bool = False  # a person's server: every address dialled must be public (egress)
     token: str | None = field(default=None, repr=False, compare=False)
     memory: MCPServer | None = field(default=None, repr=False, compare=False)
 
@@ -71,6 +74,7 @@ class Endpoint:
         """What makes two endpoints the same server (a changed config opens a new session)."""
         shape: list[Any] = [self.kind, self.key, self.url, self.command, list(self.args)]
         shape += [self.cwd, sorted(self.headers), sorted(self.env), id(self.memory)]
+        shape += [self.checked]  # an unchecked session is never handed to a person's server
         return hashlib.sha256(json.dumps(shape, default=str).encode()).hexdigest()[:24]
 
     @property
@@ -119,17 +123,30 @@ def endpoint_for(target: ServerTarget, token: str | None) -> Endpoint:
         )
     headers = tuple(sorted(target.headers.items()))
     return Endpoint(
-        target.key, target.transport, url=target.url, headers=headers, named=True, token=token
+        target.key,
+        target.transport,
+        url=target.url,
+        headers=headers,
+        named=True,
+        checked=target.origin == "user",
+        token=token,
     )
 
 
 @dataclass
 class Wire:
-    """What one connection saw: HTTP error statuses, junk instead of JSON-RPC, its end."""
+    """What one connection saw: HTTP error statuses, junk instead of JSON-RPC, its end, and
+    an address it refused to dial."""
 
     statuses: list[tuple[int, str]] = field(default_factory=list)
     garbage: int = 0
     closed: asyncio.Event = field(default_factory=asyncio.Event)
+    refused: HostRefused | None = None
+
+    def note_refused(self, refusal: HostRefused) -> None:
+        """The first refusal is kept: the SDK may report it as anything, or not at all."""
+        if self.refused is None:
+            self.refused = refusal
 
     async def note_response(self, response: httpx2.Response) -> None:
         if response.status_code >= 400:
@@ -217,18 +234,8 @@ async def _streams(endpoint: Endpoint, wire: Wire, timeout: float) -> AsyncItera
     headers = dict(endpoint.headers)
     if endpoint.token:
         headers["Authorization"] = f"Bearer {endpoint.token}"
-    hooks = {"response": [wire.note_response]}
+    client = _client_factory(endpoint, wire)
     if endpoint.kind == "sse":
-
-        def client(
-            headers: dict[str, str] | None = None,
-            timeout: httpx2.Timeout | None = None,
-            auth: httpx2.Auth | None = None,
-        ) -> httpx2.AsyncClient:
-            return httpx2.AsyncClient(
-                headers=headers, timeout=timeout, auth=auth, event_hooks=hooks
-            )
-
         async with sse_client(
             endpoint.url,
             headers=headers,
@@ -240,7 +247,27 @@ async def _streams(endpoint: Endpoint, wire: Wire, timeout: float) -> AsyncItera
         return
     limits = httpx2.Timeout(timeout, connect=CONNECT_TIMEOUT_SECONDS)
     async with (
-        httpx2.AsyncClient(headers=headers, timeout=limits, event_hooks=hooks) as http,
+        client(headers=headers, timeout=limits) as http,
         streamable_http_client(endpoint.url, http_client=http) as streams,
     ):
         yield streams
+
+
+def _client_factory(endpoint: Endpoint, wire: Wire) -> Callable[..., httpx2.AsyncClient]:
+    """Builds the endpoint's HTTP clients (the SSE transport asks for its own): a person's
+    server gets one that dials only public addresses and tells `wire` what it refused."""
+    hooks = {"response": [wire.note_response]}
+
+    def client(
+        headers: dict[str, str] | None = None,
+        timeout: httpx2.Timeout | None = None,
+        auth: httpx2.Auth | None = None,
+    ) -> httpx2.AsyncClient:
+        if endpoint.checked:
+            network = CheckedNetwork(on_refused=wire.note_refused)
+            return checked_client(
+                network, headers=headers, timeout=timeout, auth=auth, event_hooks=hooks
+            )
+        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks=hooks)
+
+    return client

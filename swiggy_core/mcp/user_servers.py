@@ -4,7 +4,9 @@
 server added in the sandbox is not offered against the real Swiggy and the other way round.
 The same rules as the file apply, and more: no credential at all (a person's server could
 carry a deployment secret anywhere), and a stdio server (a command run on the host) only when
-the deployment allows it with `SWIGGY_ALLOW_USER_STDIO=true`.
+the deployment allows it with `SWIGGY_ALLOW_USER_STDIO=true`. A server's host must be a
+public address (`swiggy_core.mcp.egress`, E-3209) unless the deployment allows private ones
+with `SWIGGY_ALLOW_PRIVATE_SERVERS=true`; every connection checks the address it dials again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any, NoReturn, Protocol
+from urllib.parse import urlsplit
 
 from swiggy_core.constants import (
     ALLOW_USER_STDIO_ENV,
@@ -21,6 +24,7 @@ from swiggy_core.constants import (
 )
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.mcp.config_rules import EntryError, build_server, server_entry
+from swiggy_core.mcp.egress import Resolver, check_host, system_resolver
 from swiggy_core.mcp.records import ServerConfig, ServerConfigSet
 
 __all__ = [
@@ -55,22 +59,32 @@ def user_stdio_allowed() -> bool:
 
 def user_servers(store_db: PreferenceStore, user_id: str) -> dict[str, ServerConfig]:
     """The person's servers by key (origin "user"); a stored entry that no longer passes
-    the rules (including stdio once the deployment no longer allows it) is left out."""
+    the rules (including stdio once the deployment no longer allows it) is left out.
+
+    Hosts are judged without a lookup here (a page render must not wait on DNS); each
+    connection checks the addresses its host resolves to.
+    """
     servers: dict[str, ServerConfig] = {}
     for key, entry in _stored(store_db, user_id).items():
         try:
-            servers[key] = check_user_server(build_server(key, entry, origin="user"))
+            config = build_server(key, entry, origin="user")
+            servers[key] = check_user_server(config, resolver=None)
         except (EntryError, SwiggyAssistantError):
             continue
     return servers
 
 
 def save_user_server(
-    db: PreferenceStore, user_id: str, config: ServerConfig, *, allow_stdio: bool | None = None
+    db: PreferenceStore,
+    user_id: str,
+    config: ServerConfig,
+    *,
+    allow_stdio: bool | None = None,
+    resolver: Resolver = system_resolver,
 ) -> None:
-    """Add or replace one of the person's servers; raises SwiggyAssistantError (E-3201)
-    with a message for the person when it breaks a rule."""
-    checked = check_user_server(config, allow_stdio=allow_stdio)
+    """Add or replace one of the person's servers; raises SwiggyAssistantError (E-3201, or
+    E-3209 for a host that is not public) with a message for the person."""
+    checked = check_user_server(config, allow_stdio=allow_stdio, resolver=resolver)
     stored = _stored(db, user_id)
     if checked.key not in stored and len(stored) >= USER_SERVERS_MAX:
         _refuse(f"you can add at most {USER_SERVERS_MAX} servers; remove one first")
@@ -104,8 +118,15 @@ def merged_servers(
     return merged
 
 
-def check_user_server(config: ServerConfig, *, allow_stdio: bool | None = None) -> ServerConfig:
-    """`config` as a person's server, or SwiggyAssistantError (E-3201) saying what is wrong."""
+def check_user_server(
+    config: ServerConfig,
+    *,
+    allow_stdio: bool | None = None,
+    resolver: Resolver | None = system_resolver,
+) -> ServerConfig:
+    """`config` as a person's server, or SwiggyAssistantError saying what is wrong: E-3201
+    for a broken rule, E-3209 for a host that is (or resolves to) a non-public address.
+    With `resolver` None a host name is judged by itself, without a lookup."""
     if config.key in MCP_SERVERS:
         _refuse(f"'{config.key}' is one of the Swiggy servers; choose another key")
     if config.credential is not None:
@@ -117,9 +138,12 @@ def check_user_server(config: ServerConfig, *, allow_stdio: bool | None = None) 
             "add an http or sse server by its URL instead"
         )
     try:
-        return build_server(config.key, server_entry(config), origin="user")
+        built = build_server(config.key, server_entry(config), origin="user")
     except EntryError as error:
         _refuse(error.message, key=config.key)
+    if built.transport != "stdio":
+        check_host(urlsplit(built.url).hostname or "", resolver)
+    return built
 
 
 def _refuse(message: str, *, key: str | None = None) -> NoReturn:

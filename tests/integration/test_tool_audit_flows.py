@@ -29,6 +29,7 @@ from session_peers import (
 from sqlalchemy import text
 
 from swiggy_core.actions import typed_message
+from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
 from swiggy_core.engine import HELD_MESSAGE
 from swiggy_core.hook_rules import SLOT_NEEDED, audit_to, default_hooks
 from swiggy_core.hooks import Denial, ToolCallInfo, ToolHooks
@@ -237,8 +238,9 @@ def _dead_url() -> str:
 
 
 def test_an_extra_servers_prefixed_tool_is_called_through_the_local_engine(
-    emu, store: ChatStore, shop: Shop
+    emu, store: ChatStore, shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(ALLOW_PRIVATE_SERVERS_ENV, "true")  # the person's servers are on loopback
     user = person()
     tables = ServerConfig("tables", "http", url=shop.sandbox.url_for("dineout"), origin="user")
     gone = ServerConfig("gone", "http", url=_dead_url(), origin="user")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import socket
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from swiggy_core.constants import ALLOW_USER_STDIO_ENV, USER_SERVERS_MAX
+from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV, ALLOW_USER_STDIO_ENV, USER_SERVERS_MAX
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.mcp.config import ServerConfig, parse_server_config
 from swiggy_core.mcp.user_servers import (
@@ -20,6 +22,28 @@ from swiggy_core.mcp.user_servers import (
 from swiggy_core.store import ChatStore
 
 ME = "u-me@sandbox"
+PUBLIC = "93.184.216.34"
+# What the test's resolver answers; any other name is not looked up at all.
+ADDRESSES = {"private.example.com": "10.0.0.5", "rebound.example.com": "127.0.0.1"}
+
+
+@pytest.fixture(autouse=True)
+def offline_names(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Saving a server resolves its host: *.example.com answers from ADDRESSES (else a
+    public address), IP literals and localhost as usual, and nothing goes to a DNS server."""
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name.endswith(".example.com"):
+            address = ADDRESSES.get(name, PUBLIC)
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 0))]
+        if name == "localhost" or name.replace(".", "").isdigit() or ":" in name:
+            return real(host, port, *args, **kwargs)
+        raise socket.gaierror(socket.EAI_NONAME, f"{name} is not looked up in tests")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    yield
 
 
 def weather(**changes: object) -> ServerConfig:
@@ -147,3 +171,39 @@ def test_merged_servers_never_let_a_person_replace_a_configured_one(store: ChatS
     assert merged["weather"].origin == "file"
     assert merged["mine"].origin == "user"
     assert {"instamart", "food", "dineout"} <= set(merged)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://10.0.0.5/mcp", "on a private network (10.0.0.5)"),
+        ("https://169.254.169.254/latest", "metadata service (169.254.169.254)"),
+        ("https://2130706433/mcp", "own machine (2130706433)"),
+        ("https://[::ffff:127.0.0.1]/mcp", "own machine (::ffff:127.0.0.1)"),
+        ("http://localhost:8080/mcp", "own machine (localhost)"),
+        ("https://private.example.com/sse", "on a private network (private.example.com)"),
+        ("https://rebound.example.com/sse", "own machine (rebound.example.com)"),
+    ],
+)
+def test_a_server_on_a_non_public_address_is_refused_and_nothing_is_stored(
+    store: ChatStore, url: str, shown: str
+):
+    with pytest.raises(SwiggyAssistantError) as caught:
+        save_user_server(store, ME, weather(url=url))
+    assert caught.value.code == ErrorCode.SERVER_HOST_REFUSED
+    message = caught.value.message
+    assert shown in message
+    # Only the host as typed is named, never an address it resolved to.
+    assert all(address in url or address not in message for address in ADDRESSES.values())
+    assert user_servers(store, ME) == {}
+
+
+def test_the_operator_switch_lets_people_add_private_servers(
+    store: ChatStore, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv(ALLOW_PRIVATE_SERVERS_ENV, "true")
+    save_user_server(store, ME, weather(key="lan", url="https://10.0.0.5/sse"))
+    assert user_servers(store, ME)["lan"].url == "https://10.0.0.5/sse"
+    # Switched off again: the stored server is left out (and never dialled).
+    monkeypatch.delenv(ALLOW_PRIVATE_SERVERS_ENV)
+    assert user_servers(store, ME) == {}

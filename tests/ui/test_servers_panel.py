@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from uihelpers import buttons, new_app, open_page, store_user, texts, use_scripted_model
 
+from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
 from swiggy_core.mcp.user_servers import user_servers
 from swiggy_core.shared_state import reset_shared_state
@@ -139,7 +141,8 @@ def test_a_person_adds_disables_and_removes_a_server_of_their_own(app, monkeypat
     assert "**recipes**" not in _rows(stranger)
 
 
-def test_keep_leaves_the_server_in_place(app):
+def test_keep_leaves_the_server_in_place(app, monkeypatch):
+    monkeypatch.setenv(ALLOW_PRIVATE_SERVERS_ENV, "true")  # a loopback server of one's own
     at = open_page(app, PAGE)
     _add(at, "notes", "http", url="http://127.0.0.1:9/mcp")
     buttons(at, "Remove")[0].click().run()
@@ -149,7 +152,8 @@ def test_keep_leaves_the_server_in_place(app):
     assert "**notes**" in _rows(at)
 
 
-def test_a_server_that_is_down_shows_down_with_its_code(app):
+def test_a_server_that_is_down_shows_down_with_its_code(app, monkeypatch):
+    monkeypatch.setenv(ALLOW_PRIVATE_SERVERS_ENV, "true")  # a loopback server of one's own
     at = open_page(app, PAGE)
     _add(at, "offline", "http", url="http://127.0.0.1:9/mcp")
     buttons(at, "Refresh")[0].click().run()
@@ -180,6 +184,57 @@ def test_a_bad_server_is_refused_with_its_code(
     assert user_servers(_store(), store_user(at)) == {}
     # What was typed stays in the form to be corrected.
     assert at.text_input(key="srv-add-key").value == key
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/mcp",
+        "https://10.0.0.5/mcp",
+        "https://169.254.169.254/latest/meta-data",
+        "https://[::ffff:127.0.0.1]/mcp",
+    ],
+)
+def test_a_server_on_a_private_address_is_refused_with_its_code(app, url):
+    at = open_page(app, PAGE)
+    _add(at, "inside", "http", url=url)
+    message = texts(at.error)
+    assert "E-3209" in message and "only connects your servers to public addresses" in message
+    assert user_servers(_store(), store_user(at)) == {}
+    assert at.text_input(key="srv-add-url").value == url  # kept, to be corrected
+
+
+def test_a_name_that_turns_private_after_it_was_added_is_refused_on_refresh(app, monkeypatch):
+    # Nothing listens where the name now points; anything that connected would show there.
+    trap = socket.create_server(("127.0.0.1", 0))
+    trap.setblocking(False)
+    port = trap.getsockname()[1]
+    answers = {"rebind.example.com": "93.184.216.34"}
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, service, *args, **kwargs):
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name in answers:
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (answers[name], service or 0))]
+        if name.replace(".", "").isdigit() or name == "localhost":
+            return real(host, service, *args, **kwargs)
+        raise socket.gaierror(socket.EAI_NONAME, f"{name} is not looked up in tests")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    at = open_page(app, PAGE)
+    _add(at, "rebound", "http", url=f"https://rebind.example.com:{port}/mcp")
+    assert "Added “rebound”" in texts(at.success)
+    answers["rebind.example.com"] = "127.0.0.1"
+    with trap:
+        buttons(at, "Refresh")[0].click().run()
+        with pytest.raises(BlockingIOError):
+            trap.accept()  # no connection ever arrived
+    assert "· down ·" in _row_of(at, "rebound")
+    (refusal,) = [line for line in _details(at).splitlines() if "E-3209" in line]
+    assert "(rebind.example.com)" in refusal and "127.0.0.1" not in refusal
+    assert " ms" not in refusal  # no latency, no verdict on what is behind the name
+    for key in ("instamart", "food", "dineout"):  # the app's own loopback servers still work
+        assert "· up ·" in _row_of(at, key)
 
 
 def test_a_malformed_config_file_is_reported_by_line_and_the_rest_still_runs(
