@@ -35,7 +35,7 @@ from swiggy_core.limits import (
     india_day,
     load_limits,
 )
-from swiggy_core.logsafe import install_redaction, register_secret
+from swiggy_core.logsafe import install_redaction, redaction_installed, register_secret
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import (
@@ -98,7 +98,8 @@ class ChatSession:
     gate: TurnGate | None = None  # the chat leases (default: in this session's store)
 
     def __post_init__(self) -> None:
-        install_redaction()  # no token in any log line, whoever logs it (the SDKs too)
+        if not redaction_installed():  # no token in any log line, whoever logs it (SDKs too)
+            install_redaction()
         if self.gate is None:
             self.gate = TurnGate(self.store.leases)
 

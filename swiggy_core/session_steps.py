@@ -28,7 +28,7 @@ from swiggy_core.approval import (
     prepare,
     recheck,
 )
-from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, settle
+from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, TOLD_KEY, settle
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
 from swiggy_core.errors import ErrorCode
@@ -153,6 +153,7 @@ class SessionSteps:
         run = execute(self.vertical, record.tool, record.arguments, self._call, self._read, before)
         pause_point("confirm.after_call")
         facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
+        facts[TOLD_KEY] = run.answer.message
         if not self._move(record, ApprovalStatus(run.status), facts=facts):
             return None
         handle.publish(
@@ -169,7 +170,11 @@ class SessionSteps:
         Returns the outcome and whether this call recorded it (False: another process did).
         """
         run = settle(self.vertical, record, self._read)
-        facts = {**(record.result or {}), TEXT_KEY: run.result_text[:_RESULT_KEEP_CHARS]}
+        facts = {
+            **(record.result or {}),
+            TEXT_KEY: run.result_text[:_RESULT_KEEP_CHARS],
+            TOLD_KEY: run.answer.message,
+        }
         target = ApprovalStatus(run.status)
         moved = target == record.status or self._move(
             record, target, facts=facts, start=record.status

@@ -157,10 +157,11 @@ def run_turn(
         try:
             body(handle)
         finally:
+            # The result is stored by now: free the chat, then say the turn has ended.
             if lease is not None:
                 lease.release()
-            handle.finish()
             _forget(handle)
+            handle.finish()
 
     if lease is not None:
         lease.keep_alive(on_lost=handle.stop)

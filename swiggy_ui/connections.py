@@ -270,8 +270,12 @@ def _limits_section(runtime: Runtime) -> None:
             st.caption(f":material/savings: {budget.summary()}")
 
 
-def _limit_text(amount: float | None) -> str:
-    return "" if amount is None else f"{amount:g}"
+def _limit_text(amount: int | None) -> str:
+    """A limit in paise as the rupees the person typed ("1500", "86.07")."""
+    if amount is None:
+        return ""
+    whole, paise = divmod(amount, 100)
+    return str(whole) if paise == 0 else f"{whole}.{paise:02d}"
 
 
 def _save_limits(runtime: Runtime, per_order: str, per_day: str) -> None:

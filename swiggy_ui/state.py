@@ -58,6 +58,8 @@ class VerticalChat:
     turns_shown_for: str | None = None
     # The messages read on an earlier run: a rerun reads only what was appended since.
     history: HistoryCache | None = None
+    # The conversation whose cut-off confirmations were last settled on opening it.
+    settled_for: str | None = None
 
     def show_turns_of(self, conversation_id: str | None) -> int:
         """The turns to draw; another conversation starts again from the newest few."""

@@ -18,7 +18,7 @@ from swiggy_core.session import ChatSession
 from swiggy_core.store import StoreError
 from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical, get_vertical
-from swiggy_ui import chat, state
+from swiggy_ui import chat, state, turn_states
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
@@ -39,6 +39,8 @@ def render_vertical(vertical_id: str) -> None:
     page = state.vertical_chat(vertical.id)
     _header(runtime, vertical)
     session = _guard(page, lambda: runtime.session(vertical.id))
+    if session is not None:  # settled before the history is read: its outcome shows below
+        _guard(page, lambda: turn_states.settle_once(page, session))
     messages = _guard(page, lambda: _history(runtime, page, session)) if session else None
     origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
     shown = page.show_turns_of(page.conversation_id)
@@ -61,6 +63,11 @@ def render_vertical(vertical_id: str) -> None:
         _absorb(page, page.watching)
         page.watching = None
     chat.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
+    if _guard(page, session.replying_elsewhere):
+        chat.busy_input(vertical)
+        _show_notice(page, vertical)
+        turn_states.wait_for_other_window(page, session)
+        return
     handle = _decide(page, session)
     _show_notice(page, vertical)
     if handle is None:
@@ -148,11 +155,16 @@ def _retry_or_approval(
 ) -> TurnHandle | None:
     last = messages[-1] if messages else None
     error = last.meta.error if last is not None and last.role == "assistant" else None
+    if error is None and _guard(
+        page, lambda: turn_states.interrupted_banner(session, messages, vertical)
+    ):
+        handle: TurnHandle | None = _guard(page, session.retry)
+        return handle
     if error is not None:
         key = f"err-{vertical.id}-{len(messages)}"
         if error_banner(error, key=key):
-            handle: TurnHandle | None = _guard(page, session.retry)
-            return handle
+            retried: TurnHandle | None = _guard(page, session.retry)
+            return retried
         if report_offer(error, key=key):
             _send_report(runtime, vertical, error)
     pending = _guard(page, session.pending_approval)

@@ -26,6 +26,7 @@ from swiggy_core.verticals import Vertical
 CALLING_KEY: Final = "calling"  # True once the spending call is about to be sent
 BEFORE_KEY: Final = "before"  # order ids listed just before the call (None: unreadable)
 TEXT_KEY: Final = "text"  # the spending tool's answer, as received
+TOLD_KEY: Final = "told"  # what the model is told about the outcome
 
 INTERRUPTED: Final = "The app was interrupted while placing it"
 NEVER_RAN: Final = (
@@ -85,9 +86,12 @@ def answer_of(vertical: Vertical, record: ApprovalRecord) -> ApprovalAnswer:
         elif record.note and kind == "superseded":
             message = f"The person did not confirm it. {record.note}"
         return ApprovalAnswer(approval=kind, tool=record.tool, message=message)
-    text = str((record.result or {}).get(TEXT_KEY) or _unknown_text())
+    facts = record.result or {}
+    text = str(facts.get(TEXT_KEY) or _unknown_text())
     status = record.status.value if record.status in _OUTCOMES else "unknown"
-    return outcome_of(vertical, record.tool, status, text, record.arguments).answer
+    told = facts.get(TOLD_KEY)
+    message = told if isinstance(told, str) and told else None
+    return outcome_of(vertical, record.tool, status, text, record.arguments, message=message).answer
 
 
 _OUTCOMES: Final = frozenset({ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN})

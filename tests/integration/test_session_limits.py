@@ -54,7 +54,7 @@ def test_an_order_over_the_per_order_limit_is_refused_and_nothing_is_placed(
     engine, emu, store: ChatStore, shop: Shop
 ) -> None:
     session = new_session(store, shop, emu.base_url, engine=engine)
-    save_limits(store, session.user_id, SpendingLimits(per_order=1))
+    save_limits(store, session.user_id, SpendingLimits(per_order=100))
     before = shop.orders()
 
     events = _ask(session, emu, refused=True)
@@ -77,7 +77,7 @@ def test_the_per_day_limit_refuses_the_second_order_of_the_day(
     first = _pending(_ask_ok(session, emu))
     to_pay = float(first.view["to_pay"])
     # Room for this order today, not for a second one like it.
-    save_limits(store, session.user_id, SpendingLimits(per_day=to_pay * 1.5))
+    save_limits(store, session.user_id, SpendingLimits(per_day=round(to_pay * 150)))
     emu.brain.enqueue(echo)
     finish(session.confirm(first.id))
     assert shop.orders() == before + 1
@@ -97,7 +97,7 @@ def test_a_limit_lowered_before_confirm_refuses_it_and_a_raised_one_allows_it(
     session = new_session(store, shop, emu.base_url, engine="local")
     before = shop.orders()
     asked = _pending(_ask_ok(session, emu))
-    save_limits(store, session.user_id, SpendingLimits(per_order=1, per_day=None))
+    save_limits(store, session.user_id, SpendingLimits(per_order=100, per_day=None))
 
     emu.brain.enqueue(echo)
     events = finish(session.confirm(asked.id))
@@ -107,7 +107,7 @@ def test_a_limit_lowered_before_confirm_refuses_it_and_a_raised_one_allows_it(
     assert record is not None and record.status == "refused"
     assert shop.orders() == before
 
-    save_limits(store, session.user_id, SpendingLimits(per_order=100_000, per_day=100_000))
+    save_limits(store, session.user_id, SpendingLimits(per_order=10_000_000, per_day=10_000_000))
     again = _pending(_ask_ok(session, emu))
     emu.brain.enqueue(echo)
     events = finish(session.confirm(again.id))
@@ -120,7 +120,7 @@ def test_a_limit_lowered_before_confirm_refuses_it_and_a_raised_one_allows_it(
 def test_limits_belong_to_one_user_and_world(emu, store: ChatStore, shop: Shop) -> None:
     """The same person's real-Swiggy limit does not apply in the sandbox world."""
     session = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
-    save_limits(store, "asha@swiggy", SpendingLimits(per_order=1))
+    save_limits(store, "asha@swiggy", SpendingLimits(per_order=100))
     approval = _pending(_ask_ok(session, emu))
     assert approval.tool == "checkout"
 

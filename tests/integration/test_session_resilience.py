@@ -103,7 +103,8 @@ def test_an_unclear_outcome_is_settled_by_looking_not_by_retrying(emu, store, sh
     finish(session.send(typed_message("place the order")))
     approval_id = pending_id(session)
     # The app crashed after the call went out: the approval is left executing.
-    assert store.transition_approval(approval_id, ["pending"], "executing", result={"before": []})
+    facts = {"before": [], "calling": True}  # written before the call went out
+    assert store.transition_approval(approval_id, ["pending"], "executing", result=facts)
     shop.call("instamart", "checkout", {"addressId": ADDRESS, "paymentMethod": "COD"})
     emu.brain.enqueue(text_turn("Checked."))
     finish(session.retry())

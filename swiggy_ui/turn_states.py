@@ -1,0 +1,56 @@
+"""A chat whose reply is elsewhere: settled on opening, interrupted, or running in another
+window (another tab of another replica). The core decides; this only shows it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.errors import ErrorCode
+from swiggy_core.models import ChatMessage, ErrorInfo
+from swiggy_core.session import ChatSession
+from swiggy_core.turn_lease import ELSEWHERE_MESSAGE
+from swiggy_core.verticals import Vertical
+from swiggy_ui import state
+from swiggy_ui.banners import error_banner
+
+# How often a page waiting for another window's reply looks at the chat's lease.
+ELSEWHERE_POLL_SECONDS = 2.0
+INTERRUPTED_MESSAGE = (
+    "The reply to your last message was interrupted (the app restarted or lost its "
+    "connection). Nothing you wrote is lost: press Retry for an answer."
+)
+
+
+def settle_once(page: state.VerticalChat, session: ChatSession) -> None:
+    """On opening a chat: settle confirmations a crash cut off (the core reads the orders
+    and stores the outcome where the dialog was). Raises StoreError on a database fault."""
+    if session.conversation_id is None or page.settled_for == session.conversation_id:
+        return
+    session.settle_on_sight()
+    page.settled_for = session.conversation_id
+
+
+def interrupted_banner(
+    session: ChatSession, messages: list[ChatMessage], vertical: Vertical
+) -> bool:
+    """ "The reply was interrupted" with Retry, when the newest message has no reply and no
+    turn is running for it anywhere; True when Retry was pressed."""
+    if not session.interrupted(messages):
+        return False
+    error = ErrorInfo(
+        code=ErrorCode.TURN_INTERRUPTED.value, category="unknown", message=INTERRUPTED_MESSAGE
+    )
+    return error_banner(error, key=f"interrupted-{vertical.id}-{len(messages)}")
+
+
+def wait_for_other_window(page: state.VerticalChat, session: ChatSession) -> None:
+    """While another window replies in this chat: say so, and show its reply once stored."""
+
+    @st.fragment(run_every=ELSEWHERE_POLL_SECONDS)
+    def waiting() -> None:
+        if not session.replying_elsewhere():
+            page.settled_for = None  # it may have died mid-confirmation: look again
+            st.rerun()
+        st.info(ELSEWHERE_MESSAGE, icon=":material/devices:")
+
+    waiting()
