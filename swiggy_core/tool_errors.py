@@ -18,6 +18,7 @@ from typing import Any
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ErrorInfo
+from swiggy_core.retry_after import capped, retry_after_text
 
 
 class ToolErrorCategory(StrEnum):
@@ -41,13 +42,23 @@ RECONNECT_CATEGORIES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class ToolError:
-    """A classified MCP tool error, with the message shown when the turn is aborted."""
+    """A classified MCP tool error, with the message shown when the turn is aborted.
+
+    The message never carries the wait of a rate limit: `retry_after_seconds` does, and the
+    banner says it once.
+    """
 
     category: ToolErrorCategory
     code: ErrorCode
     message: str
     detail: str
     retry_after_seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        # A rate limit built from a coded transport error carries its wait only in the text
+        # the model reads ("Retry after 60 s"); read it back so the person sees it too.
+        if self.category is ToolErrorCategory.RATE_LIMIT and self.retry_after_seconds is None:
+            object.__setattr__(self, "retry_after_seconds", retry_after_text(self.detail))
 
     @property
     def offer_report(self) -> bool:
@@ -79,6 +90,11 @@ def tool_error_info(error: ToolError, tool_name: str) -> ErrorInfo:
     )
 
 
+def rate_limited_message(who: str) -> str:
+    """What the person reads when `who` ("Swiggy", "The server 'notes'") answered 429."""
+    return f"{who} is limiting requests right now (429)."
+
+
 _MESSAGES: dict[ToolErrorCategory, tuple[ErrorCode, str]] = {
     ToolErrorCategory.AUTH: (
         ErrorCode.TOOL_AUTH,
@@ -92,10 +108,7 @@ _MESSAGES: dict[ToolErrorCategory, tuple[ErrorCode, str]] = {
         ErrorCode.TOOL_FORBIDDEN,
         "Swiggy says your sign-in does not allow this (403). Reconnect to grant access again.",
     ),
-    ToolErrorCategory.RATE_LIMIT: (
-        ErrorCode.TOOL_RATE_LIMITED,
-        "Swiggy is limiting requests right now (429).",
-    ),
+    ToolErrorCategory.RATE_LIMIT: (ErrorCode.TOOL_RATE_LIMITED, rate_limited_message("Swiggy")),
     ToolErrorCategory.ADDRESS: (
         ErrorCode.TOOL_ADDRESS,
         "Your saved location seems invalid for Swiggy right now. Pick another address.",
@@ -168,7 +181,7 @@ DOMAIN_MESSAGES: dict[str, str] = {
 _STATUS_RE = re.compile(r"\b(400|401|403|404|419|429|500|502|503|504)\b")
 _RPC_RE = re.compile(r"(-32001|-32601|-32603)\b")
 _SYMBOL_RE = re.compile(r"\b(" + "|".join(sorted({*_BY_SYMBOL, *DOMAIN_MESSAGES})) + r")\b")
-_RETRY_AFTER_RE = re.compile(r"retry[- ]after[^0-9]{0,12}(\d+(?:\.\d+)?)", re.I)
+_RATE_LIMIT_RE = re.compile(r"rate[- ]limit|too many requests", re.I)
 _ADDRESS_RE = re.compile(
     r"address with id|address not found|invalid address|delivery address|addressid"
     r"|not serviceable",
@@ -218,9 +231,8 @@ def classify_tool_failure(
     code, text = _MESSAGES[category]
     if category is ToolErrorCategory.DOMAIN and symbol in DOMAIN_MESSAGES:
         text = DOMAIN_MESSAGES[symbol]
-    if category is ToolErrorCategory.RATE_LIMIT:
-        text += f" Try again in {retry_after:.0f} s." if retry_after else " Try again shortly."
-    return ToolError(category, code, text, sample[:300], retry_after)
+    wait = capped(retry_after) if retry_after is not None else None
+    return ToolError(category, code, text, sample[:300], wait)
 
 
 def classify_mcp_tool_error(text: str) -> ToolError:
@@ -228,13 +240,12 @@ def classify_mcp_tool_error(text: str) -> ToolError:
     sample = text[:_MAX_SAMPLE]
     symbol, message = _envelope_signals(sample)
     status = _first_int(_STATUS_RE, sample)
-    retry = _RETRY_AFTER_RE.search(sample)
     return classify_tool_failure(
         status=status,
         rpc_code=_first_int(_RPC_RE, sample),
         symbol=symbol or _first_str(_SYMBOL_RE, sample),
         message=message or sample,
-        retry_after=float(retry.group(1)) if retry else None,
+        retry_after=retry_after_text(sample),
     )
 
 
@@ -242,6 +253,8 @@ def _by_text(sample: str) -> ToolErrorCategory:
     # Address first: "Invalid addressId" is an address problem the person can fix.
     if _ADDRESS_RE.search(sample):
         return ToolErrorCategory.ADDRESS
+    if _RATE_LIMIT_RE.search(sample):
+        return ToolErrorCategory.RATE_LIMIT
     if _REVOKED_RE.search(sample):
         return ToolErrorCategory.REVOKED
     if _AUTH_RE.search(sample):

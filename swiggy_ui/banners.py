@@ -6,6 +6,7 @@ import streamlit as st
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ErrorInfo
+from swiggy_core.retry_after import try_again_text
 from swiggy_core.store.fallback import TEMPORARY_STORE_MESSAGE
 from swiggy_ui.safe_text import inline_code, plain
 
@@ -40,8 +41,8 @@ def error_banner(error: ErrorInfo, *, key: str) -> bool:
         st.page_link(CONNECTIONS_PAGE, label="Reconnect Swiggy", icon=":material/link:")
         return False
     if error.category in _RATE_LIMIT_CATEGORIES:
-        wait = error.retry_after_seconds
-        hint = f" Try again in {wait:.0f} s." if wait else " Try again in a few seconds."
+        # The wait is said here only: the message itself never carries it.
+        hint = " " + try_again_text(error.retry_after_seconds)
         st.warning(text + hint, icon=":material/hourglass_top:")
         return st.button("Retry", key=f"{key}-retry", icon=":material/refresh:")
     if error.category == "tool_address":

@@ -258,6 +258,7 @@ def _execute(
                 code=call.error.code,
                 category=f"tool_{call.error.category}",
                 message=call.error.message,
+                retry_after_seconds=call.error.retry_after_seconds,
             )
             break
     return outputs, for_model
@@ -265,7 +266,12 @@ def _execute(
 
 def _error_info(error: McpCallError) -> ErrorInfo:
     category = f"tool_{category_of(error.code)}"
-    return ErrorInfo(code=error.code.value, category=category, message=error.message)
+    return ErrorInfo(
+        code=error.code.value,
+        category=category,
+        message=error.message,
+        retry_after_seconds=error.retry_after_seconds,
+    )
 
 
 def _finish(turn: _Turn) -> Generator[StreamEvent, None, TurnResult]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 
 from swiggy_core.constants import (
     MAX_RETRIES,
@@ -17,6 +15,7 @@ from swiggy_core.constants import (
     RETRY_MULTIPLIER,
     RETRYABLE_STATUSES,
 )
+from swiggy_core.retry_after import retry_after_headers
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +38,8 @@ class RetryPolicy:
         """Seconds to wait before retry number `attempt + 1`, or None to give up.
 
         A server-given wait longer than the cap means retrying now is pointless: give up
-        and let the person see "try again in N s" instead of a frozen screen.
+        and let the person see "try again in N s" instead of a frozen screen. A given wait
+        is never shortened: resending before it is up only spends the limit again.
         """
         if retry_after is not None:
             return retry_after if retry_after <= self.max_delay else None
@@ -49,27 +49,8 @@ class RetryPolicy:
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds from `retry-after-ms` or `retry-after` (seconds or an HTTP date)."""
-    lowered = {key.lower(): value for key, value in headers.items()}
-    if (millis := lowered.get("retry-after-ms")) is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = lowered.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    """Seconds from `retry-after-ms` or `retry-after` (seconds or an HTTP date), capped."""
+    return retry_after_headers(headers)
 
 
 def extract_rate_limit_headers(headers: Mapping[str, str]) -> dict[str, str]:

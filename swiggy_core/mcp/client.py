@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.retry_after import whole_seconds
 
 
 class McpCallError(SwiggyAssistantError):
@@ -17,6 +18,7 @@ class McpCallError(SwiggyAssistantError):
     """
 
     code = ErrorCode.TOOL_SERVER
+    retry_after_seconds: float | None = None  # set on a rate limit (RateLimited)
 
     def __init__(
         self,
@@ -29,6 +31,27 @@ class McpCallError(SwiggyAssistantError):
         super().__init__(message, code=code)
         self.status = status
         self.status_text = status_text
+
+
+class RateLimited(McpCallError):
+    """The server answered 429: nothing is sent to it again before `retry_after_seconds`.
+
+    `message` is for the person; `str()` is what the model reads as the call's result, so it
+    also says not to call the server again before the wait is over.
+    """
+
+    code = ErrorCode.TOOL_RATE_LIMITED
+
+    def __init__(self, message: str, *, retry_after_seconds: float) -> None:
+        super().__init__(message, status=429, status_text="429 Too Many Requests")
+        self.retry_after_seconds = retry_after_seconds
+
+    def __str__(self) -> str:
+        wait = whole_seconds(self.retry_after_seconds or 0.0)
+        return (
+            f"[{self.code}] {self.message} Retry after {wait} s: do not call this server's "
+            "tools again before then."
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,14 +22,21 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST
 from pydantic import ValidationError
 
+from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.errors import ErrorCode
 from swiggy_core.logsafe import register_secret
-from swiggy_core.mcp.client import McpCallError
+from swiggy_core.mcp.client import McpCallError, RateLimited
 from swiggy_core.mcp.transports import Endpoint, Wire, open_transport
-from swiggy_core.tool_errors import classify_tool_failure
+from swiggy_core.retry_after import (
+    RATE_LIMIT_DEFAULT_WAIT_SECONDS,
+    retry_after_text,
+    retry_after_value,
+)
+from swiggy_core.tool_errors import classify_tool_failure, rate_limited_message
 
 T = TypeVar("T")
 _AUTH_STATUSES = frozenset({401, 403, 419})
+_TOO_MANY = 429
 # JSON-RPC errors the client transport makes up when the connection (not the tool) fails.
 TRANSPORT_CODES = frozenset({CONNECTION_CLOSED, INVALID_REQUEST, INTERNAL_ERROR})
 # A stdio server gets its stdin closed, then SIGTERM, then SIGKILL (2 s each) before this.
@@ -81,19 +88,36 @@ class Connection:
             and self._task is not None
             and not self._task.done()
             and not self.wire.closed.is_set()
+            and not self._writer_lost
         )
+
+    @property
+    def limits_seen(self) -> int:
+        """How many 429s this connection has seen (a mark to compare with later)."""
+        return sum(1 for status, _ in self.wire.statuses if status == _TOO_MANY)
+
+    @property
+    def _writer_lost(self) -> bool:
+        # The SSE client stops sending for good once one of its POSTs is refused.
+        return self.endpoint.kind == "sse" and self.wire.limited.is_set()
 
     async def open(self) -> None:
         """Connect and initialise; raise a coded McpCallError when the server can't be used."""
         self._task = asyncio.create_task(self._hold())
         ready = asyncio.create_task(self._ready.wait())
+        limited = asyncio.create_task(self.wire.limited.wait())  # an SSE 429 is never answered
         await asyncio.wait(
-            {self._task, ready}, timeout=self._timeout, return_when=asyncio.FIRST_COMPLETED
+            {self._task, ready, limited},
+            timeout=self._timeout,
+            return_when=asyncio.FIRST_COMPLETED,
         )
         ready.cancel()
+        limited.cancel()
         if not self.alive:
             timed_out = not self._task.done()
             await self.close()
+            if self.limits_seen:
+                raise self.rate_limited(str(_leaf(self.failure) or ""))
             raise self.failed("connecting", error=self.failure, timed_out=timed_out)
 
     async def request(
@@ -104,12 +128,17 @@ class Connection:
         self.last_used = time.monotonic()
         job: asyncio.Task[T] = asyncio.create_task(work(self.session))
         ended = asyncio.create_task(self.wire.closed.wait())
+        # A refused SSE POST is never answered: the 429 itself ends the wait.
+        limited = asyncio.create_task(self.wire.limited.wait())
+        watched = {job, self._task, ended} | ({limited} if self.endpoint.kind == "sse" else set())
         try:
-            await asyncio.wait(
-                {job, self._task, ended}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
+            await asyncio.wait(watched, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
             ended.cancel()
+            limited.cancel()
+        if not job.done() and self._writer_lost:
+            job.cancel()
+            raise self.rate_limited()
         if job.done():
             error = job.exception()
             if isinstance(error, MCPError) and error.error.code == CONNECTION_CLOSED:
@@ -128,6 +157,19 @@ class Connection:
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(self._task, CLOSE_TIMEOUT_SECONDS)
+
+    def rate_limited(self, text: str = "") -> RateLimited:
+        """The 429 this connection saw; the wait is its Retry-After, else the one `text`
+        names, else a minute (Swiggy counts its limits per minute)."""
+        wait = retry_after_value(self.wire.retry_after)
+        if wait is None:
+            wait = retry_after_text(text)
+        if wait is None:
+            wait = RATE_LIMIT_DEFAULT_WAIT_SECONDS
+        endpoint = self.endpoint
+        own = endpoint.named and endpoint.key not in MCP_SERVERS
+        who = f"The server '{endpoint.key}'" if own else "Swiggy"
+        return RateLimited(rate_limited_message(who), retry_after_seconds=wait)
 
     def lost(self, doing: str) -> McpCallError:
         """The transport ended during a request."""
@@ -151,7 +193,8 @@ class Connection:
             # Whatever else went wrong followed from the refusal: the address was never dialled.
             message = f"{name} cannot be used. {self.wire.refused.message}"
             return McpCallError(message, code=ErrorCode.SERVER_HOST_REFUSED)
-        statuses = self.wire.statuses
+        # A 429 is coded where it arrives (rate_limited); it never explains a later failure.
+        statuses = [status for status in self.wire.statuses if status[0] != _TOO_MANY]
         refused = [status for status in statuses if status[0] in _AUTH_STATUSES]
         if refused or statuses:
             status, reason = (refused or statuses)[0]

@@ -28,6 +28,7 @@ from swiggy_core.conversation import reduce_for_model
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import (
     McpCallError,
+    RateLimited,
     ToolOutput,
     listed_tool,
     result_text,
@@ -43,6 +44,8 @@ from swiggy_core.mcp.connection import (
 )
 from swiggy_core.mcp.loop import run_sync
 from swiggy_core.mcp.transports import Endpoint, ServerTarget, endpoint_for, resolve_url
+from swiggy_core.mcp.waits import ServerWaits, request_noting_429
+from swiggy_core.retry_after import try_again_text
 
 T = TypeVar("T")
 R = TypeVar("R", bound=BaseModel)
@@ -90,10 +93,12 @@ class McpManager:
         listing_ttl: float = LISTING_TTL_SECONDS,
         idle_seconds: float = IDLE_SECONDS,
         call_timeout: float = CALL_TIMEOUT_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.listing_ttl = listing_ttl
         self.idle_seconds = idle_seconds
         self.call_timeout = call_timeout
+        self._waits = ServerWaits(clock)  # servers that answered 429, per person
         self._connections: dict[SessionKey, Connection] = {}  # touched on the loop only
         self._listings: dict[SessionKey, tuple[float, list[dict[str, Any]]]] = {}
         self._cache_lock = threading.Lock()
@@ -186,6 +191,9 @@ class McpManager:
             endpoint = endpoint_for(server, token)
             key = session_key(user, endpoint)
             tools = self._run(self._list(endpoint, key, reconnect=False), self.call_timeout)
+        except RateLimited as error:  # its text for the model says what not to call
+            said = f"{error.message} {try_again_text(error.retry_after_seconds)}"
+            return ServerHealth(ok=False, error=said, code=str(error.code))
         except McpCallError as error:
             return ServerHealth(ok=False, error=str(error), code=str(error.code))
         self._remember(key, tools)
@@ -253,12 +261,33 @@ class McpManager:
         """Run `work` on the pooled session; reconnect once when that cannot repeat an action.
 
         A session found dead before anything is sent is replaced first (safe for any work);
-        a transport lost while a request was out is retried only for idempotent work.
+        a transport lost while a request was out is retried only for idempotent work. A 429
+        is no dead transport: nothing is re-sent, and until its Retry-After is over every
+        request of this person to this server fails here, without reaching the server.
         """
+        self._waits.refuse_while_waiting(key)
+        try:
+            return await self._attempts(endpoint, key, work, doing, wait, idempotent, reopen)
+        except RateLimited as limited:
+            self._waits.remember(key, limited)
+            raise
+
+    async def _attempts(
+        self,
+        endpoint: Endpoint,
+        key: SessionKey,
+        work: Callable[[ClientSession], Coroutine[Any, Any, T]],
+        doing: str,
+        wait: float,
+        idempotent: bool,
+        reopen: bool,
+    ) -> T:
         for attempt in range(2):
             connection = await self._connection(key, endpoint, reopen=reopen)
             try:
-                return await connection.request(work, wait, doing)
+                return await request_noting_429(connection, work, wait, doing)
+            except RateLimited:
+                raise  # the session stays (an SSE one, its writer gone, is replaced later)
             except ConnectionLost:
                 await self._drop(key, connection)
                 if attempt or not idempotent:

@@ -142,6 +142,8 @@ class Wire:
     garbage: int = 0
     closed: asyncio.Event = field(default_factory=asyncio.Event)
     refused: HostRefused | None = None
+    retry_after: str | None = None  # the newest 429's Retry-After header, as sent
+    limited: asyncio.Event = field(default_factory=asyncio.Event)  # a 429 arrived
 
     def note_refused(self, refusal: HostRefused) -> None:
         """The first refusal is kept: the SDK may report it as anything, or not at all."""
@@ -151,6 +153,9 @@ class Wire:
     async def note_response(self, response: httpx2.Response) -> None:
         if response.status_code >= 400:
             self.statuses.append((response.status_code, response.reason_phrase))
+        if response.status_code == 429:  # read where the error is coded (connection.py)
+            self.retry_after = response.headers.get("retry-after")
+            self.limited.set()
 
     async def note_message(self, message: Any) -> None:
         """ClientSession's message handler: transport faults arrive here as exceptions."""

@@ -90,6 +90,8 @@ def fault_response(fault: Fault) -> JSONResponse:
         headers.update(rate_limit_headers(exhausted=True, reset_in=retry_after))
     if retry_after is not None:
         headers["retry-after"] = format_seconds(retry_after)
+    if fault.retry_after_ms is not None:
+        headers["retry-after-ms"] = format_seconds(fault.retry_after_ms)
     return error_response(status, error_type, fault.message or usual_message, extra_headers=headers)
 
 

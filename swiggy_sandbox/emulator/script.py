@@ -54,6 +54,8 @@ class Fault:
     # Stream faults: how many complete blocks of `partial` are sent before failing.
     after_blocks: int = 0
     retry_after: float | None = None
+    # Also sent as `retry-after-ms`, which the SDK reads before `retry-after`.
+    retry_after_ms: float | None = None
     stall_seconds: float = 30.0
     # Only used by `error_event`; HTTP faults carry the type the real API uses for them.
     error_type: str = "overloaded_error"

@@ -48,10 +48,22 @@ def test_json_rpc_codes(rpc, category):
     assert classify_mcp_tool_error(text).category is category
 
 
-def test_a_429_says_when_to_try_again():
+def test_a_429_carries_its_wait_beside_the_message():
     error = classify_mcp_tool_error("HTTP 429 Too Many Requests; Retry-After: 17")
     assert error.category is C.RATE_LIMIT and error.retry_after_seconds == 17
-    assert "17 s" in error.message
+    # The banner says when to try again; the message saying it too would say it twice.
+    assert error.message == "Swiggy is limiting requests right now (429)."
+
+
+def test_a_rate_limit_named_only_in_words_is_one():
+    error = classify_mcp_tool_error("Rate limit exceeded: 30 writes per minute. Retry after 60 s.")
+    assert (error.category, error.code, error.retry_after_seconds) == (
+        C.RATE_LIMIT,
+        ErrorCode.TOOL_RATE_LIMITED,
+        60,
+    )
+    # A wait far beyond any sensible one is capped, not repeated to the person.
+    assert classify_tool_failure(status=429, retry_after=10**9).retry_after_seconds == 3600
 
 
 def test_419_needs_a_full_sign_in_and_401_a_reconnect():
