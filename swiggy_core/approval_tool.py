@@ -8,6 +8,7 @@ and the person decides in a dialog. The app answers the call with an `ApprovalAn
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -45,26 +46,50 @@ def spending_tool_for(vertical: Vertical) -> str:
     return CONFIRM_TOOL_BY_SERVER[vertical.server_key]
 
 
-def approval_tool(vertical: Vertical) -> dict[str, Any]:
-    """The client tool definition offered beside the vertical's MCP tools."""
+# How much of a confirmable tool's description and schema the approval tool repeats.
+_CONFIRMABLE_TEXT_CHARS = 600
+
+
+def approval_tool(
+    vertical: Vertical, confirmable: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, Any]:
+    """The client tool definition offered beside the vertical's MCP tools.
+
+    `confirmable`: tools of the person's own servers that change something (not annotated
+    read-only): never offered directly, only through this tool, each with its schema.
+    """
     spender = spending_tool_for(vertical)
+    names = [spender, *(str(tool["name"]) for tool in confirmable)]
+    description = (
+        f"Ask the person to approve `{spender}`. You cannot call it yourself: call this "
+        "with the exact tool name and arguments; the app shows the person what will "
+        "happen and, only if they press Confirm, runs it once and gives you its result. "
+        "Use it only when the person has asked to order or book."
+    )
+    if confirmable:
+        description += (
+            " The same goes for these tools of the person's own servers, which may change "
+            "something there; use one only when the person asked for it:"
+            + "".join(f"\n- {_described(tool)}" for tool in confirmable)
+        )
     return {
         "name": APPROVAL_TOOL_NAME,
-        "description": (
-            f"Ask the person to approve `{spender}`. You cannot call it yourself: call this "
-            "with the exact tool name and arguments; the app shows the person what will "
-            "happen and, only if they press Confirm, runs it once and gives you its result. "
-            "Use it only when the person has asked to order or book."
-        ),
+        "description": description,
         "input_schema": {
             "type": "object",
             "properties": {
-                "tool": {"type": "string", "enum": [spender]},
+                "tool": {"type": "string", "enum": names},
                 "arguments": {
                     "type": "object",
-                    "description": f"The exact arguments for {spender}.",
+                    "description": "The exact arguments for that tool.",
                 },
             },
             "required": ["tool", "arguments"],
         },
     }
+
+
+def _described(tool: Mapping[str, Any]) -> str:
+    schema = json.dumps(tool.get("input_schema") or {}, ensure_ascii=False)
+    text = f"`{tool['name']}`: {tool.get('description') or ''} Arguments schema: {schema}"
+    return text[:_CONFIRMABLE_TEXT_CHARS]

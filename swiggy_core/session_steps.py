@@ -28,8 +28,16 @@ from swiggy_core.approval import (
     prepare,
     recheck,
 )
+from swiggy_core.approval.own_tools import (
+    ACTION_KIND,
+    OwnTool,
+    action_digest,
+    find_own_tool,
+    prepare_action,
+)
+from swiggy_core.approval.run_action import run_action
 from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, TOLD_KEY, settle
-from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
+from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest, spending_tool_for
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
 from swiggy_core.errors import ErrorCode
 from swiggy_core.faultpoints import pause_point
@@ -90,9 +98,13 @@ class SessionSteps:
     ) -> ApprovalAnswer | None:
         """Store a pending approval; or the refusal the model must hear (None = pending)."""
         use, asked = request
+        own = self._own_tool(asked.tool)
         try:
-            budget = budget_for(self.store, self.user_id, self.now())
-            prepared = prepare(self.vertical, asked, self.setup.address, self._read, budget)
+            if own is not None:
+                prepared = prepare_action(own, asked.arguments)
+            else:
+                budget = budget_for(self.store, self.user_id, self.now())
+                prepared = prepare(self.vertical, asked, self.setup.address, self._read, budget)
         except SpendingLimitExceeded as error:
             # Above a limit: nothing is stored as pending; the person sees the coded reason.
             self._audit("approval_over_limit", {"tool": asked.tool, "reason": error.message})
@@ -107,7 +119,7 @@ class SessionSteps:
                 user_id=self.user_id,
                 conversation_id=conversation_id,
                 vertical_id=self.vertical.id,
-                server_key=self.vertical.server_key,
+                server_key=own.server.config.key if own else self.vertical.server_key,
                 tool=asked.tool,
                 arguments=prepared.arguments,
                 digest=prepared.digest,
@@ -130,6 +142,8 @@ class SessionSteps:
         """
         pause_point("confirm.after_cas")
         facts = dict(record.result or {})
+        if ApprovalView.model_validate(record.view).kind == ACTION_KIND:
+            return self._execute_action(record, facts, handle)
         changed = self._changed(record)
         if changed:
             if not self._move(record, ApprovalStatus.REFUSED, note=changed):
@@ -163,6 +177,57 @@ class SessionSteps:
         if run.status == "unknown":
             handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_UNKNOWN, UNKNOWN_NOTE)))
         return run.answer
+
+    def _execute_action(
+        self, record: ApprovalRecord, facts: dict[str, Any], handle: TurnHandle
+    ) -> ApprovalAnswer | None:
+        """A person's own server's tool: the same server and call as shown, run once."""
+        own = self._own_tool(record.tool)
+        if own is None or action_digest(own, record.arguments) != record.digest:
+            why = "That server or tool is no longer available as it was when you were asked."
+            if not self._move(record, ApprovalStatus.REFUSED, note=why):
+                return None
+            handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_CHANGED, why)))
+            return ApprovalAnswer(approval="refused", tool=record.tool, message=why)
+        facts[CALLING_KEY] = True
+        if not self.store.record_approval_facts(record.id, ApprovalStatus.EXECUTING, facts):
+            return None
+        key = own.server.config.key
+        handle.publish(ToolStarted(record.tool_use_id, record.tool, key, record.arguments))
+        run = run_action(self.vertical, own, record.arguments, self._call_own)
+        pause_point("confirm.after_call")
+        facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
+        facts[TOLD_KEY] = run.answer.message
+        if not self._move(record, ApprovalStatus(run.status), facts=facts):
+            return None
+        handle.publish(
+            ToolFinished(record.tool_use_id, record.tool, run.status != "done", run.result_text)
+        )
+        self._audit_spend(record, run, facts)
+        return run.answer
+
+    def _own_tool(self, name: str) -> OwnTool | None:
+        if name == spending_tool_for(self.vertical) or not self.setup.extra_servers:
+            return None
+        policy = self.vertical.tool_policy
+        servers = self.setup.extra_servers
+        return find_own_tool(servers, self.manager, policy, name, user=self.user_id)
+
+    def _call_own(self, tool: OwnTool, arguments: dict[str, Any]) -> ToolOutput:
+        """One call of a person's own server's tool, audited like every other call."""
+        info = self._scope().info(tool.server.config.key, tool.name, arguments)
+        started = time.perf_counter()
+        try:
+            output = self.manager.call_tool(
+                tool.server, tool.server.token, tool.name, arguments, user=self.user_id
+            )
+        except McpCallError as error:
+            self._hooks.after(
+                outcome_of(info, ToolOutput(str(error), True), started, str(error.code))
+            )
+            raise
+        self._hooks.after(outcome_of(info, output, started))
+        return output
 
     def settle(self, record: ApprovalRecord) -> tuple[Execution, bool]:
         """An approval whose call may have run, cut off: look at the orders, never call again.

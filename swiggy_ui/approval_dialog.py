@@ -64,6 +64,8 @@ def _limits_note(record: ApprovalRecord, view: ApprovalView, store: ChatStore) -
 
 def _gist(view: ApprovalView) -> str:
     """One line of Markdown; the names and times in it come from tools, so are escaped."""
+    if view.kind == "action":
+        return plain(view.title)
     if view.kind == "booking":
         return " · ".join(
             part
@@ -84,7 +86,9 @@ def _gist(view: ApprovalView) -> str:
 @st.dialog("Please confirm", width="medium")
 def _dialog(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
     st.subheader(plain(view.title))
-    if view.kind == "booking":
+    if view.kind == "action":
+        _action(view)
+    elif view.kind == "booking":
         _booking(view)
         _limits(limits)
     else:
@@ -147,3 +151,10 @@ def _booking(view: ApprovalView) -> None:
     st.markdown(f"**{plain(view.restaurant_name) or 'The restaurant'}**")
     st.markdown(f":material/event: {plain(view.date_text)} at **{plain(view.time_text)}**")
     st.markdown(f":material/group: {view.guests} guest{'s' if view.guests != 1 else ''}")
+
+
+def _action(view: ApprovalView) -> None:
+    """One call of a tool on a server the person added: the exact arguments it gets."""
+    st.markdown(f":material/dns: Your server **{plain(view.server_label)}**")
+    st.caption("It will be called once, with exactly these arguments:")
+    st.code(view.arguments_text or "{}", language="json")

@@ -26,6 +26,7 @@ from swiggy_ui.banners import temporary_store_banner
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 from swiggy_ui.signin_state import current_token
+from swiggy_ui.startup_settle import settle_at_start
 
 if TYPE_CHECKING:  # the SDKs (anthropic, mcp) load on the first turn, not the first page
     import anthropic
@@ -48,10 +49,25 @@ OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secr
 
 
 @st.cache_resource(show_spinner="Starting the sandbox…")
-def _sandbox(result_form: SandboxResultForm) -> SandboxServices:
+def _sandbox(result_form: SandboxResultForm, database_url: str) -> SandboxServices:
+    """The sandbox, its shop in the app's database: every replica serves the same carts."""
+    import logging
+
+    from sqlalchemy.exc import SQLAlchemyError
+
     from swiggy_sandbox.runtime import SandboxServices
 
-    return SandboxServices.start(result_form=result_form)
+    try:
+        return SandboxServices.start(result_form=result_form, db_url=database_url)
+    except SQLAlchemyError:
+        # E.g. a database role that may not create tables: the demo still works, with a
+        # shop of this process only, rather than not at all.
+        logging.getLogger(__name__).warning(
+            "The sandbox shop could not open the app's database; it keeps its carts and "
+            "orders in this process only.",
+            exc_info=True,
+        )
+        return SandboxServices.start(result_form=result_form)
 
 
 @st.cache_resource(show_spinner=False)
@@ -231,8 +247,8 @@ def get_runtime() -> Runtime:
     sandbox_signin = current_token(identity.user_id, "sandbox", settings)
     state.set_backend(credentials.backend)
     in_sandbox = credentials.backend == "sandbox"
-    store, _database_url = open_store(settings.database_url)
-    sandbox = _sandbox(settings.sandbox_result_form) if in_sandbox else None
+    store, database_url = open_store(settings.database_url)
+    sandbox = _sandbox(settings.sandbox_result_form, database_url) if in_sandbox else None
     runtime = Runtime(
         settings=settings,
         identity=identity,
@@ -243,6 +259,8 @@ def get_runtime() -> Runtime:
         model=st.session_state.get(KEY_MODEL) or settings.model,
         sandbox_signin=sandbox_signin.access_token if sandbox_signin else None,
     )
+    # Confirmations a crash or deploy cut off are settled once per process (by reading orders).
+    settle_at_start(runtime.store, runtime.sandbox, f"{settings.database_url}|{in_sandbox}")
     # On a database fault the chosen address stays in this session; the chat shows the banner.
     with contextlib.suppress(StoreError):
         runtime.sync_address()

@@ -16,6 +16,7 @@ import json
 from typing import Any, Final
 
 from swiggy_core.approval.execute import Execution, outcome_of, reconcile
+from swiggy_core.approval.run_action import unknown_action
 from swiggy_core.approval.view import Reader
 from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer
 from swiggy_core.store import ApprovalRecord
@@ -52,6 +53,8 @@ def settle(vertical: Vertical, record: ApprovalRecord, read: Reader) -> Executio
             record.arguments,
             message=_NEVER_RAN_FOR_MODEL,
         )
+    if record.view.get("kind") == "action":  # a person's own server: nothing to read back
+        return unknown_action(vertical, record.tool, record.arguments)
     stored = facts.get(BEFORE_KEY)
     before = {str(value) for value in stored} if isinstance(stored, list) else None
     return reconcile(
@@ -90,8 +93,8 @@ def answer_of(vertical: Vertical, record: ApprovalRecord) -> ApprovalAnswer:
     text = str(facts.get(TEXT_KEY) or _unknown_text())
     status = record.status.value if record.status in _OUTCOMES else "unknown"
     told = facts.get(TOLD_KEY)
-    message = told if isinstance(told, str) and told else None
-    return outcome_of(vertical, record.tool, status, text, record.arguments, message=message).answer
+    said = told if isinstance(told, str) and told else None
+    return outcome_of(vertical, record.tool, status, text, record.arguments, message=said).answer
 
 
 _OUTCOMES: Final = frozenset({ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN})

@@ -47,7 +47,7 @@ class ApprovalInvalid(SwiggyAssistantError):
 class ApprovalView(BaseModel):
     """Exactly what the Confirm dialog shows (stored with the approval)."""
 
-    kind: Literal["order", "booking"]
+    kind: Literal["order", "booking", "action"]
     tool: str
     title: str
     lines: list[CartLine] = Field(default_factory=list)
@@ -62,6 +62,9 @@ class ApprovalView(BaseModel):
     payment: str | None = None
     note_to_restaurant: str | None = None
     notes: list[str] = Field(default_factory=list)
+    # A person's own server's tool: which server, and the exact arguments as shown.
+    server_label: str | None = None
+    arguments_text: str | None = None
 
 
 class Prepared(BaseModel):
@@ -122,8 +125,10 @@ def approval_amount(view: ApprovalView) -> int | None:
 
     None when an order's total cannot be read (no to-pay and a line without a price).
     """
-    if view.kind == "booking":
-        return 0  # only free deals are ever approved (paid prebooks are refused above)
+    if view.kind in ("booking", "action"):
+        # Only free deals are ever approved (paid prebooks are refused above); a person's
+        # own server's tool spends nothing the app can see.
+        return 0
     if view.to_pay is not None:
         return paise(view.to_pay)
     totals = [line.line_total for line in view.lines]

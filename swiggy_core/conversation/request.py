@@ -31,6 +31,7 @@ from swiggy_core.conversation.cache_points import mark_cache_breakpoints
 from swiggy_core.conversation.sanitize import sanitize_messages
 from swiggy_core.conversation.truncate import truncate_history
 from swiggy_core.models import ChatMessage, McpToolListingBlock
+from swiggy_core.tool_content import mcp_results_as_text
 from swiggy_core.verticals import Vertical, build_system_prompt, get_vertical
 
 
@@ -66,6 +67,7 @@ def build_message_stream_params(
     session_summary: str | None = None,
     known_tools: Mapping[str, Sequence[str]] | None = None,
     max_tokens: int = MAX_TOKENS,
+    confirmable: Sequence[Mapping[str, Any]] = (),
 ) -> StreamParams:
     """The kwargs of one streamed turn; tools only when Swiggy is reachable.
 
@@ -79,6 +81,8 @@ def build_message_stream_params(
     connector = tool_mode == "connector" and bool(swiggy_token)
     system = _system_blocks(vertical.id, address)
     wire = [m.to_param() for m in prepare_messages(messages)]
+    if tool_mode != "local":  # the connector's result block carries text only
+        wire = [mcp_results_as_text(message) for message in wire]
     params: StreamParams = {
         "model": model,
         "max_tokens": max_tokens,
@@ -99,7 +103,7 @@ def build_message_stream_params(
         policy = vertical.tool_policy
         tools += [dict(tool) for tool in client_tools if not policy.is_money_spending(tool["name"])]
     if tools:
-        tools.append(approval_tool(vertical))
+        tools.append(approval_tool(vertical, confirmable))
         params["tools"] = tools
     _add_turn_context(wire, turn_context(now, session_summary))
     mark_cache_breakpoints(model, tools, system, wire)

@@ -117,7 +117,14 @@ def run_local_turn(
     except McpCallError as error:
         turn.error = _error_info(error)
         return (yield from _finish(turn))
-    params = local_params(setup, messages, listing, pending_approval=pending_approval, now=now)
+    params = local_params(
+        setup,
+        messages,
+        listing,
+        pending_approval=pending_approval,
+        now=now,
+        confirmable=tools.confirmable(),
+    )
     wire: list[dict[str, Any]] = params["messages"]
     budget = _ToolErrorBudget()
     for round_index in range(max_rounds + 1):
@@ -149,7 +156,7 @@ def run_local_turn(
             turn.stopped = turn.stopped or should_stop()
             break
         answers = [
-            tool_result_block(use.id, out.texts(), out.is_error, use.input)
+            tool_result_block(use.id, [p.to_param() for p in out.parts()], out.is_error, use.input)
             for use in calls
             if (out := for_model.get(use.id)) is not None
         ]
@@ -170,6 +177,7 @@ def local_params(
     *,
     pending_approval: str | None = None,
     now: datetime | None = None,
+    confirmable: Sequence[dict[str, Any]] = (),
 ) -> StreamParams:
     """The request with the server's tools as client tools and tool rounds split."""
     params = build_turn_params(
@@ -179,6 +187,7 @@ def local_params(
         client_tools=tools,
         pending_approval=pending_approval,
         now=now,
+        confirmable=confirmable,
     )
     params["messages"] = to_client_tool_messages(params["messages"])
     return params

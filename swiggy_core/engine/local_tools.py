@@ -5,7 +5,10 @@ under `<key>__<tool>` (so two servers can both have a `search`); a call is route
 its server by that name. An extra server that is down is left out of the listing (its
 error goes to the audit) and the turn goes on. Every call passes the pre hooks (a refusal
 reaches the model as the tool's error) and the post hooks (audit, what the model reads).
-A spending tool never runs here, on any server: the approval gate decides.
+A spending tool never runs here, on any server: the approval gate decides. On a server a
+person added themselves, only tools annotated `readOnlyHint: true` (and not named like a
+spender) run freely; every other one is offered only through the approval tool, so it runs
+once, after the person confirmed that exact call.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from swiggy_core.hooks import (
     denied_outcome,
     outcome_of,
 )
-from swiggy_core.mcp.client import McpCallError
+from swiggy_core.mcp.client import McpCallError, for_model, read_only
 from swiggy_core.mcp.config import ResolvedServer
 from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.models import ToolUseBlock
@@ -42,6 +45,10 @@ HELD_MESSAGE = (
     + APPROVAL_TOOL_NAME
     + " with the exact arguments; the person decides."
 )
+GATED_MESSAGE = (
+    "{tool} may change something on the person's own server, so it runs only after they "
+    "confirm. Call " + APPROVAL_TOOL_NAME + " with this tool and the exact arguments."
+)
 # What the API accepts as a tool name.
 TOOL_NAME_LIMIT: Final = 64
 PREFIX_SEPARATOR: Final = "__"
@@ -52,6 +59,14 @@ _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 def prefixed_name(server_key: str, tool: str) -> str:
     """`<key>__<tool>` as the API accepts tool names: [A-Za-z0-9_-], at most 64 characters."""
     return _NAME_UNSAFE.sub("_", f"{server_key}{PREFIX_SEPARATOR}{tool}")[:TOOL_NAME_LIMIT]
+
+
+def needs_confirmation(server: ResolvedServer, tool: dict[str, Any], policy: ToolPolicy) -> bool:
+    """A person's own server's tool runs freely only when annotated read-only and not named
+    like a spender (the name pattern stays as a second guard)."""
+    if server.config.origin != "user":
+        return False
+    return not read_only(tool) or policy.is_money_spending(str(tool.get("name", "")))
 
 
 class ExtraTool(NamedTuple):
@@ -84,12 +99,21 @@ class LocalTools:
     scope: CallScope
     extra_servers: tuple[ResolvedServer, ...] = ()
     extra: dict[str, ExtraTool] = field(default_factory=dict)
+    # Tools of people's own servers that run only once confirmed: prefixed name → listing.
+    gated: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def held(self, name: str) -> bool:
-        """Spending tools never run here, whatever the model asks (the approval gate)."""
+        """Spending tools, and people's tools that may change something, never run here
+        whatever the model asks (the approval gate)."""
+        if name in self.gated:
+            return True
         routed = self.extra.get(name)
         original = routed.name if routed is not None else name
         return self.policy.is_money_spending(name) or self.policy.is_money_spending(original)
+
+    def confirmable(self) -> list[dict[str, Any]]:
+        """The gated tools as the approval tool lists them (found by `listing`)."""
+        return list(self.gated.values())
 
     def server_of(self, name: str) -> str:
         """The stored server name of a tool: the Swiggy server's, or the extra server's key."""
@@ -99,7 +123,8 @@ class LocalTools:
     def listing(self) -> list[dict[str, Any]]:
         """The Swiggy server's tools (raises McpCallError) and every reachable extra's tools."""
         user = self.scope.user_id
-        tools = self.manager.list_tools(self.url, self.token, user=user) if self.token else []
+        listed = self.manager.list_tools(self.url, self.token, user=user) if self.token else []
+        tools = [for_model(tool) for tool in listed]
         taken = {tool["name"] for tool in tools}
         for server in self.extra_servers:
             for tool in self._extra_listing(server):
@@ -108,8 +133,11 @@ class LocalTools:
                     continue  # two names that read the same once made safe: the first wins
                 taken.add(name)
                 self.extra[name] = ExtraTool(server, tool["name"])
-                if not self.held(name):  # a spender is routed (and held), never offered
-                    tools.append({**tool, "name": name})
+                offered = {**for_model(tool), "name": name}
+                if needs_confirmation(server, tool, self.policy):
+                    self.gated[name] = offered  # only through the approval tool
+                elif not self.held(name):  # a spender is routed (and held), never offered
+                    tools.append(offered)
         return tools
 
     def run(self, use: ToolUseBlock) -> CallResult:
@@ -119,7 +147,9 @@ class LocalTools:
         info = self.scope.info(server, routed.name if routed else use.name, use.input)
         # The checks come first, so a spender with made-up arguments hears what is wrong.
         denial = self.hooks.before(info)
-        if denial is None and self.held(use.name):
+        if denial is None and use.name in self.gated:
+            denial = Denial(GATED_MESSAGE.format(tool=use.name))
+        elif denial is None and self.held(use.name):
             denial = Denial(HELD_MESSAGE.format(tool=use.name))
         if denial is not None:
             outcome = denied_outcome(info, denial)

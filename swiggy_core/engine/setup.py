@@ -90,6 +90,7 @@ def build_turn_params(
     client_tools: Sequence[Mapping[str, Any]] = (),
     pending_approval: str | None = None,
     now: datetime | None = None,
+    confirmable: Sequence[Mapping[str, Any]] = (),
 ) -> StreamParams:
     """The exact stream kwargs for the conversation `messages` (ending with the person's turn)."""
     summary = build_session_state_summary(
@@ -110,4 +111,5 @@ def build_turn_params(
         address=setup.address,
         now=now,
         session_summary=summary,
+        confirmable=confirmable,
     )

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.mcp.media import text_parts
 from swiggy_core.retry_after import whole_seconds
+from swiggy_core.tool_content import MediaPart, TextContent, ToolResultPart
 
 
 class McpCallError(SwiggyAssistantError):
@@ -80,15 +82,24 @@ def stored_texts(text: str, structured: dict[str, Any] | None) -> list[str]:
 
 
 class ToolOutput(NamedTuple):
-    """One tool call's full text, its error flag, and its structuredContent (if it had one)."""
+    """One tool call's full text, its error flag, its structuredContent (if it had one) and
+    its images, documents and files (`swiggy_core.mcp.media`)."""
 
     text: str
     is_error: bool
     structured: dict[str, Any] | None = None
+    media: tuple[MediaPart, ...] = ()
 
     def texts(self) -> list[str]:
         """The stored result's text blocks: the text, then structuredContent as a JSON object."""
         return stored_texts(self.text, self.structured)
+
+    def parts(self) -> list[ToolResultPart]:
+        """The stored result: its text blocks, then its media (no empty text beside media)."""
+        texts = self.texts()
+        if self.media and texts == [""]:
+            texts = []
+        return [*(TextContent(text=text) for text in texts), *self.media]
 
     def envelope_text(self) -> str:
         """The result as the `{success, data, message}` JSON text, whichever form it came in.
@@ -108,22 +119,41 @@ class ToolOutput(NamedTuple):
         return json.dumps(envelope, ensure_ascii=False)
 
 
+ANNOTATIONS_KEY = "annotations"  # the MCP tool annotations; never sent to the model API
+
+
 def listed_tool(tool: Any) -> dict[str, Any]:
-    return {
+    listed = {
         "name": tool.name,
         "description": tool.description or "",
         "input_schema": dict(tool.input_schema or {"type": "object"}),
     }
+    hints = getattr(tool, "annotations", None)
+    if hints is not None:
+        # By alias: the protocol's own names (readOnlyHint), not the SDK's snake_case.
+        dumped = (
+            hints.model_dump(by_alias=True, exclude_none=True)
+            if hasattr(hints, "model_dump")
+            else {}
+        )
+        listed[ANNOTATIONS_KEY] = {str(k): v for k, v in dict(dumped).items()}
+    return listed
+
+
+def read_only(tool: dict[str, Any]) -> bool:
+    """True only when the server annotates the tool `readOnlyHint: true`."""
+    hints = tool.get(ANNOTATIONS_KEY)
+    return isinstance(hints, dict) and hints.get("readOnlyHint") is True
+
+
+def for_model(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool as the Messages API takes it (name, description, input_schema only)."""
+    return {key: value for key, value in tool.items() if key != ANNOTATIONS_KEY}
 
 
 def result_text(result: Any) -> str:
-    parts = [
-        part.text
-        if getattr(part, "type", None) == "text"
-        else json.dumps(part.model_dump(mode="json", exclude_none=True))
-        for part in result.content
-    ]
-    text = "".join(parts)
+    """The result's text (its media are kept apart, never dumped into the text)."""
+    text = "".join(text_parts(result))
     if not text and result.structured_content is not None:
         text = json.dumps(result.structured_content)
     return text

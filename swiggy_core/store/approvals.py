@@ -82,6 +82,14 @@ def approvals_of_user(db: Database, user_id: str, wanted: Collection[str]) -> li
     return [_record(row) for row in rows]
 
 
+def approvals_in(db: Database, wanted: Collection[str]) -> list[ApprovalRecord]:
+    """Everyone's approvals in these statuses, oldest first (settling at start-up)."""
+    query = select(approvals).where(approvals.c.status.in_(_names(wanted)))
+    with db.read() as conn:
+        rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
+    return [_record(row) for row in rows]
+
+
 def transition(
     db: Database,
     approval_id: str,

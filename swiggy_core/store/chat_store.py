@@ -8,8 +8,10 @@ from typing import Any, Final
 
 from sqlalchemy.engine import Engine
 
+from swiggy_core.logsafe import install_redaction
 from swiggy_core.models import ChatMessage
 from swiggy_core.store import approvals, audit, chats, tokens, tool_audit
+from swiggy_core.store.approval_states import UNSETTLED
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.history_cache import HistoryCache
@@ -38,6 +40,7 @@ class ChatStore:
     def __init__(
         self, database_url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS
     ) -> None:
+        install_redaction()  # a URL's password and the drivers' logs, even without app.py
         self._db = Database(database_url, busy_timeout_ms=busy_timeout_ms)
         self._history = HistoryCache()
         self.leases = LeaseBook(self._db)
@@ -131,6 +134,10 @@ class ChatStore:
     def approvals_of_user(self, user_id: str, statuses: Collection[str]) -> list[ApprovalRecord]:
         """A person's approvals in these statuses across their conversations, oldest first."""
         return approvals.approvals_of_user(self._db, user_id, statuses)
+
+    def unsettled_approvals(self) -> list[ApprovalRecord]:
+        """Everyone's confirmations left executing or unknown (settled at start-up)."""
+        return approvals.approvals_in(self._db, [status.value for status in UNSETTLED])
 
     def transition_approval(
         self,

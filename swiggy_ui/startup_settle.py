@@ -1,0 +1,70 @@
+"""When the app starts: settle every confirmation a crash or deploy left running.
+
+Once per process, on its own thread (the first page does not wait for it). In the sandbox
+world the process can read any person's orders (it issues the sandbox tokens), so each
+cut-off confirmation is settled now, by reading orders, never by calling again. A real
+Swiggy confirmation needs that person's own sign-in: it is settled when they open the chat
+(or before their next message is answered). A chat a live turn holds is left alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+import streamlit as st
+
+from swiggy_core.errors import SwiggyAssistantError
+from swiggy_core.store import ChatStore
+
+if TYPE_CHECKING:
+    from swiggy_sandbox.runtime import SandboxServices
+
+logger = logging.getLogger(__name__)
+SANDBOX_WORLD_SUFFIX = "@sandbox"
+
+
+@st.cache_resource(show_spinner=False)
+def settle_at_start(_store: ChatStore, _sandbox: SandboxServices | None, key: str) -> None:
+    """Start the one start-up pass of this process for the database `key` names."""
+    threading.Thread(
+        target=settle_stranded, args=(_store, _sandbox), name="settle-at-start", daemon=True
+    ).start()
+
+
+def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
+    """Settle the sandbox world's cut-off confirmations; returns how many chats it looked at."""
+    from swiggy_core.engine import TurnSetup, make_client
+    from swiggy_core.mcp.manager import shared_manager
+    from swiggy_core.session import ChatSession
+    from swiggy_ui.runtime import OFFLINE_KEY
+
+    if sandbox is None:
+        return 0
+    chats: dict[str, tuple[str, str]] = {}
+    for record in store.unsettled_approvals():
+        if record.user_id.endswith(SANDBOX_WORLD_SUFFIX):
+            chats[record.conversation_id] = (record.user_id, record.vertical_id)
+    for conversation_id, (user_id, vertical_id) in chats.items():
+        setup = TurnSetup(
+            vertical_id=vertical_id,
+            model="",  # no model call: settling only reads orders
+            swiggy_token=sandbox.token_for(user_id),
+            server_urls=sandbox.server_urls,
+            engine="local",
+        )
+        session = ChatSession(
+            store=store,
+            user_id=user_id,
+            vertical_id=vertical_id,
+            client=lambda: make_client(OFFLINE_KEY, sandbox.emulator_url),
+            setup=setup,
+            manager=shared_manager(),
+            conversation_id=conversation_id,
+        )
+        try:
+            session.settle_on_sight()
+        except SwiggyAssistantError as error:  # this chat waits for its next opening
+            logger.warning("a cut-off confirmation was not settled at start (%s)", error.code)
+    return len(chats)
