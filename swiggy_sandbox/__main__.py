@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 from types import FrameType
 
 from swiggy_core.constants import MCP_SERVERS
-from swiggy_core.logsafe import install_redaction
+from swiggy_core.logsafe import install_redaction, mask_url_password
 from swiggy_sandbox.servers.summary import RESULT_FORMS, ResultForm, resolve_result_form
 
 
@@ -30,6 +31,13 @@ def main(argv: list[str] | None = None) -> int:
             help="envelope: JSON text; summary: prose + structuredContent "
             "(default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope)",
         )
+        command.add_argument(
+            "--db",
+            metavar="URL",
+            default=None,
+            help="where the shop lives: an SQLite file or PostgreSQL URL that several "
+            "sandboxes may share (default: $SWIGGY_SANDBOX_DB, else in memory)",
+        )
     args = parser.parse_args(argv)
     try:  # $SWIGGY_SANDBOX_RESULT_FORM is checked before anything starts
         resolve_result_form(args.result_form)
@@ -39,13 +47,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "mcp":
         from swiggy_sandbox.servers import run_stdio
 
-        run_stdio(args.server, result_form=args.result_form)
+        run_stdio(args.server, result_form=args.result_form, db_url=args.db)
         return 0
-    return _serve(args.mcp_port, args.emulator_port, args.result_form)
+    return _serve(args.mcp_port, args.emulator_port, args.result_form, args.db)
 
 
-def _serve(mcp_port: int, emulator_port: int, result_form: ResultForm | None = None) -> int:
+def _serve(
+    mcp_port: int,
+    emulator_port: int,
+    result_form: ResultForm | None = None,
+    db_url: str | None = None,
+) -> int:
     from swiggy_sandbox.runtime import SandboxServices
+    from swiggy_sandbox.servers.stdio import DB_ENV_VAR
+    from swiggy_sandbox.shop import IN_MEMORY_URL
 
     stop = threading.Event()
 
@@ -54,10 +69,13 @@ def _serve(mcp_port: int, emulator_port: int, result_form: ResultForm | None = N
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    shop_url = db_url or os.environ.get(DB_ENV_VAR) or IN_MEMORY_URL
     services = SandboxServices.start(
-        mcp_port=mcp_port, emulator_port=emulator_port, result_form=result_form
+        mcp_port=mcp_port, emulator_port=emulator_port, result_form=result_form, db_url=shop_url
     )
     try:
+        if shop_url != IN_MEMORY_URL:
+            print(f"Shop database: {mask_url_password(shop_url)}", flush=True)
         print(f"Messages API emulator: {services.emulator_url}", flush=True)
         for key, url in services.server_urls.items():
             print(f"MCP {MCP_SERVERS[key].name}: {url}", flush=True)

@@ -1,7 +1,9 @@
 """The whole sandbox in one object: MCP servers, the Messages emulator and its planner.
 
 The Streamlit app starts one per process; `python -m swiggy_sandbox serve` starts one and
-prints its URLs. Each person gets their own sandbox token, so carts stay apart.
+prints its URLs. Each person gets their own sandbox token, so carts stay apart. Tokens are
+per process, but the shop is keyed by the app's user id: given one database, every
+process serves the same carts, orders and bookings to the same person.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
 from swiggy_sandbox.servers.stdio import clock_from_env
 from swiggy_sandbox.servers.summary import ResultForm, resolve_result_form
+from swiggy_sandbox.shop import IN_MEMORY_URL
 
 
 class SandboxServices:
@@ -40,6 +43,7 @@ class SandboxServices:
         brain: Any = None,
         result_form: ResultForm | None = None,
         auth_auto_approve: bool | None = None,
+        db_url: str = IN_MEMORY_URL,
         **shop: Any,
     ) -> SandboxServices:
         """Start both servers (free ports unless given); `brain` defaults to the planner.
@@ -48,6 +52,8 @@ class SandboxServices:
         envelope).
         `auth_auto_approve`: the sign-in page approves at once (default:
         $SWIGGY_SANDBOX_AUTH_AUTO_APPROVE, else off).
+        `db_url`: where the shop lives: an SQLite file or PostgreSQL URL that every process
+        serving the same people shares (default: in memory, this process only).
         """
         if brain is None:
             from swiggy_sandbox.planner import PlannerBrain  # heavy: catalog, parsers
@@ -57,7 +63,9 @@ class SandboxServices:
         shop.setdefault("clock", clock_from_env())
         form = resolve_result_form(result_form)
         shop.setdefault("auth", AuthSettings.from_env(auth_auto_approve))
-        mcp = SandboxHttpServer(port=mcp_port, store=TokenStore(), result_form=form, **shop)
+        mcp = SandboxHttpServer(
+            port=mcp_port, store=TokenStore(), result_form=form, db_url=db_url, **shop
+        )
         mcp.start()
         try:
             emulator = EmulatorServer(brain, port=emulator_port).start()

@@ -62,7 +62,11 @@ class SandboxHttpServer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((LOOPBACK, self._requested_port))
         self._base_url = f"http://{LOOPBACK}:{sock.getsockname()[1]}"
-        self.app = build_http_app(self._base_url, self.store, **self._app_options)
+        try:
+            self.app = build_http_app(self._base_url, self.store, **self._app_options)
+        except BaseException:
+            sock.close()  # e.g. the shop's database refused us: free the port at once
+            raise
         config = uvicorn.Config(
             self.app,
             log_level=self._log_level,

@@ -1,4 +1,5 @@
-"""Sandbox shop state in SQLite: carts, orders, bookings and addresses, per user."""
+"""Sandbox shop state, per user: carts, orders, bookings and addresses, in memory or in a
+database (SQLite file, PostgreSQL) that several processes share."""
 
 from swiggy_sandbox.shop.db import IN_MEMORY_URL, Database
 from swiggy_sandbox.shop.errors import ShopError

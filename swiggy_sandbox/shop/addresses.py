@@ -12,7 +12,7 @@ import zlib
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from sqlalchemy import Column, Connection, String, Table, func, select
+from sqlalchemy import Column, Connection, String, func, select
 
 from swiggy_sandbox.catalog import Catalog, SavedAddress, haversine_km
 from swiggy_sandbox.catalog.seeds import LOCALITIES
@@ -33,9 +33,8 @@ _MAX_ADDRESSES = 20
 _GEOCODE_SPREAD_DEGREES = 0.04
 
 # What Swiggy keeps beyond the line and the point: category, contact, city, PIN code.
-address_details = Table(
+address_details = db.table(
     "address_details",
-    db.metadata,
     Column("user_id", String, primary_key=True),
     Column("address_id", String, primary_key=True),
     Column("category", String, nullable=False),

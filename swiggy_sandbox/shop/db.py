@@ -1,10 +1,16 @@
-"""SQLite state (SQLAlchemy Core): carts, orders, bookings, addresses, stock and id counters."""
+"""Shop state (SQLAlchemy Core): carts, orders, bookings, addresses, stock and id counters.
+
+In memory by default; given an SQLite file or a PostgreSQL URL, the shop lives there,
+beside the app's own tables (its tables carry their own prefix), and every process
+serving the sandbox shares it.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -16,20 +22,30 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    create_engine,
     select,
 )
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.schema import SchemaItem
 
-IN_MEMORY_URL = "sqlite://"
-_SQLITE_BUSY_TIMEOUT_SECONDS = 10
+from swiggy_core.constants import SANDBOX_TABLE_PREFIX
+from swiggy_sandbox.shop.engine import (
+    IN_MEMORY_URL,
+    create_tables,
+    hold_shop_lock,
+    open_engine,
+    resolve_url,
+)
 
 metadata = MetaData()
 
-users = Table("users", metadata, Column("user_id", String, primary_key=True))
-addresses = Table(
+
+def table(name: str, *columns: SchemaItem, **options: Any) -> Table:
+    """A shop table; its SQL name carries the sandbox prefix, so it never meets the app's."""
+    return Table(f"{SANDBOX_TABLE_PREFIX}{name}", metadata, *columns, **options)
+
+
+users = table("users", Column("user_id", String, primary_key=True))
+addresses = table(
     "addresses",
-    metadata,
     Column("user_id", String, primary_key=True),
     Column("address_id", String, primary_key=True),
     Column("label", String, nullable=False),
@@ -39,16 +55,14 @@ addresses = Table(
     Column("lng", Float, nullable=False),
     Column("position", Integer, nullable=False),
 )
-im_carts = Table(
+im_carts = table(
     "im_carts",
-    metadata,
     Column("user_id", String, primary_key=True),
     Column("address_id", String),
     Column("lines", JSON, nullable=False),  # [[spinId, quantity], ...] in the order given
 )
-food_carts = Table(
+food_carts = table(
     "food_carts",
-    metadata,
     Column("user_id", String, primary_key=True),
     Column("restaurant_id", String, nullable=False),
     Column("restaurant_name", String, nullable=False),
@@ -56,24 +70,21 @@ food_carts = Table(
     Column("lines", JSON, nullable=False),
     Column("coupon_code", String),
 )
-orders = Table(
+orders = table(
     "orders",
-    metadata,
     Column("order_id", String, primary_key=True),
     Column("user_id", String, nullable=False, index=True),
     Column("kind", String, nullable=False),  # "instamart" | "food"
     Column("placed_at", Float, nullable=False),
     Column("payload", JSON, nullable=False),
 )
-stock_sold = Table(
+stock_sold = table(
     "stock_sold",
-    metadata,
     Column("spin_id", String, primary_key=True),
     Column("quantity", Integer, nullable=False),
 )
-bookings = Table(
+bookings = table(
     "bookings",
-    metadata,
     Column("booking_id", String, primary_key=True),
     Column("user_id", String, nullable=False, index=True),
     Column("venue_id", String, nullable=False),
@@ -84,36 +95,47 @@ bookings = Table(
     Column("created_at", Float, nullable=False),
     Column("payload", JSON, nullable=False),
 )
-counters = Table(
+counters = table(
     "counters",
-    metadata,
     Column("name", String, primary_key=True),
     Column("value", Integer, nullable=False),
 )
 
 
 class Database:
-    """An engine plus a process-wide lock so each transaction sees a consistent shop."""
+    """The shop's engine; each transaction sees, and changes, one consistent shop."""
 
     def __init__(self, url: str = IN_MEMORY_URL) -> None:
-        connect_args = {"check_same_thread": False, "timeout": _SQLITE_BUSY_TIMEOUT_SECONDS}
-        if url in (IN_MEMORY_URL, "sqlite:///:memory:"):
-            # One shared connection, or every pooled connection would see its own empty DB.
-            self.engine = create_engine(url, connect_args=connect_args, poolclass=StaticPool)
-        else:
-            self.engine = create_engine(url, connect_args=connect_args)
-        # SQLite serialises writers anyway; the lock keeps read-check-write sequences atomic.
+        self.engine = open_engine(resolve_url(url))
+        # Threads of this process queue here rather than in the database's lock (memory
+        # has one shared connection, so there they must); processes queue in the database.
         self._lock = threading.RLock()
-        metadata.create_all(self.engine)
+        self._current = threading.local()
+        create_tables(self.engine, metadata)
 
     @contextmanager
     def tx(self) -> Iterator[Connection]:
-        """A transaction, committed on success and rolled back on error."""
+        """A transaction, committed on success and rolled back on error; no other shop
+        transaction, in any process on this database, runs beside it.
+
+        A `tx()` inside another on the same thread joins the outer one: a second
+        connection would wait for the lock the outer one holds.
+        """
+        outer: Connection | None = getattr(self._current, "conn", None)
+        if outer is not None:
+            yield outer
+            return
         with self._lock, self.engine.begin() as conn:
-            yield conn
+            hold_shop_lock(conn)
+            self._current.conn = conn
+            try:
+                yield conn
+            finally:
+                self._current.conn = None
 
     def next_id(self, conn: Connection, name: str, start: int) -> int:
-        """The next value of a named counter (first value is `start`)."""
+        """The next value of a named counter (first value is `start`); unique across
+        processes because `conn` holds the shop's lock."""
         current = conn.execute(select(counters.c.value).where(counters.c.name == name)).scalar()
         value = start if current is None else current + 1
         if current is None:

@@ -5,15 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Connection, String, Table, select
+from sqlalchemy import Column, Connection, String, select
 
 from swiggy_sandbox.shop import db
 from swiggy_sandbox.shop.im_rules import Bill, amount_text, bill
 
 # The coupon applied to a user's Instamart cart (dropped when the cart no longer qualifies).
-im_coupons = Table(
+im_coupons = db.table(
     "im_coupons",
-    db.metadata,
     Column("user_id", String, primary_key=True),
     Column("coupon_code", String, nullable=False),
 )
