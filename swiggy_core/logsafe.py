@@ -13,6 +13,10 @@ What is redacted: Anthropic keys (`sk-ant-…`), `Bearer <token>`, `x-api-key` v
 reprs, headers and query strings, sandbox tokens (`sbx_…`, `sandbox-demo-token`), passwords
 in URLs (`postgresql://user:***@host/db`), and every string passed to `register_secret`
 (the live key and token values, so even unusual formats are caught).
+
+The core's own entry points (`McpManager`, `ChatStore`, `make_client`) call
+`install_redaction()`, so a script or worker that uses the core without app.py is covered.
+A test that must see what an SDK logs unmasked holds it off with `redaction_held_off()`.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import os
 import re
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -84,6 +89,7 @@ _secrets: set[str] = set()
 _secret_pattern: re.Pattern[str] | None = None
 _version = 0  # bumped when a secret is registered: records checked before are re-checked
 _enabled = False
+_held_off = False  # `redaction_held_off`: install_redaction only registers secrets
 _filtered_handlers: list[logging.Handler] = []
 
 
@@ -169,6 +175,8 @@ def install_redaction(secrets: Mapping[str, Any] | None = None) -> None:
     global _enabled
     register_secrets_from(os.environ, secrets)
     with _lock:
+        if _held_off:
+            return
         _enabled = True
         current = logging.getLogRecordFactory()
         if not getattr(current, _FACTORY_MARK, False):
@@ -195,6 +203,21 @@ def uninstall_redaction() -> None:
         for handler in _filtered_handlers:
             handler.removeFilter(FILTER)
         _filtered_handlers.clear()
+
+
+@contextmanager
+def redaction_held_off() -> Iterator[None]:
+    """Nothing is redacted inside, whoever calls `install_redaction` (tests that prove a
+    log capture sees the secrets an SDK logs; never for the app)."""
+    global _held_off
+    uninstall_redaction()
+    with _lock:
+        _held_off = True
+    try:
+        yield
+    finally:
+        with _lock:
+            _held_off = False
 
 
 def redaction_installed() -> bool:
@@ -317,6 +340,7 @@ __all__ = [
     "mask_url_password",
     "redact",
     "redact_record",
+    "redaction_held_off",
     "redaction_installed",
     "register_secret",
     "register_secrets_from",

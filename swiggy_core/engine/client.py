@@ -1,4 +1,8 @@
-"""Build the Anthropic client the engines use (the SDK's own retries switched off)."""
+"""Build the Anthropic client the engines use (the SDK's own retries switched off).
+
+At DEBUG the SDK logs each request's options, the connector's bearer tokens included;
+building a client therefore installs the log redaction (idempotent), even without app.py.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,14 @@ import anthropic
 import httpx2
 
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, STREAM_TIMEOUT_SECONDS
+from swiggy_core.logsafe import install_redaction
 
 
 def make_client(
     api_key: str, base_url: str | None = None, *, timeout: float = STREAM_TIMEOUT_SECONDS
 ) -> anthropic.Anthropic:
     """An SDK client with max_retries=0: our RetryPolicy decides what to resend."""
+    install_redaction()
     return anthropic.Anthropic(
         api_key=api_key,
         base_url=base_url,

@@ -95,6 +95,9 @@ class McpManager:
         call_timeout: float = CALL_TIMEOUT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        from swiggy_core.logsafe import install_redaction
+
+        install_redaction()  # at DEBUG the SDKs log bearer tokens: masked even without app.py
         self.listing_ttl = listing_ttl
         self.idle_seconds = idle_seconds
         self.call_timeout = call_timeout

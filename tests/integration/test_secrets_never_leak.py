@@ -15,6 +15,7 @@ debug log does (and an exception carrying the key), from child loggers, mid-flow
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import logging
@@ -44,7 +45,12 @@ from swiggy_core.engine import (
     classify_mcp_tool_error,
     make_client,
 )
-from swiggy_core.logsafe import install_redaction, redaction_installed, uninstall_redaction
+from swiggy_core.logsafe import (
+    install_redaction,
+    redaction_held_off,
+    redaction_installed,
+    uninstall_redaction,
+)
 from swiggy_core.mcp import McpCallError, McpManager
 from swiggy_core.mcp import call_tool as onboarding_call_tool
 from swiggy_core.store import ChatStore
@@ -99,6 +105,13 @@ def debug_log() -> Iterator[io.StringIO]:
         uninstall_redaction()
 
 
+@pytest.fixture
+def exits() -> Iterator[contextlib.ExitStack]:
+    """Contexts a test enters part-way, left at its end."""
+    with contextlib.ExitStack() as stack:
+        yield stack
+
+
 @pytest.mark.parametrize("redacted", [True, False], ids=["redacted", "unredacted"])
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_full_order_at_debug_leaks_no_key_and_no_token(
@@ -111,9 +124,12 @@ def test_a_full_order_at_debug_leaks_no_key_and_no_token(
     app_mcp: McpManager,
     db_url: str,
     debug_log: io.StringIO,
+    exits: contextlib.ExitStack,
 ) -> None:
     if redacted:
         install_redaction()
+    else:  # the store, the manager and each client would install it again
+        exits.enter_context(redaction_held_off())
     assert redaction_installed() is redacted
     session = new_session(store, shop, emu.base_url, engine=engine, user_id=USER)
     session.client = functools.partial(make_client, KEY, emu.base_url)
