@@ -17,6 +17,7 @@ from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.instamart import READ, SPEND, WRITE
 from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
+from swiggy_sandbox.servers.spend_faults import stall_after_spend
 from swiggy_sandbox.shop import Shop, ShopError
 from swiggy_sandbox.shop.dineout_wire import location_wire
 
@@ -170,6 +171,7 @@ def build_dineout_server(shop: Shop, *, default_user: str | None = DEMO_USER) ->
             paymentMethod,
             online,
         )
+        stall_after_spend()
         when = f"{booking['reservationDate']} at {booking['reservationTime']}"
         return ok(
             booking,

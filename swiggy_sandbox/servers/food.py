@@ -18,6 +18,7 @@ from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.instamart import READ, SPEND, WRITE
 from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
+from swiggy_sandbox.servers.spend_faults import stall_after_spend
 from swiggy_sandbox.shop import Shop, ShopError
 
 WRITE_TOOLS = (
@@ -182,6 +183,7 @@ def build_food_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> Sa
         if not say.is_cash(paymentMethod) or intentApp or generateUPIQR:
             raise ShopError(say.CASH_ONLY)
         order = food.place_order(server.user_of(ctx), addressId, noteToRestaurant)
+        stall_after_spend()
         return ok(order, say.placed_message(order))
 
     @server.tool(annotations=READ, structured_output=False)

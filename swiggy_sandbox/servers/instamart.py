@@ -13,6 +13,7 @@ from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, register_addre
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
+from swiggy_sandbox.servers.spend_faults import stall_after_spend
 from swiggy_sandbox.shop import CartLine, Shop
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -140,6 +141,7 @@ def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) 
     ) -> str:
         """Place the order for the whole cart, cash on delivery. It cannot be cancelled."""
         order = im.checkout(server.user_of(ctx), addressId, paymentMethod, intentApp, generateUPIQR)
+        stall_after_spend()
         return ok(
             order,
             f"Instamart order placed successfully! Order {order['orderId']}: "

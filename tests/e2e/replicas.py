@@ -1,0 +1,151 @@
+"""Several app replicas on one PostgreSQL and one Redis, as a deployment behind one address
+runs them: real `streamlit run app.py` processes, each killable with SIGKILL, plus read-only
+looks into the shared database (polled, never the page) for what a crash left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from e2e_support import ROOT, Server, free_port, wait_healthy
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine, make_url
+
+STATE_SECONDS = 120.0  # what a crash test waits for in the database (a loaded machine)
+LEASE_SECONDS = "3"  # a dead replica's chat lease lapses this fast in these tests
+
+
+@contextmanager
+def fresh_database(postgres_url: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database on the test server; dropped afterwards."""
+    server = make_url(postgres_url)
+    name = f"chaos_{uuid.uuid4().hex[:12]}"
+    admin = server.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield server.set(drivername="postgresql+psycopg", database=name).render_as_string(
+            hide_password=False
+        )
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@contextmanager
+def replica(folder: Path, database_url: str, redis_url: str, **env: str) -> Iterator[Server]:
+    """One app process on the shared database and Redis; killed (if still alive) at the end."""
+    port = free_port()
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("ANTHROPIC_", "SWIGGY_", "REDIS_"))
+    }
+    environment.update(
+        SWIGGY_DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        SWIGGY_TURN_LEASE_SECONDS=LEASE_SECONDS,
+        SWIGGY_HEALTH_POLL="off",
+        **env,
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / f"replica-{port}.log"
+    command = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.port", str(port), "--server.address", "127.0.0.1",
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none", "--server.runOnSave", "false",
+        "--client.showErrorDetails", "full",
+    ]  # fmt: skip
+    started = time.monotonic()
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=sink, stderr=sink)
+    server = Server(f"http://127.0.0.1:{port}", process, log, started, folder / "unused.db")
+    try:
+        wait_healthy(server)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait(30)
+
+
+def kill(server: Server) -> None:
+    """SIGKILL: no `finally`, no atexit, no goodbye (an OOM kill or a lost machine)."""
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(30)
+
+
+class SharedDatabase:
+    """Read-only looks at what the replicas stored (chats, ledger, audit, the demo shop)."""
+
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = create_engine(url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def rows(self, sql: str, **params: Any) -> list[Any]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(text(sql), params))
+
+    def approvals(self, user: str) -> list[Any]:
+        return self.rows(
+            "SELECT id, status, result, conversation_id, tool_use_id FROM approvals "
+            "WHERE user_id = :user ORDER BY created_at",
+            user=user,
+        )
+
+    def orders(self, user: str) -> int:
+        return len(self.rows("SELECT order_id FROM sandbox_orders WHERE user_id = :u", u=user))
+
+    def spend_audits(self, user: str) -> list[dict[str, Any]]:
+        found = self.rows(
+            "SELECT detail FROM audit WHERE user_id = :user AND action = 'spend_call' ORDER BY id",
+            user=user,
+        )
+        return [json.loads(row.detail) for row in found]
+
+    def messages(self, conversation_id: str) -> list[dict[str, Any]]:
+        found = self.rows(
+            "SELECT body FROM messages WHERE conversation_id = :c ORDER BY seq", c=conversation_id
+        )
+        return [json.loads(row.body) for row in found]
+
+    def wait_for(self, what: str, check: Callable[[], Any], server: Server | None = None) -> Any:
+        """Poll the database until `check()` is truthy (generous: a loaded machine)."""
+        deadline = time.monotonic() + STATE_SECONDS
+        while True:
+            found = check()
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                log = server.output() if server is not None else ""
+                pytest.fail(f"never saw {what} in the database\n--- replica log ---\n{log}")
+            time.sleep(0.25)
+
+
+def answers_for(messages: list[dict[str, Any]], tool_use_id: str) -> list[dict[str, Any]]:
+    """The approval answers the model was given for one request (parsed JSON)."""
+    found: list[dict[str, Any]] = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, list):
+            continue
+        for block in content:
+            if block.get("type") == "tool_result" and block.get("tool_use_id") == tool_use_id:
+                inner = block["content"]
+                body = inner if isinstance(inner, str) else inner[0]["text"]
+                found.append(json.loads(body))
+    return found
