@@ -239,3 +239,5 @@ SANDBOX_TABLE_PREFIX: Final = "sandbox_"
 TURN_LEASE_TTL_SECONDS: Final = 30.0
 TURN_LEASE_HEARTBEAT_SECONDS: Final = 5.0
 TURN_LEASE_TTL_ENV: Final = "SWIGGY_TURN_LEASE_SECONDS"
+# Where a person sees their Swiggy orders (an outcome nobody could read is checked there).
+SWIGGY_ORDERS_URL: Final = "https://www.swiggy.com/my-account/orders"

@@ -122,10 +122,10 @@ def _retry_text(seconds: float, retry: int) -> str:
     )
 
 
-def busy_input(vertical: Vertical) -> None:
+WORKING_PLACEHOLDER = "Working on your last message… press Stop to end it."
+ELSEWHERE_PLACEHOLDER = "A reply is coming in another window…"
+
+
+def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> None:
     """The input while a reply streams: visibly busy, nothing typed can be lost."""
-    st.chat_input(
-        "Working on your last message… press Stop to end it.",
-        key=f"input-{vertical.id}",
-        disabled=True,
-    )
+    st.chat_input(placeholder, key=f"input-{vertical.id}", disabled=True)

@@ -3,15 +3,21 @@ window (another tab of another replica). The core decides; this only shows it.""
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
+from swiggy_core.constants import SWIGGY_ORDERS_URL
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ChatMessage, ErrorInfo
-from swiggy_core.session import ChatSession
 from swiggy_core.turn_lease import ELSEWHERE_MESSAGE
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.banners import error_banner
+
+if TYPE_CHECKING:  # the session (and the SDKs) load with the first turn, not the first page
+    from swiggy_core.session import ChatSession
 
 # How often a page waiting for another window's reply looks at the chat's lease.
 ELSEWHERE_POLL_SECONDS = 2.0
@@ -54,3 +60,16 @@ def wait_for_other_window(page: state.VerticalChat, session: ChatSession) -> Non
         st.info(ELSEWHERE_MESSAGE, icon=":material/devices:")
 
     waiting()
+
+
+def unknown_outcome_link(answer_text: str) -> None:
+    """Under a confirmation whose outcome nobody could read: the person's Swiggy orders
+    (the real world only: the offline demo's orders are not in the Swiggy app)."""
+    try:
+        answer = json.loads(answer_text)
+    except ValueError:
+        return
+    if not isinstance(answer, dict) or answer.get("approval") != "unknown":
+        return
+    if state.backend() == "swiggy":
+        st.link_button("Open your Swiggy orders", SWIGGY_ORDERS_URL, icon=":material/receipt_long:")

@@ -23,6 +23,7 @@ from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
+from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
 from swiggy_ui.safe_text import markdown_text, plain
 from swiggy_ui.signin_state import current_token
@@ -64,7 +65,7 @@ def render_vertical(vertical_id: str) -> None:
         page.watching = None
     chat.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
     if _guard(page, session.replying_elsewhere):
-        chat.busy_input(vertical)
+        chat.busy_input(vertical, ELSEWHERE_PLACEHOLDER)
         _show_notice(page, vertical)
         turn_states.wait_for_other_window(page, session)
         return
