@@ -214,8 +214,8 @@ def load_runtime_settings() -> Settings:
         raise  # st.stop() raises; this keeps type checkers honest
 
 
-def open_store(database_url: str) -> tuple[ChatStore, str]:
-    """The process-wide store and the URL it uses, or a coded stop when it cannot be opened.
+def open_store(database_url: str) -> ChatStore:
+    """The process-wide store, or a coded stop when the database cannot be opened.
 
     An unwritable default file is replaced by a temporary database, with a banner (E-4106).
     """
@@ -227,8 +227,13 @@ def open_store(database_url: str) -> tuple[ChatStore, str]:
         raise  # st.stop() raises; this keeps type checkers honest
     if temporary:
         temporary_store_banner()
-        return store, temporary_database_url()
-    return store, database_url
+    return store
+
+
+def database_in_use(database_url: str) -> str:
+    """The URL `open_store` really opened: the temporary one in place of an unwritable default."""
+    _opened, temporary = _store(database_url, database_url == DEFAULT_DATABASE_URL)
+    return temporary_database_url() if temporary else database_url
 
 
 def get_runtime() -> Runtime:
@@ -247,8 +252,9 @@ def get_runtime() -> Runtime:
     sandbox_signin = current_token(identity.user_id, "sandbox", settings)
     state.set_backend(credentials.backend)
     in_sandbox = credentials.backend == "sandbox"
-    store, database_url = open_store(settings.database_url)
-    sandbox = _sandbox(settings.sandbox_result_form, database_url) if in_sandbox else None
+    store = open_store(settings.database_url)
+    shop_url = database_in_use(settings.database_url)  # the sandbox shop lives beside the chats
+    sandbox = _sandbox(settings.sandbox_result_form, shop_url) if in_sandbox else None
     runtime = Runtime(
         settings=settings,
         identity=identity,
