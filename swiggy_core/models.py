@@ -15,6 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from swiggy_core.parsers.results import ParsedToolResult
 
+# The parts of a tool result live in tool_content; re-exported: they are content too.
+from swiggy_core.tool_content import DocumentContent as DocumentContent
+from swiggy_core.tool_content import FileContent as FileContent
+from swiggy_core.tool_content import ImageContent as ImageContent
+from swiggy_core.tool_content import TextContent as TextContent
+from swiggy_core.tool_content import ToolResultPart
+
 
 class _Block(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -23,11 +30,19 @@ class _Block(BaseModel):
         return self.model_dump(mode="json", exclude_none=True)
 
 
-class TextContent(_Block):
-    """A text part inside a tool result's content list."""
+class _ResultBlock(_Block):
+    """A tool result: text, or parts (text, image, document, file) in the order they came."""
 
-    type: Literal["text"] = "text"
-    text: str
+    tool_use_id: str
+    is_error: bool = False
+    content: str | list[ToolResultPart] = ""
+
+    def to_param(self) -> dict[str, Any]:
+        param = super().to_param()
+        if not isinstance(self.content, str):
+            # A file part is the app's own: the model reads the line naming it.
+            param["content"] = [part.to_param() for part in self.content]
+        return param
 
 
 class TextBlock(_Block):
@@ -43,11 +58,8 @@ class McpToolUseBlock(_Block):
     input: dict[str, Any] = Field(default_factory=dict)
 
 
-class McpToolResultBlock(_Block):
+class McpToolResultBlock(_ResultBlock):
     type: Literal["mcp_tool_result"] = "mcp_tool_result"
-    tool_use_id: str
-    is_error: bool = False
-    content: str | list[TextContent] = ""
 
 
 class McpToolListingBlock(_Block):
@@ -63,11 +75,8 @@ class ToolUseBlock(_Block):
     input: dict[str, Any] = Field(default_factory=dict)
 
 
-class ToolResultBlock(_Block):
+class ToolResultBlock(_ResultBlock):
     type: Literal["tool_result"] = "tool_result"
-    tool_use_id: str
-    is_error: bool = False
-    content: str | list[TextContent] = ""
 
 
 ContentBlock = Annotated[
@@ -94,7 +103,8 @@ def block_from_dict(data: dict[str, Any]) -> ContentBlock:
 
 
 def result_text(block: McpToolResultBlock | ToolResultBlock) -> str:
-    """The plain text of a tool result, whichever content form it uses."""
+    """The plain text of a tool result, whichever content form it uses (an image, a PDF or
+    a file gives the short line naming it, never its data)."""
     if isinstance(block.content, str):
         return block.content
     return "".join(part.text for part in block.content)

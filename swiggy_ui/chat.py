@@ -55,6 +55,7 @@ class _View:
     asked_times: dict[str, str]  # slot cards → the time the person had asked for
     image_origin: str | None
     details: bool
+    media_parts: dict[str, tuple[object, ...]]  # a media card's result parts (its bytes)
 
     def context(self, key: str, tool_use_id: str) -> CardContext:
         card = self.cards.get(tool_use_id)
@@ -66,6 +67,7 @@ class _View:
             live=live,
             previous_cart=self.previous_carts.get(tool_use_id),
             requested_time=self.asked_times.get(tool_use_id),
+            parts=self.media_parts.get(tool_use_id, ()),
         )
 
 
@@ -154,7 +156,22 @@ def _view(
         asked_times=_asked_times(messages, cards),
         image_origin=image_origin,
         details=state.show_details(),
+        media_parts=_media_parts(messages, cards),
     )
+
+
+def _media_parts(
+    messages: list[ChatMessage], cards: dict[str, ParsedToolResult]
+) -> dict[str, tuple[object, ...]]:
+    """The stored result parts of each media card: its images and files are read there."""
+    media = {use_id for use_id, card in cards.items() if card.type == "media"}
+    if not media:
+        return {}
+    return {
+        pair.use.id: tuple(pair.result.content)
+        for pair in tool_pairs(messages)
+        if pair.use.id in media and pair.result and not isinstance(pair.result.content, str)
+    }
 
 
 def _asked_times(messages: list[ChatMessage], cards: dict[str, ParsedToolResult]) -> dict[str, str]:

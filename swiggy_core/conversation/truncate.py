@@ -107,15 +107,18 @@ def _truncate_block(block: ToolResult, query: str, limit: int) -> ToolResult:
             return block
         reduced = reduce_for_model(block.content, limit=limit, query=query)
         return block.model_copy(update={"content": reduced.text})
-    parts = block.content
-    if sum(len(part.text) for part in parts) <= limit:
+    # Images, documents and files are never cut (base64 cut is garbage): they stay whole.
+    texts = [part for part in block.content if isinstance(part, TextContent)]
+    if sum(len(part.text) for part in texts) <= limit:
         return block
     # Each part is its own document (a summary, then structuredContent as JSON): a short
     # one stays whole and the long ones share what is left.
-    shares = _fair_shares([len(part.text) for part in parts], limit)
+    shares = iter(_fair_shares([len(part.text) for part in texts], limit))
     cut = [
-        TextContent(text=reduce_for_model(part.text, limit=share, query=query).text)
-        for part, share in zip(parts, shares, strict=True)
+        TextContent(text=reduce_for_model(part.text, limit=next(shares), query=query).text)
+        if isinstance(part, TextContent)
+        else part
+        for part in block.content
     ]
     return block.model_copy(update={"content": cut})
 

@@ -4,7 +4,9 @@ Both engines store one assistant message per turn in the connector's format:
 `mcp_tool_use` / `mcp_tool_result` pairs inline. With client tools the API wants each
 tool round split instead: assistant[text, tool_use…] → user[tool_result…] → assistant[…].
 A result that came with structuredContent is kept as two text blocks (the summary text,
-then the JSON object), stored and sent back block by block, never joined.
+then the JSON object), stored and sent back block by block, never joined. Images and PDFs
+follow as the API's image and document blocks, sent back whole (only text is shrunk); a
+file part goes back as the one line naming it.
 
 Prompt-cache breakpoints the request builder put on user messages survive the conversion
 (user blocks are carried over as they are); `with_round_breakpoint` moves the newest one
@@ -23,7 +25,6 @@ from swiggy_core.models import (
     ContentBlock,
     McpToolResultBlock,
     McpToolUseBlock,
-    TextContent,
     ToolUseBlock,
 )
 
@@ -77,23 +78,36 @@ def to_stored_blocks(
                 id=block.id, name=block.name, server_name=server_name, input=dict(block.input)
             )
         )
-        content = [TextContent(text=text) for text in output.texts()]
         stored.append(
-            McpToolResultBlock(tool_use_id=block.id, is_error=output.is_error, content=content)
+            McpToolResultBlock(
+                tool_use_id=block.id, is_error=output.is_error, content=output.parts()
+            )
         )
     return stored
 
 
 def tool_result_block(
-    tool_use_id: str, texts: Sequence[str], is_error: bool, tool_input: Mapping[str, Any]
+    tool_use_id: str,
+    parts: Sequence[str | Mapping[str, Any]],
+    is_error: bool,
+    tool_input: Mapping[str, Any],
 ) -> Block:
-    """A client `tool_result` block as the model gets it: each text block shrunk on its own."""
+    """A client `tool_result` block as the model gets it: each text block shrunk on its own,
+    an image or document block (a wire dict) passed through whole."""
     return {
         "type": "tool_result",
         "tool_use_id": tool_use_id,
         "is_error": is_error,
-        "content": [{"type": "text", "text": shrink_for_model(t, tool_input)} for t in texts],
+        "content": [_for_model(part, tool_input) for part in parts],
     }
+
+
+def _for_model(part: str | Mapping[str, Any], tool_input: Mapping[str, Any]) -> Block:
+    if isinstance(part, str):
+        return {"type": "text", "text": shrink_for_model(part, tool_input)}
+    if part.get("type") == "text":
+        return {"type": "text", "text": shrink_for_model(str(part.get("text", "")), tool_input)}
+    return dict(part)  # base64 is never cut: the part goes as it is or not at all
 
 
 def with_round_breakpoint(
@@ -183,11 +197,10 @@ def _split_rounds(content: Sequence[Any]) -> list[Message]:
 
 def _client_result(block: Mapping[str, Any], tool_input: Mapping[str, Any]) -> Block:
     content = block.get("content")
+    parts: list[str | Mapping[str, Any]] = [str(content or "")]
     if isinstance(content, list):
-        texts = [str(part.get("text", "")) for part in content] or [""]
-    else:
-        texts = [str(content or "")]
-    return tool_result_block(block["tool_use_id"], texts, bool(block.get("is_error")), tool_input)
+        parts = list(content) or [""]
+    return tool_result_block(block["tool_use_id"], parts, bool(block.get("is_error")), tool_input)
 
 
 def _message(role: str, blocks: list[Block]) -> Message:

@@ -151,11 +151,12 @@ def for_model(tool: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in tool.items() if key != ANNOTATIONS_KEY}
 
 
-def result_text(result: Any) -> str:
-    """The result's text (its media are kept apart, never dumped into the text)."""
+def result_text(result: Any, structured: Any) -> str:
+    """The result's text, else its `structured` content as JSON (its media are kept apart,
+    never dumped into the text)."""
     text = "".join(text_parts(result))
-    if not text and result.structured_content is not None:
-        text = json.dumps(result.structured_content)
+    if not text and structured is not None:
+        text = json.dumps(structured)
     return text
 
 

@@ -43,6 +43,7 @@ from swiggy_core.mcp.connection import (
     session_key,
 )
 from swiggy_core.mcp.loop import run_sync
+from swiggy_core.mcp.media import media_parts, without_mirror
 from swiggy_core.mcp.transports import Endpoint, ServerTarget, endpoint_for, resolve_url
 from swiggy_core.mcp.waits import ServerWaits, request_noting_429
 from swiggy_core.retry_after import try_again_text
@@ -246,7 +247,11 @@ class McpManager:
                 return ToolOutput(error.error.message, True)
             except RuntimeError as error:  # a result that breaks its declared output schema
                 return ToolOutput(str(error), True)
-            return ToolOutput(result_text(result), bool(result.is_error), structured_of(result))
+            structured, media = structured_of(result), media_parts(result)
+            if media:  # a mirror of the content would carry each image's base64 as text
+                structured = without_mirror(structured)
+            text = result_text(result, structured if media else result.structured_content)
+            return ToolOutput(text, bool(result.is_error), structured, media)
 
         return await self._with_session(endpoint, key, call, f"calling {name}", wait)
 

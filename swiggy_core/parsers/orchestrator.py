@@ -12,6 +12,7 @@ from swiggy_core.parsers.addresses import parse_addresses
 from swiggy_core.parsers.cart import parse_cart
 from swiggy_core.parsers.confirmations import parse_confirmation
 from swiggy_core.parsers.fallbacks import failure_status, raw_result, status_or_info, text_result
+from swiggy_core.parsers.media import media_parts, text_content, with_media
 from swiggy_core.parsers.orders_info import read_order_record
 from swiggy_core.parsers.payments_info import read_payment_record
 from swiggy_core.parsers.products import parse_products
@@ -53,7 +54,13 @@ def parse_tool_result(
     name = tool_name if isinstance(tool_name, str) else ""
     tool_input = tool_input if isinstance(tool_input, dict) else None
     try:
-        result = _parse(name, content, vertical_id, tool_input, is_error)
+        found = media_parts(content)
+        if found:  # the text alone is parsed; the media give way only to a richer card
+            texts = text_content(content)
+            parsed = _parse(name, texts, vertical_id, tool_input, is_error) if texts else None
+            result = with_media(parsed, found)
+        else:
+            result = _parse(name, content, vertical_id, tool_input, is_error)
     except Exception:  # a parser bug must degrade to text, never break the chat
         logger.exception("parser failed for tool %r", name[:80])
         result = raw_result(_safe_text(content))

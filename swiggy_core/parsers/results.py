@@ -294,6 +294,29 @@ class InfoResult(_Result):
     fields: dict[str, str] = Field(default_factory=dict)
 
 
+class MediaItem(_Model):
+    """One image or file of a tool result, as its card shows it.
+
+    `data_ref` is the index of the result's content part that holds the bytes (they are
+    stored once, with the result); None when nothing was kept (a link, or over the cap).
+    """
+
+    kind: Literal["image", "file"]
+    mime_type: str | None = None
+    name: str = ""
+    size: int | None = None
+    data_ref: int | None = None
+    uri: str | None = None
+
+
+class MediaResult(_Result):
+    """Images and files a tool returned, with the result's text when it had some."""
+
+    type: Literal["media"] = "media"
+    items: list[MediaItem] = Field(default_factory=list)
+    text: str = ""
+
+
 class RawResult(_Result):
     """Text no parser understood (truncated)."""
 
@@ -312,6 +335,7 @@ ParsedToolResult = Annotated[
     | BookingConfirmedResult
     | StatusResult
     | InfoResult
+    | MediaResult
     | RawResult,
     Field(discriminator="type"),
 ]
@@ -325,6 +349,7 @@ RESULT_TYPES = (
     "booking_confirmed",
     "status",
     "info",
+    "media",
     "raw",
 )
 parsed_result_adapter: TypeAdapter[ParsedToolResult] = TypeAdapter(ParsedToolResult)

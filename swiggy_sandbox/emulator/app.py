@@ -18,6 +18,7 @@ from starlette.routing import Route
 # time, so either package may be imported first.
 from swiggy_sandbox import connector
 from swiggy_sandbox.emulator import sse
+from swiggy_sandbox.emulator.content_check import tool_result_problem
 from swiggy_sandbox.emulator.faults import error_response, fault_response, rate_limit_headers
 from swiggy_sandbox.emulator.script import (
     PRE_RESPONSE_FAULT_KINDS,
@@ -73,6 +74,7 @@ def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedReque
         problem = json_problem or _invalid_field(body)
         problem = problem or connector.request_problem(body, recorded.betas)
         problem = problem or connector.breakpoint_problem(body)
+        problem = problem or tool_result_problem(body)
         if problem:
             return error_response(400, "invalid_request_error", problem)
         prepared = connector.prepare_prompt(body, prompt_cache)

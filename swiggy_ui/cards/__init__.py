@@ -8,6 +8,7 @@ from typing import Any
 from swiggy_core.parsers import ParsedToolResult
 from swiggy_ui.cards.cart import render_cart
 from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.media import render_media
 from swiggy_ui.cards.outcomes import (
     render_addresses,
     render_booking_confirmed,
@@ -30,6 +31,7 @@ _RENDERERS: dict[str, Callable[[Any, CardContext], None]] = {
     "booking_confirmed": render_booking_confirmed,
     "status": render_status,
     "info": render_info,
+    "media": render_media,
     "raw": render_raw,
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from swiggy_core.parsers import CartResult
@@ -24,3 +25,5 @@ class CardContext:
     # (Swiggy's get_available_slots takes only a date): that time and its neighbours
     # stand out.
     requested_time: str | None = None
+    # The content parts of the card's tool result: a media card's bytes are read from here.
+    parts: Sequence[object] = ()
