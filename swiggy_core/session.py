@@ -22,49 +22,43 @@ from datetime import UTC, datetime, timedelta
 
 import anthropic
 
-from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core import session_confirm
 from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.hook_rules import default_hooks
 from swiggy_core.hooks import CallScope, ToolHooks
 from swiggy_core.limits import (
-    Budget,
     SpendingLimitExceeded,
-    check_spend,
-    india_day,
-    load_limits,
 )
 from swiggy_core.logsafe import install_redaction, redaction_installed, register_secret
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import (
     ChatMessage,
-    MessageMeta,
-    ToolResultBlock,
-    ToolUseBlock,
     TurnResult,
-    block_pairs,
-    tool_pairs,
 )
-from swiggy_core.parsers.routing import changes_cart
 from swiggy_core.session_settle import (
     Settled,
     append_answer,
     last_is_unanswered,
+    needs_settling,
     settle_conversation,
 )
-from swiggy_core.session_steps import SessionSteps, spend_amount, spend_facts
+from swiggy_core.session_steps import SessionSteps
 from swiggy_core.session_support import (
     ApprovalError,
     approval_request,
     close_open_requests,
     error_info,
     not_pending_error,
+    own_approval,
+    refusal_message,
+    reply_message,
+    retire_on_cart_change,
 )
 from swiggy_core.shared_state import shared_state
-from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
-from swiggy_core.store.approval_states import UNSETTLED
+from swiggy_core.store import ApprovalRecord, ChatStore
 from swiggy_core.turn_handle import (
     TurnHandle,
     TurnKind,
@@ -75,7 +69,7 @@ from swiggy_core.turn_handle import (
 )
 from swiggy_core.turn_lease import HeldLease, TurnElsewhere, TurnGate
 from swiggy_core.turns import stream_turn
-from swiggy_core.verticals import VERTICALS, get_vertical
+from swiggy_core.verticals import get_vertical
 
 # A refused approval request is answered and the model tries again, at most this often.
 MAX_APPROVAL_ROUNDS = 3
@@ -184,8 +178,7 @@ class ChatSession:
         conversation_id = self.conversation_id
         if conversation_id is None or self.running() is not None:
             return Settled()
-        unsettled = self.store.approvals_for(conversation_id, [s.value for s in UNSETTLED])
-        if not unsettled and not self._has_open_outcome(conversation_id):
+        if not needs_settling(self.store, conversation_id):
             return Settled()
         try:
             lease = self._gate.take(conversation_id, f"settle-{uuid.uuid4().hex}", "settle")
@@ -202,98 +195,40 @@ class ChatSession:
         record = self._own_approval(approval_id)
         handle, lease = self._reserve("confirm")
         try:
-            started = self._begin_spend(record)
+            started = session_confirm.begin_spend(self.store, self.user_id, record, self.clock())
         except SpendingLimitExceeded as error:
-            return self._refuse_at_confirm(record, error, handle, lease)
+            # Over a limit at Confirm: nothing runs; the person and the model hear why.
+            try:
+                session_confirm.refuse_over_limit(self.store, self.user_id, record, error)
+            except BaseException:
+                self._abandon(handle, lease)
+                raise
+            failure = StreamFailed(error=error_info(error.code, error.message))
+
+            def refused(turn: TurnHandle) -> None:
+                turn.publish(failure)
+                self._model_turn(turn)
+
+            return run_turn(handle, lease, lambda h: self._guarded(h, refused))
         except BaseException:
             self._abandon(handle, lease)
             raise
         if not started:
             self._abandon(handle, lease)
             raise not_pending_error(self.store, approval_id)
-        self.store.record_audit(
-            self.user_id,
-            "confirm",
-            {"approval": approval_id, "tool": record.tool, "arguments": record.arguments},
-            conversation_id=record.conversation_id,
-        )
-        body = lambda h: self._confirmed_turn(h, record)  # noqa: E731
-        return run_turn(handle, lease, lambda h: self._guarded(h, body))
+        confirmed = lambda h: self._confirmed_turn(h, record)  # noqa: E731
+        return run_turn(handle, lease, lambda h: self._guarded(h, confirmed))
 
     def decline(self, approval_id: str) -> TurnHandle:
         """Cancel: the model hears that the person said no."""
         record = self._own_approval(approval_id)
         handle, lease = self._reserve("decline")
         try:
-            moved = self.store.transition_approval(
-                approval_id, [ApprovalStatus.PENDING], ApprovalStatus.DECLINED
-            )
-            if not moved:
-                raise not_pending_error(self.store, approval_id)
-            self.store.record_audit(
-                self.user_id,
-                "decline",
-                {"approval": approval_id, "tool": record.tool},
-                conversation_id=record.conversation_id,
-            )
-            answer = ApprovalAnswer(
-                approval="declined", tool=record.tool, message="The person pressed Cancel."
-            )
-            append_answer(self.store, record, answer)
+            session_confirm.decline(self.store, self.user_id, record)
         except BaseException:
             self._abandon(handle, lease)
             raise
         return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
-
-    def _begin_spend(self, record: ApprovalRecord) -> bool:
-        """pending → executing, stamped with its amount and day, if the limits allow it."""
-        amount = spend_amount(record)
-        limits = load_limits(self.store, self.user_id)
-        now = self.clock()
-
-        def check(spent_today: int) -> None:
-            check_spend(Budget(limits, spent_today), amount)
-
-        return self.store.begin_spend(
-            record.id,
-            self.user_id,
-            spend_facts(record, now),
-            check,
-            day=india_day(now),
-            now=now,
-        )
-
-    def _refuse_at_confirm(
-        self,
-        record: ApprovalRecord,
-        error: SpendingLimitExceeded,
-        handle: TurnHandle,
-        lease: HeldLease,
-    ) -> TurnHandle:
-        """Over a limit at Confirm: nothing runs; the person and the model hear why."""
-        try:
-            moved = self.store.transition_approval(
-                record.id, [ApprovalStatus.PENDING], ApprovalStatus.REFUSED, note=error.message
-            )
-            if not moved:
-                raise not_pending_error(self.store, record.id)
-            self.store.record_audit(
-                self.user_id,
-                "approval_over_limit",
-                {"approval": record.id, "reason": error.message},
-                conversation_id=record.conversation_id,
-            )
-        except BaseException:
-            self._abandon(handle, lease)
-            raise
-
-        def body(turn: TurnHandle) -> None:
-            turn.publish(StreamFailed(error=error_info(error.code, error.message)))
-            answer = ApprovalAnswer(approval="refused", tool=record.tool, message=str(error))
-            append_answer(self.store, record, answer)
-            self._model_turn(turn)
-
-        return run_turn(handle, lease, lambda h: self._guarded(h, body))
 
     # --- turns (on the turn's thread) ----------------------------------------------------
 
@@ -333,31 +268,15 @@ class ChatSession:
         """Stream the model's reply; store it whatever happens; open an approval it asks for."""
         for _ in range(MAX_APPROVAL_ROUNDS):
             result = self._stream_and_store(handle)
-            self._retire_on_cart_change(result)
+            retire_on_cart_change(self.store, self.user_id, self.vertical_id, result)
             request = approval_request(result)
             if request is None:
                 return
             answer = self._steps().open_approval(request, self._conversation(), handle)
             if answer is None:
                 return  # a pending approval waits for the person
-            self._append_answer_for(request[0], answer)
-
-    def _retire_on_cart_change(self, result: TurnResult) -> None:
-        """A cart changed by this reply ends every open approval on that cart (all pages)."""
-        vertical = get_vertical(self.vertical_id)
-        changed = any(
-            pair.result is not None and not pair.result.is_error and changes_cart(pair.use.name)
-            for pair in block_pairs(result.blocks)
-        )
-        if not changed:
-            return
-        for other in VERTICALS.values():
-            if other.server_key != vertical.server_key:
-                continue
-            for info in self.store.list_conversations(self.user_id, other.id):
-                self.store.supersede_approvals(
-                    info.id, vertical.server_key, note="The cart changed after it was shown."
-                )
+            refusal = refusal_message(request[0], answer)
+            self.store.append_messages(self._conversation(), [refusal])
 
     def _stream_and_store(self, handle: TurnHandle) -> TurnResult:
         result = TurnResult()
@@ -384,7 +303,8 @@ class ChatSession:
             raise
         finally:
             handle.usage = handle.usage + result.usage
-            self.store.append_messages(self._conversation(), [self._reply(result, handle)])
+            reply = reply_message(result, handle.id, self.vertical_id)
+            self.store.append_messages(self._conversation(), [reply])
         return result
 
     def _confirmed_turn(self, handle: TurnHandle, record: ApprovalRecord) -> None:
@@ -401,17 +321,6 @@ class ChatSession:
     def _settle(self, conversation_id: str) -> Settled:
         """Settle cut-off confirmations and answer their requests (the lease is held)."""
         return settle_conversation(self.store, conversation_id, self._steps_for)
-
-    def _has_open_outcome(self, conversation_id: str) -> bool:
-        """A decided confirmation whose request the history has not answered (a crash
-        between the outcome and its answer)."""
-        decided = [ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.REFUSED]
-        records = self.store.approvals_for(conversation_id, decided)
-        if not records:
-            return False
-        history = self.history()
-        answered_ids = {p.use.id for p in tool_pairs(history) if p.result is not None}
-        return any(record.tool_use_id not in answered_ids for record in records)
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -439,37 +348,8 @@ class ChatSession:
             self.conversation_id = self.store.create_conversation(self.user_id, self.vertical_id)
         return self.conversation_id
 
-    def _reply(self, result: TurnResult, handle: TurnHandle) -> ChatMessage:
-        vertical_id = self.vertical_id
-        meta = MessageMeta(
-            usage=result.usage,
-            cards=SessionSteps.parse_cards(result.blocks, vertical_id),
-            error=result.error,
-            stopped=result.stopped,
-            # A failed reply stays on screen; the model gets the question again on Retry.
-            excluded=result.error is not None,
-            turn_id=handle.id,
-        )
-        return ChatMessage(role="assistant", content=list(result.blocks), meta=meta)
-
-    def _append_answer_for(self, use: ToolUseBlock, answer: ApprovalAnswer) -> None:
-        block = ToolResultBlock(tool_use_id=use.id, is_error=True, content=answer.as_text())
-        self.store.append_messages(
-            self._conversation(), [ChatMessage(role="user", content=[block])]
-        )
-
     def _own_approval(self, approval_id: str) -> ApprovalRecord:
-        record = self.store.get_approval(approval_id)
-        if (
-            record is None
-            or record.user_id != self.user_id
-            or record.conversation_id != self.conversation_id
-        ):
-            raise ApprovalError(
-                "There is nothing waiting for your confirmation here.",
-                code=ErrorCode.APPROVAL_NOT_PENDING,
-            )
-        return record
+        return own_approval(self.store, approval_id, self.user_id, self.conversation_id)
 
 
 __all__ = ["ApprovalError", "ChatSession"]

@@ -11,12 +11,14 @@ opened, before a new message is answered and on Retry:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from swiggy_core.approval.settle import answer_of
 from swiggy_core.approval_tool import ApprovalAnswer
 from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock, tool_pairs
+from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
 from swiggy_core.session_steps import SessionSteps
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
 from swiggy_core.store.approval_states import UNSETTLED
@@ -79,7 +81,7 @@ _OUTCOMES = frozenset(
 
 def append_answer(store: ChatStore, record: ApprovalRecord, answer: ApprovalAnswer) -> None:
     """The outcome as the request's tool result, with its card (the dialog's place)."""
-    card = SessionSteps.answer_card(record, answer, record.vertical_id)
+    card = answer_card(record, answer)
     block = ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text())
     meta = MessageMeta(approval_id=record.id, cards={record.tool_use_id: card})
     store.append_messages(
@@ -87,6 +89,27 @@ def append_answer(store: ChatStore, record: ApprovalRecord, answer: ApprovalAnsw
     )
 
 
+def needs_settling(store: ChatStore, conversation_id: str) -> bool:
+    """Whether the chat has a confirmation to settle or an outcome to show (cheap: one
+    query unless a confirmed approval exists)."""
+    if store.approvals_for(conversation_id, [status.value for status in UNSETTLED]):
+        return True
+    decided = store.approvals_for(conversation_id, [status.value for status in _OUTCOMES])
+    if not decided:
+        return False
+    history = store.load_messages(conversation_id)
+    answered = {pair.use.id for pair in tool_pairs(history) if pair.result is not None}
+    return any(record.tool_use_id not in answered for record in decided)
+
+
 def last_is_unanswered(history: list[ChatMessage]) -> bool:
     """True when the newest stored message is the person's (or an outcome) with no reply."""
     return bool(history) and history[-1].role == "user"
+
+
+def answer_card(record: ApprovalRecord, answer: ApprovalAnswer) -> ParsedToolResult:
+    """The card an approval's outcome shows: the order or booking, else the reason."""
+    if answer.result is not None:
+        text = answer.result if isinstance(answer.result, str) else json.dumps(answer.result)
+        return parse_tool_result(record.tool, text, record.vertical_id, record.arguments)
+    return StatusResult(success=False, message=answer.message)

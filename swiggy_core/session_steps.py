@@ -12,8 +12,7 @@ and `prepare` / `recheck` validate the action against fresh reads.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -28,20 +27,14 @@ from swiggy_core.approval import (
     prepare,
     recheck,
 )
-from swiggy_core.approval.own_tools import (
-    ACTION_KIND,
-    OwnTool,
-    action_digest,
-    find_own_tool,
-    prepare_action,
-)
-from swiggy_core.approval.run_action import run_action
+from swiggy_core.approval.own_tools import ACTION_KIND, OwnTool, find_own_tool, prepare_action
 from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, TOLD_KEY, settle
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest, spending_tool_for
+from swiggy_core.audited import run_hooked
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
 from swiggy_core.errors import ErrorCode
 from swiggy_core.faultpoints import pause_point
-from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks, outcome_of
+from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks
 from swiggy_core.limits import (
     AMOUNT_KEY,
     DAY_KEY,
@@ -53,8 +46,10 @@ from swiggy_core.limits import (
 )
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput
-from swiggy_core.models import ContentBlock, ErrorInfo, ToolUseBlock, block_pairs
-from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
+from swiggy_core.mcp.transports import ServerTarget
+from swiggy_core.models import ErrorInfo, ToolUseBlock
+from swiggy_core.parsers import ParsedToolResult
+from swiggy_core.session_actions import execute_action
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
 from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical
@@ -98,7 +93,7 @@ class SessionSteps:
     ) -> ApprovalAnswer | None:
         """Store a pending approval; or the refusal the model must hear (None = pending)."""
         use, asked = request
-        own = self._own_tool(asked.tool)
+        own = self.own_tool(asked.tool)
         try:
             if own is not None:
                 prepared = prepare_action(own, asked.arguments)
@@ -143,10 +138,10 @@ class SessionSteps:
         pause_point("confirm.after_cas")
         facts = dict(record.result or {})
         if ApprovalView.model_validate(record.view).kind == ACTION_KIND:
-            return self._execute_action(record, facts, handle)
+            return execute_action(self, record, facts, handle)
         changed = self._changed(record)
         if changed:
-            if not self._move(record, ApprovalStatus.REFUSED, note=changed):
+            if not self.move(record, ApprovalStatus.REFUSED, note=changed):
                 return None
             self._audit("approval_changed", {"approval": record.id, "reason": changed})
             message = f"{changed} Nothing was placed: look at it again and confirm anew."
@@ -168,66 +163,15 @@ class SessionSteps:
         pause_point("confirm.after_call")
         facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
         facts[TOLD_KEY] = run.answer.message
-        if not self._move(record, ApprovalStatus(run.status), facts=facts):
+        if not self.move(record, ApprovalStatus(run.status), facts=facts):
             return None
         handle.publish(
             ToolFinished(record.tool_use_id, record.tool, run.status != "done", run.result_text)
         )
-        self._audit_spend(record, run, facts)
+        self.audit_spend(record, run, facts)
         if run.status == "unknown":
             handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_UNKNOWN, UNKNOWN_NOTE)))
         return run.answer
-
-    def _execute_action(
-        self, record: ApprovalRecord, facts: dict[str, Any], handle: TurnHandle
-    ) -> ApprovalAnswer | None:
-        """A person's own server's tool: the same server and call as shown, run once."""
-        own = self._own_tool(record.tool)
-        if own is None or action_digest(own, record.arguments) != record.digest:
-            why = "That server or tool is no longer available as it was when you were asked."
-            if not self._move(record, ApprovalStatus.REFUSED, note=why):
-                return None
-            handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_CHANGED, why)))
-            return ApprovalAnswer(approval="refused", tool=record.tool, message=why)
-        facts[CALLING_KEY] = True
-        if not self.store.record_approval_facts(record.id, ApprovalStatus.EXECUTING, facts):
-            return None
-        key = own.server.config.key
-        handle.publish(ToolStarted(record.tool_use_id, record.tool, key, record.arguments))
-        run = run_action(self.vertical, own, record.arguments, self._call_own)
-        pause_point("confirm.after_call")
-        facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
-        facts[TOLD_KEY] = run.answer.message
-        if not self._move(record, ApprovalStatus(run.status), facts=facts):
-            return None
-        handle.publish(
-            ToolFinished(record.tool_use_id, record.tool, run.status != "done", run.result_text)
-        )
-        self._audit_spend(record, run, facts)
-        return run.answer
-
-    def _own_tool(self, name: str) -> OwnTool | None:
-        if name == spending_tool_for(self.vertical) or not self.setup.extra_servers:
-            return None
-        policy = self.vertical.tool_policy
-        servers = self.setup.extra_servers
-        return find_own_tool(servers, self.manager, policy, name, user=self.user_id)
-
-    def _call_own(self, tool: OwnTool, arguments: dict[str, Any]) -> ToolOutput:
-        """One call of a person's own server's tool, audited like every other call."""
-        info = self._scope().info(tool.server.config.key, tool.name, arguments)
-        started = time.perf_counter()
-        try:
-            output = self.manager.call_tool(
-                tool.server, tool.server.token, tool.name, arguments, user=self.user_id
-            )
-        except McpCallError as error:
-            self._hooks.after(
-                outcome_of(info, ToolOutput(str(error), True), started, str(error.code))
-            )
-            raise
-        self._hooks.after(outcome_of(info, output, started))
-        return output
 
     def settle(self, record: ApprovalRecord) -> tuple[Execution, bool]:
         """An approval whose call may have run, cut off: look at the orders, never call again.
@@ -241,7 +185,7 @@ class SessionSteps:
             TOLD_KEY: run.answer.message,
         }
         target = ApprovalStatus(run.status)
-        moved = target == record.status or self._move(
+        moved = target == record.status or self.move(
             record, target, facts=facts, start=record.status
         )
         if not moved:
@@ -251,10 +195,10 @@ class SessionSteps:
                 detail = {"approval": record.id, "outcome": run.status, "id": _placed_id(run.card)}
                 self._audit(SETTLED_AUDIT, detail, record.conversation_id)
         else:
-            self._audit_spend(record, run, facts, settled=True)
+            self.audit_spend(record, run, facts, settled=True)
         return run, True
 
-    def _move(
+    def move(
         self,
         record: ApprovalRecord,
         target: ApprovalStatus,
@@ -266,7 +210,7 @@ class SessionSteps:
         """`start` → `target` for this approval, checked; False when it lost the race."""
         return self.store.transition_approval(record.id, [start], target, result=facts, note=note)
 
-    def _audit_spend(
+    def audit_spend(
         self,
         record: ApprovalRecord,
         run: Execution,
@@ -292,33 +236,6 @@ class SessionSteps:
         entries = self.store.audit_entries(self.user_id, actions=(SPEND_AUDIT,))
         return any(detail.get("approval") == approval_id for _action, detail in entries)
 
-    @staticmethod
-    def parse_cards(
-        blocks: Sequence[ContentBlock], vertical_id: str
-    ) -> dict[str, ParsedToolResult]:
-        """Each tool result of a reply parsed once, by tool_use_id."""
-        return {
-            pair.use.id: parse_tool_result(
-                pair.use.name,
-                pair.result.content,  # block by block: a JSON block wins over a summary
-                vertical_id,
-                pair.use.input,
-                is_error=pair.result.is_error,
-            )
-            for pair in block_pairs(blocks)
-            if pair.result is not None
-        }
-
-    @staticmethod
-    def answer_card(
-        record: ApprovalRecord, answer: ApprovalAnswer, vertical_id: str
-    ) -> ParsedToolResult:
-        """The card an approval's outcome shows: the order or booking, else the reason."""
-        if answer.result is not None:
-            text = answer.result if isinstance(answer.result, str) else json.dumps(answer.result)
-            return parse_tool_result(record.tool, text, vertical_id, record.arguments)
-        return StatusResult(success=False, message=answer.message)
-
     def _changed(self, record: ApprovalRecord) -> str | None:
         """Why the action differs from what the person saw (the limits were checked in the
         compare-and-set that confirmed it)."""
@@ -343,20 +260,26 @@ class SessionSteps:
     def _scope(self) -> CallScope:
         return CallScope(self.user_id, self.vertical.id, self.conversation_id)
 
+    def own_tool(self, name: str) -> OwnTool | None:
+        """The person's own server's tool the model asked for, if it needs confirming."""
+        if name == spending_tool_for(self.vertical) or not self.setup.extra_servers:
+            return None
+        policy = self.vertical.tool_policy
+        servers = self.setup.extra_servers
+        return find_own_tool(servers, self.manager, policy, name, user=self.user_id)
+
+    def call_server(
+        self, target: ServerTarget, token: str | None, key: str, tool: str, args: dict[str, Any]
+    ) -> ToolOutput:
+        """One call the app runs itself, through the session's post hooks (the audit)."""
+        info = self._scope().info(key, tool, args)
+        run = lambda: self.manager.call_tool(target, token, tool, args, user=self.user_id)  # noqa: E731
+        return run_hooked(info, run, self._hooks.after)
+
     def _call(self, tool: str, arguments: dict[str, Any]) -> str:
         server = self.vertical.server
         url = self.setup.server_url(server.key, server.url)
-        info = self._scope().info(server.key, tool, arguments)
-        started = time.perf_counter()
-        try:
-            output = self.manager.call_tool(
-                url, self.setup.swiggy_token, tool, arguments, user=self.user_id
-            )
-        except McpCallError as error:
-            failed = ToolOutput(str(error), True)
-            self._hooks.after(outcome_of(info, failed, started, str(error.code)))
-            raise
-        self._hooks.after(outcome_of(info, output, started))
+        output = self.call_server(url, self.setup.swiggy_token, server.key, tool, arguments)
         text = output.envelope_text()  # the JSON envelope, also when the text was a summary
         if output.is_error and not _is_envelope(text):
             return json.dumps({"success": False, "error": {"message": output.text}})

@@ -6,19 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from swiggy_core.approval.settle import answer_of
-from swiggy_core.approval_tool import ApprovalRequest
+from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.models import (
     ChatMessage,
     ErrorInfo,
+    MessageMeta,
     ToolResultBlock,
     ToolUseBlock,
     TurnResult,
+    block_pairs,
     tool_pairs,
 )
-from swiggy_core.store import ApprovalStatus, ChatStore
-from swiggy_core.verticals import get_vertical
+from swiggy_core.parsers.cards import parse_cards
+from swiggy_core.parsers.routing import changes_cart
+from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
+from swiggy_core.verticals import VERTICALS, get_vertical
 
 
 class ApprovalError(SwiggyAssistantError):
@@ -103,3 +107,56 @@ def error_info(code: ErrorCode, message: str) -> ErrorInfo:
     if code.value.startswith("E-41"):
         category = "store"
     return ErrorInfo(code=code.value, category=category, message=message)
+
+
+def retire_on_cart_change(
+    store: ChatStore, user_id: str, vertical_id: str, result: TurnResult
+) -> None:
+    """A cart changed by this reply ends every open approval on that cart (all pages)."""
+    vertical = get_vertical(vertical_id)
+    changed = any(
+        pair.result is not None and not pair.result.is_error and changes_cart(pair.use.name)
+        for pair in block_pairs(result.blocks)
+    )
+    if not changed:
+        return
+    for other in VERTICALS.values():
+        if other.server_key != vertical.server_key:
+            continue
+        for info in store.list_conversations(user_id, other.id):
+            store.supersede_approvals(
+                info.id, vertical.server_key, note="The cart changed after it was shown."
+            )
+
+
+def reply_message(result: TurnResult, turn_id: str, vertical_id: str) -> ChatMessage:
+    """The stored reply of one model turn, its cards parsed once."""
+    meta = MessageMeta(
+        usage=result.usage,
+        cards=parse_cards(result.blocks, vertical_id),
+        error=result.error,
+        stopped=result.stopped,
+        # A failed reply stays on screen; the model gets the question again on Retry.
+        excluded=result.error is not None,
+        turn_id=turn_id,
+    )
+    return ChatMessage(role="assistant", content=list(result.blocks), meta=meta)
+
+
+def refusal_message(use: ToolUseBlock, answer: ApprovalAnswer) -> ChatMessage:
+    """The app's answer to an approval request it refused (the model may ask again)."""
+    block = ToolResultBlock(tool_use_id=use.id, is_error=True, content=answer.as_text())
+    return ChatMessage(role="user", content=[block])
+
+
+def own_approval(
+    store: ChatStore, approval_id: str, user_id: str, conversation_id: str | None
+) -> ApprovalRecord:
+    """The approval, if it belongs to this person's chat; else the coded refusal."""
+    record = store.get_approval(approval_id)
+    if record is None or record.user_id != user_id or record.conversation_id != conversation_id:
+        raise ApprovalError(
+            "There is nothing waiting for your confirmation here.",
+            code=ErrorCode.APPROVAL_NOT_PENDING,
+        )
+    return record

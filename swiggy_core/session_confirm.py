@@ -1,0 +1,72 @@
+"""The person's decision on a stored approval, as the database records it.
+
+Confirm moves it pending → executing in one transaction with the limit check (one person's
+confirmations one at a time), stamped with the amount and day it counts against. Cancel
+moves it to declined; a Confirm over a limit moves it to refused. Each move is checked:
+a lost race raises the coded reason, and nothing runs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core.limits import (
+    Budget,
+    SpendingLimitExceeded,
+    check_spend,
+    india_day,
+    load_limits,
+)
+from swiggy_core.session_settle import append_answer
+from swiggy_core.session_steps import spend_amount, spend_facts
+from swiggy_core.session_support import not_pending_error
+from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
+
+
+def begin_spend(store: ChatStore, user_id: str, record: ApprovalRecord, now: datetime) -> bool:
+    """pending → executing if the limits allow it (raises SpendingLimitExceeded); False when
+    it is no longer pending or has expired."""
+    amount = spend_amount(record)
+    limits = load_limits(store, user_id)
+
+    def check(spent_today: int) -> None:
+        check_spend(Budget(limits, spent_today), amount)
+
+    started = store.begin_spend(
+        record.id, user_id, spend_facts(record, now), check, day=india_day(now), now=now
+    )
+    if started:
+        detail = {"approval": record.id, "tool": record.tool, "arguments": record.arguments}
+        store.record_audit(user_id, "confirm", detail, conversation_id=record.conversation_id)
+    return started
+
+
+def refuse_over_limit(
+    store: ChatStore, user_id: str, record: ApprovalRecord, error: SpendingLimitExceeded
+) -> None:
+    """pending → refused with the limit's reason (raises when it was no longer pending)."""
+    moved = store.transition_approval(
+        record.id, [ApprovalStatus.PENDING], ApprovalStatus.REFUSED, note=error.message
+    )
+    if not moved:
+        raise not_pending_error(store, record.id)
+    detail = {"approval": record.id, "reason": error.message}
+    store.record_audit(
+        user_id, "approval_over_limit", detail, conversation_id=record.conversation_id
+    )
+    answer = ApprovalAnswer(approval="refused", tool=record.tool, message=str(error))
+    append_answer(store, record, answer)
+
+
+def decline(store: ChatStore, user_id: str, record: ApprovalRecord) -> None:
+    """pending → declined, and the model's answer: the person pressed Cancel."""
+    moved = store.transition_approval(record.id, [ApprovalStatus.PENDING], ApprovalStatus.DECLINED)
+    if not moved:
+        raise not_pending_error(store, record.id)
+    detail = {"approval": record.id, "tool": record.tool}
+    store.record_audit(user_id, "decline", detail, conversation_id=record.conversation_id)
+    answer = ApprovalAnswer(
+        approval="declined", tool=record.tool, message="The person pressed Cancel."
+    )
+    append_answer(store, record, answer)
