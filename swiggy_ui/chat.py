@@ -36,6 +36,7 @@ from swiggy_ui.live_turn import busy_input as busy_input
 from swiggy_ui.live_turn import tool_label as tool_label
 from swiggy_ui.live_turn import watch as watch
 from swiggy_ui.safe_text import markdown_text, plain
+from swiggy_ui.turn_states import unknown_outcome_link
 
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
 # so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
@@ -261,6 +262,8 @@ def _render_outcomes(message: ChatMessage, view: _View, *, key: str) -> None:
     with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
         for index, use_id in enumerate(shown):
             render_result(view.cards[use_id], view.context(f"{key}-{index}", use_id))
+        for answer in answers:
+            unknown_outcome_link(answer.content if isinstance(answer.content, str) else "")
 
 
 def _tool_details(name: str, tool_input: dict, block: McpToolResultBlock) -> None:
