@@ -41,7 +41,7 @@ def normalise_url(database_url: str) -> str:
 def sqlite_file(database_url: str) -> Path | None:
     """The file an SQLite URL names (absolute); None for memory, other databases, bad URLs."""
     try:
-        return _sqlite_file(make_url(normalise_url(database_url)))
+        return sqlite_file_of(make_url(normalise_url(database_url)))
     except exc.ArgumentError:
         return None
 
@@ -58,7 +58,7 @@ class Database:
                 "The chat database setting is not a database address. Fix the setting and "
                 "restart the app.",
             ) from error
-        self.file: Path | None = _sqlite_file(url)
+        self.file: Path | None = sqlite_file_of(url)
         if self.file is not None:
             if not self.file.parent.is_dir():
                 raise store_error(ErrorCode.STORE_MISSING)
@@ -104,7 +104,7 @@ class Database:
             raise store_error(ErrorCode.STORE_MISSING)
 
 
-def _sqlite_file(url: URL) -> Path | None:
+def sqlite_file_of(url: URL) -> Path | None:
     """The database file of an SQLite URL; None for memory and for other databases."""
     if url.get_backend_name() != "sqlite":
         return None
@@ -128,7 +128,7 @@ def _identity_of(path: Path) -> tuple[int, int] | None:
 
 def _make_engine(url: URL, busy_timeout_ms: int) -> Engine:
     if url.get_backend_name() == "sqlite":
-        file = _sqlite_file(url)
+        file = sqlite_file_of(url)
         if file is None:
             # One shared connection, or every new connection would see an empty database.
             engine = create_engine(

@@ -8,6 +8,7 @@ next turn takes it over. Every operation is one transaction decided by the datab
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, insert, select, update
@@ -133,30 +134,8 @@ class LeaseBook:
     """The lease operations bound to one database (`ChatStore.leases`)."""
 
     def __init__(self, db: Database) -> None:
-        self._db = db
-
-    def acquire(
-        self,
-        conversation_id: str,
-        holder: str,
-        *,
-        process: str,
-        kind: str,
-        now: datetime,
-        ttl: timedelta,
-    ) -> LeaseInfo | None:
-        return acquire(
-            self._db, conversation_id, holder, process=process, kind=kind, now=now, ttl=ttl
-        )
-
-    def renew(self, conversation_id: str, holder: str, *, now: datetime, ttl: timedelta) -> bool:
-        return renew(self._db, conversation_id, holder, now=now, ttl=ttl)
-
-    def release(self, conversation_id: str, holder: str) -> None:
-        release(self._db, conversation_id, holder)
-
-    def live(self, conversation_id: str, now: datetime) -> LeaseInfo | None:
-        return live_lease(self._db, conversation_id, now)
-
-    def live_among(self, conversation_ids: list[str], now: datetime) -> set[str]:
-        return live_leases(self._db, conversation_ids, now)
+        self.acquire = partial(acquire, db)
+        self.renew = partial(renew, db)
+        self.release = partial(release, db)
+        self.live = partial(live_lease, db)
+        self.live_among = partial(live_leases, db)

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import suppress
-from pathlib import Path
 from typing import Any, Final
-from urllib.parse import unquote
 
 from sqlalchemy import Connection, MetaData, create_engine, event, exc, make_url, text
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.pool import StaticPool
 
-from swiggy_core.store.database import POSTGRES_CONNECT_TIMEOUT_SECONDS, normalise_url
+from swiggy_core.store.database import (
+    POSTGRES_CONNECT_TIMEOUT_SECONDS,
+    normalise_url,
+    sqlite_file_of,
+)
 
 IN_MEMORY_URL: Final = "sqlite://"
 # How long a transaction waits for another process's (SQLite: file lock; PostgreSQL:
@@ -33,37 +35,22 @@ BUSY_TIMEOUT_MS: Final = 10_000
 SHOP_LOCK_KEY: Final = 0x5317_5B0B
 # Two processes starting at once may both try to create the tables; the loser retries.
 _CREATE_ATTEMPTS: Final = 3
-_MEMORY_NAMES: Final = ("", ":memory:")
 
 
 def resolve_url(database_url: str) -> URL:
     """The shop's URL: PostgreSQL names psycopg; a relative SQLite file is made absolute,
     so a later change of working directory cannot split the shop in two."""
     url = make_url(normalise_url(database_url))
-    file = sqlite_file(url)
+    file = sqlite_file_of(url)
     if file is not None and not url.query.get("uri"):
         url = url.set(database=str(file))
     return url
 
 
-def sqlite_file(url: URL) -> Path | None:
-    """The database file of an SQLite URL; None for memory and for other databases."""
-    if url.get_backend_name() != "sqlite":
-        return None
-    name = url.database or ""
-    if url.query.get("mode") == "memory" or name in _MEMORY_NAMES:
-        return None
-    if name.startswith("file:"):
-        name = unquote(name.removeprefix("file:").split("?", 1)[0])
-        if name in _MEMORY_NAMES:
-            return None
-    return Path(name).absolute()
-
-
 def open_engine(url: URL) -> Engine:
     """An engine whose transactions are serialised across processes (see the module doc)."""
     if url.get_backend_name() == "sqlite":
-        on_file = sqlite_file(url) is not None
+        on_file = sqlite_file_of(url) is not None
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False},

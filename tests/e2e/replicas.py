@@ -10,37 +10,18 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from e2e_support import ROOT, Server, free_port, wait_healthy
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine
 
 STATE_SECONDS = 120.0  # what a crash test waits for in the database (a loaded machine)
 LEASE_SECONDS = "3"  # a dead replica's chat lease lapses this fast in these tests
-
-
-@contextmanager
-def fresh_database(postgres_url: str) -> Iterator[str]:
-    """A new, empty PostgreSQL database on the test server; dropped afterwards."""
-    server = make_url(postgres_url)
-    name = f"chaos_{uuid.uuid4().hex[:12]}"
-    admin = server.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield server.set(drivername="postgresql+psycopg", database=name).render_as_string(
-            hide_password=False
-        )
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @contextmanager

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from e2e_support import (
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     FIRST_PAGE_MS,
-    LAUNCH_MS,
     NARROW,
     NARROW_HEIGHT,
     STEP_MS,
@@ -36,8 +34,9 @@ from e2e_support import (
     send,
     shown,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
-from replicas import SharedDatabase, answers_for, fresh_database, kill, replica
+from pg_databases import new_database
+from playwright.sync_api import Browser, Page, expect
+from replicas import SharedDatabase, answers_for, kill, replica
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def shared(postgres_url: str, redis_url: str) -> Iterator[tuple[str, str]]:
-    with fresh_database(postgres_url) as database:
+    with new_database(postgres_url, "chaos") as database:
         yield database, redis_url
 
 
@@ -65,25 +64,17 @@ def replica_b(
         yield server
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    expect.set_options(timeout=STEP_MS)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=LAUNCH_MS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def _context(browser: Browser, width: int) -> BrowserContext:
+@contextmanager
+def _person(browser: Browser, width: int) -> Iterator[Page]:
+    """One person's browser (its own cookies) at a desktop or phone width."""
     height = WIDE_HEIGHT if width == WIDE else NARROW_HEIGHT
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(STEP_MS)
     context.set_default_navigation_timeout(STEP_MS)
-    return context
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 def _open_nutricart(page: Page, server: Server) -> None:
@@ -138,9 +129,7 @@ def test_killed_after_the_compare_and_set_nothing_was_placed_and_retry_never_ord
     tmp_path: Path,
     screenshot_dir: Path,
 ) -> None:
-    context = _context(browser, width)
-    try:
-        page = context.new_page()
+    with _person(browser, width) as page:
         with replica(tmp_path / "a", *shared, SWIGGY_FAULT_PAUSE="confirm.after_cas") as a:
             user = _confirm_an_order(page, a)
             db.wait_for("the approval marked executing", lambda: _executing(db, user), a)
@@ -162,8 +151,6 @@ def test_killed_after_the_compare_and_set_nothing_was_placed_and_retry_never_ord
         expect(page.get_by_placeholder("Ask NutriCart…")).to_be_editable()
         assert db.orders(user) == 0, "Retry placed an order"
         assert len(db.spend_audits(user)) == 1
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize(
@@ -184,9 +171,7 @@ def test_killed_once_the_order_exists_the_other_replica_shows_it_and_typing_neve
     tmp_path: Path,
     screenshot_dir: Path,
 ) -> None:
-    context = _context(browser, width)
-    try:
-        page = context.new_page()
+    with _person(browser, width) as page:
         with replica(tmp_path / "a", *shared, **fault) as a:
             user = _confirm_an_order(page, a)
             db.wait_for("the order in the shop", lambda: db.orders(user) == 1, a)
@@ -207,8 +192,6 @@ def test_killed_once_the_order_exists_the_other_replica_shows_it_and_typing_neve
         expect(page.get_by_placeholder(placeholder)).to_be_editable()
         assert db.orders(user) == 1, "typing after the crash ordered again"
         assert len(db.spend_audits(user)) == 1
-    finally:
-        context.close()
 
 
 def test_a_replica_started_after_the_crash_settles_it_by_itself_and_apptest_shows_it(
@@ -218,26 +201,17 @@ def test_a_replica_started_after_the_crash_settles_it_by_itself_and_apptest_show
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    context = _context(browser, WIDE)
-    try:
-        page = context.new_page()
+    with _person(browser, WIDE) as page:
         with replica(tmp_path / "a", *shared, SWIGGY_FAULT_PAUSE="confirm.after_call") as a:
             user = _confirm_an_order(page, a)
             db.wait_for("the order in the shop", lambda: db.orders(user) == 1, a)
             kill(a)
         cookie = user.removeprefix("b-").removesuffix("@sandbox")
-    finally:
-        context.close()
     # The person never comes back: the new replica's start-up pass (run with the first page
     # it serves, here to somebody else) settles the chat by itself.
-    with replica(tmp_path / "c", *shared) as c:
-        stranger = _context(browser, WIDE)
-        try:
-            visit = stranger.new_page()
-            visit.goto(c.url, wait_until="domcontentloaded")
-            db.wait_for("settled at start-up", lambda: _settled_outcome(db, user, "done"), c)
-        finally:
-            stranger.close()
+    with replica(tmp_path / "c", *shared) as c, _person(browser, WIDE) as stranger:
+        stranger.goto(c.url, wait_until="domcontentloaded")
+        db.wait_for("settled at start-up", lambda: _settled_outcome(db, user, "done"), c)
     assert len(db.spend_audits(user)) == 1 and db.orders(user) == 1
 
     # The chat through AppTest, as that person: the order card where the dialog was.

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import psycopg
 import pytest
+from pg_databases import new_database
 from session_peers import NOW, Shop, new_shop
-from sqlalchemy.engine import make_url
 
 from swiggy_core.mcp import McpManager
 from swiggy_core.store import ChatStore
@@ -83,15 +81,5 @@ def shared_db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'shared.db'}"
         return
-    server = make_url(request.getfixturevalue("postgres_url"))
-    name = f"session_{uuid.uuid4().hex[:12]}"
-    admin_url = server.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield server.set(drivername="postgresql+psycopg", database=name).render_as_string(
-            hide_password=False
-        )
-    finally:
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with new_database(request.getfixturevalue("postgres_url"), "session") as url:
+        yield url
