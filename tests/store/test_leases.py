@@ -112,3 +112,13 @@ def test_deleting_chats_keeps_one_that_is_replying_anywhere(store: ChatStore) ->
         held.release()
     assert deletion.kept == (busy,) and deletion.deleted == (idle,)
     assert store.delete_chats(user, "food").deleted == (busy,)
+
+
+def test_migration_6_adds_the_lease_table_to_a_database_of_version_5(store: ChatStore) -> None:
+    from sqlalchemy import inspect, text
+
+    columns = {column["name"] for column in inspect(store.engine).get_columns("turn_leases")}
+    assert columns == {"conversation_id", "holder", "process", "kind", "acquired_at", "expires_at"}
+    with store.engine.connect() as conn:
+        versions = conn.execute(text("SELECT version FROM schema_version ORDER BY 1")).scalars()
+        assert list(versions)[-1] == 6
