@@ -7,6 +7,7 @@ disk. The limits are the person's stored preference, read at request and again a
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from session_peers import Shop, ask_checkout, echo, finish, free_table, new_session
@@ -143,3 +144,40 @@ def test_a_free_table_costs_nothing_so_a_zero_limit_still_books_it(
     events = finish(session.confirm(approval.id))
     assert not _limit_failures(events)
     assert len(shop.bookings()) == before + 1
+
+
+def test_two_chats_confirming_at_once_under_a_day_limit_place_one_order(
+    emu, store: ChatStore, shop: Shop
+) -> None:
+    """The same cart confirmed in two chats at the same moment, with room today for one:
+    exactly one order; the other confirmation is refused with the true total."""
+    first = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
+    second = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
+    asked = [_pending(_ask_ok(session, emu)) for session in (first, second)]
+    to_pay = round(float(asked[0].view["to_pay"]) * 100)
+    save_limits(store, "asha@sandbox", SpendingLimits(per_day=to_pay + 100))
+    before = shop.orders()
+    emu.brain.enqueue(echo, echo)
+    start = threading.Barrier(2)
+    handles: list[object] = []
+
+    def press(session: ChatSession, approval: ApprovalRecord) -> None:
+        start.wait()
+        handles.append(session.confirm(approval.id))
+
+    threads = [
+        threading.Thread(target=press, args=pair)
+        for pair in zip((first, second), asked, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    events = [event for handle in handles for event in finish(handle)]  # type: ignore[arg-type]
+
+    assert shop.orders() == before + 1
+    statuses = sorted(str(store.get_approval(a.id).status) for a in asked)  # type: ignore[union-attr]
+    assert statuses == ["done", "refused"]
+    (refusal,) = _limit_failures(events)
+    total = f"₹{2 * to_pay // 100}"
+    assert f"today's spending to {total}" in refusal.error.message
