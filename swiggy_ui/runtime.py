@@ -46,9 +46,18 @@ KEY_SWIGGY_TOKEN_AT = "conn_swiggy_token_at"
 KEY_SAVED_ADDRESS = "saved_address_id"
 ADDRESS_PREFERENCE = "address"
 OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secret
+SANDBOXES_KEPT = 4
 
 
-@st.cache_resource(show_spinner="Starting the sandbox…")
+def _stop_sandbox(sandbox: SandboxServices) -> None:
+    sandbox.stop()
+
+
+# One sandbox per (result form, database): a process serves one database, so this holds one
+# or two; beyond a few (a test run opening a database per test) the oldest is stopped.
+@st.cache_resource(
+    show_spinner="Starting the sandbox…", max_entries=SANDBOXES_KEPT, on_release=_stop_sandbox
+)
 def _sandbox(result_form: SandboxResultForm, database_url: str) -> SandboxServices:
     """The sandbox, its shop in the app's database: every replica serves the same carts."""
     import logging

@@ -85,7 +85,8 @@ def test_an_unclear_food_order_is_settled_by_looking_at_the_orders(emu, store, s
     approval = session.pending_approval()
     assert approval is not None
     # The app stopped after the call went out: the approval is left executing.
-    assert store.transition_approval(approval.id, ["pending"], "executing", result={"before": []})
+    crashed = {"before": [], "calling": True}  # written just before the call went out
+    assert store.transition_approval(approval.id, ["pending"], "executing", result=crashed)
     shop.call("food", "place_food_order", {"addressId": ADDRESS, "paymentMethod": "Cash"})
     emu.brain.enqueue(echo)
     finish(session.retry())

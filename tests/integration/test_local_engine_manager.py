@@ -68,7 +68,10 @@ def test_listing_is_cached_per_server_and_token(
 
     assert len(calls) == 3
     search = next(tool for tool in tools if tool["name"] == "search_products")
-    assert set(search) == {"name", "description", "input_schema"}
+    # The server's annotations come along (they decide what a person's server may run
+    # freely); the model never gets them (`mcp.client.for_model`).
+    assert set(search) == {"name", "description", "input_schema", "annotations"}
+    assert search["annotations"]["readOnlyHint"] is True
     assert "query" in search["input_schema"]["properties"]
 
 
@@ -77,13 +80,13 @@ def test_calls_reuse_one_session_and_return_text_and_error_flag(
 ) -> None:
     url = sandbox.url_for("instamart")
     first = manager.call_tool(url, DEMO_TOKEN, "get_addresses", {})
-    text, is_error, structured = manager.call_tool(url, DEMO_TOKEN, "get_cart", {})
+    cart = manager.call_tool(url, DEMO_TOKEN, "get_cart", {})
     bad = manager.call_tool(url, DEMO_TOKEN, "search_products", {"query": "milk"})
 
     assert isinstance(first, ToolOutput) and not first.is_error
     assert json.loads(first.text)["data"]["addresses"]
-    assert not is_error and "items" in json.loads(text)["data"]
-    assert structured is None, "the envelope form has no structuredContent"
+    assert not cart.is_error and "items" in json.loads(cart.text)["data"]
+    assert cart.structured is None, "the envelope form has no structuredContent"
     assert bad.is_error and "addressId" in bad.text
     assert repr(manager).startswith("McpManager(sessions=1,")
 
