@@ -38,6 +38,8 @@ from swiggy_core.models import (
     ChatMessage,
     TurnResult,
 )
+from swiggy_core.parsers import AddressItem
+from swiggy_core.parsers.cards import latest_request
 from swiggy_core.session_settle import (
     Settled,
     append_answer,
@@ -189,10 +191,16 @@ class ChatSession:
         finally:
             lease.release()
 
-    def confirm(self, approval_id: str) -> TurnHandle:
+    def confirm(self, approval_id: str, address: AddressItem | None = None) -> TurnHandle:
         """Run the approved call once (atomic pending → executing within the person's
-        limits, one confirmation per person at a time), then let the model go on."""
+        limits, one confirmation per person at a time), then let the model go on.
+
+        `address`: another of the saved addresses the dialog offered (the order is read
+        again for it; if it then differs from what was shown, nothing runs: E-1103).
+        """
         record = self._own_approval(approval_id)
+        if address is not None and address.address_id != record.arguments.get("addressId"):
+            record = session_confirm.readdress(self._steps(), record, address)
         handle, lease = self._reserve("confirm")
         try:
             started = session_confirm.begin_spend(self.store, self.user_id, record, self.clock())
@@ -280,8 +288,10 @@ class ChatSession:
 
     def _stream_and_store(self, handle: TurnHandle) -> TurnResult:
         result = TurnResult()
+        asked: str | None = None  # what search cards are ranked against
         try:
             messages = self.history()
+            asked = latest_request(messages)
             events = stream_turn(
                 self.client(),
                 self.hooked_setup(),
@@ -303,7 +313,7 @@ class ChatSession:
             raise
         finally:
             handle.usage = handle.usage + result.usage
-            reply = reply_message(result, handle.id, self.vertical_id)
+            reply = reply_message(result, handle.id, self.vertical_id, asked)
             self.store.append_messages(self._conversation(), [reply])
         return result
 

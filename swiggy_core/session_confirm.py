@@ -9,8 +9,12 @@ a lost race raises the coded reason, and nothing runs.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING, Final
 
-from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core.approval import ApprovalView, prepare
+from swiggy_core.approval.view import same_order
+from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
+from swiggy_core.errors import ErrorCode
 from swiggy_core.limits import (
     Budget,
     SpendingLimitExceeded,
@@ -18,10 +22,16 @@ from swiggy_core.limits import (
     india_day,
     load_limits,
 )
+from swiggy_core.parsers import AddressItem
 from swiggy_core.session_settle import append_answer
 from swiggy_core.session_steps import spend_amount, spend_facts
-from swiggy_core.session_support import not_pending_error
-from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
+from swiggy_core.session_support import ApprovalError, not_pending_error
+from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
+
+if TYPE_CHECKING:
+    from swiggy_core.session_steps import SessionSteps
+
+ADDRESS_CHANGED: Final = "Another of your saved addresses was chosen."
 
 
 def begin_spend(store: ChatStore, user_id: str, record: ApprovalRecord, now: datetime) -> bool:
@@ -70,3 +80,49 @@ def decline(store: ChatStore, user_id: str, record: ApprovalRecord) -> None:
         approval="declined", tool=record.tool, message="The person pressed Cancel."
     )
     append_answer(store, record, answer)
+
+
+def readdress(steps: SessionSteps, record: ApprovalRecord, address: AddressItem) -> ApprovalRecord:
+    """The same order to another of the person's saved addresses, chosen in the dialog.
+
+    The cart is read again for that address and stored as a new pending approval (the old
+    one is superseded). When the lines or the total differ from what the person saw, the
+    new one waits for them to look again (E-1103) instead of going ahead.
+    """
+    view = ApprovalView.model_validate(record.view)
+    offered = {choice.address_id for choice in view.address_choices}
+    if address.address_id not in offered:
+        raise ApprovalError(
+            "That is not one of your saved addresses.", code=ErrorCode.APPROVAL_INVALID
+        )
+    store = steps.store
+    moved = store.transition_approval(
+        record.id, [ApprovalStatus.PENDING], ApprovalStatus.SUPERSEDED, note=ADDRESS_CHANGED
+    )
+    if not moved:
+        raise not_pending_error(store, record.id)
+    arguments = {**record.arguments, "addressId": address.address_id}
+    request = ApprovalRequest(tool=record.tool, arguments=arguments)
+    prepared = prepare(steps.vertical, request, address, steps.read)
+    shown = prepared.view.model_copy(update={"address_choices": view.address_choices})
+    new = store.create_approval(
+        NewApproval(
+            user_id=record.user_id,
+            conversation_id=record.conversation_id,
+            vertical_id=record.vertical_id,
+            server_key=record.server_key,
+            tool=record.tool,
+            arguments=prepared.arguments,
+            digest=prepared.digest,
+            view=shown.model_dump(mode="json"),
+            tool_use_id=record.tool_use_id,
+            expires_at=steps.expires_at(),
+        )
+    )
+    if not same_order(view, prepared.view):
+        raise ApprovalError(
+            "Your cart comes to something different for that address: look at it again "
+            "and confirm.",
+            code=ErrorCode.APPROVAL_CHANGED,
+        )
+    return new

@@ -99,7 +99,7 @@ class SessionSteps:
                 prepared = prepare_action(own, asked.arguments)
             else:
                 budget = budget_for(self.store, self.user_id, self.now())
-                prepared = prepare(self.vertical, asked, self.setup.address, self._read, budget)
+                prepared = prepare(self.vertical, asked, self.setup.address, self.read, budget)
         except SpendingLimitExceeded as error:
             # Above a limit: nothing is stored as pending; the person sees the coded reason.
             self._audit("approval_over_limit", {"tool": asked.tool, "reason": error.message})
@@ -151,7 +151,7 @@ class SessionSteps:
                 tool=record.tool,
                 message=f"{changed} Nothing was run. Show the current state and ask again.",
             )
-        before = placed_ids(self.vertical, self._read, record.arguments)
+        before = placed_ids(self.vertical, self.read, record.arguments)
         facts.update({BEFORE_KEY: sorted(before) if before is not None else None})
         facts[CALLING_KEY] = True
         # Written before the call: a crash from here on is settled by reading orders.
@@ -159,7 +159,7 @@ class SessionSteps:
             return None
         server = self.vertical.server.name
         handle.publish(ToolStarted(record.tool_use_id, record.tool, server, record.arguments))
-        run = execute(self.vertical, record.tool, record.arguments, self._call, self._read, before)
+        run = execute(self.vertical, record.tool, record.arguments, self._call, self.read, before)
         pause_point("confirm.after_call")
         facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
         facts[TOLD_KEY] = run.answer.message
@@ -178,7 +178,7 @@ class SessionSteps:
 
         Returns the outcome and whether this call recorded it (False: another process did).
         """
-        run = settle(self.vertical, record, self._read)
+        run = settle(self.vertical, record, self.read)
         facts = {
             **(record.result or {}),
             TEXT_KEY: run.result_text[:_RESULT_KEEP_CHARS],
@@ -241,7 +241,7 @@ class SessionSteps:
         compare-and-set that confirmed it)."""
         what = "The slot" if self.vertical.server_key == "dineout" else "The cart"
         try:
-            digest = recheck(self.vertical, record.tool, record.arguments, self._read)
+            digest = recheck(self.vertical, record.tool, record.arguments, self.read)
         except ApprovalInvalid as error:
             return f"{what} changed since you were asked: {error.message}"
         except McpCallError:
@@ -250,7 +250,8 @@ class SessionSteps:
             return f"{what} changed since you were asked (another tab or an edit)."
         return None
 
-    def _read(self, tool: str, arguments: dict[str, Any]) -> str:
+    def read(self, tool: str, arguments: dict[str, Any]) -> str:
+        """One read of the vertical's server, audited (the app's own call)."""
         return self._call(tool, arguments)
 
     @property

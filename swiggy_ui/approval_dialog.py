@@ -92,10 +92,11 @@ def _dialog(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
         _booking(view)
         _limits(limits)
     else:
-        _order(view, limits)
+        _order(approval_id, view, limits)
     for note in view.notes:
         st.caption(f":material/info: {plain(note)}")
     yes, no = st.columns(2)
+    chosen = address_key(approval_id) if view.address_choices else None
     # The callbacks record the decision before any script runs; the full rerun that
     # follows applies it (a button inside a dialog otherwise reruns only the dialog).
     confirmed = yes.button(
@@ -105,7 +106,7 @@ def _dialog(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
         icon=":material/check:",
         width="stretch",
         on_click=state.queue_decision,
-        args=("confirm", approval_id),
+        args=("confirm", approval_id, chosen),
     )
     declined = no.button(
         "Cancel",
@@ -130,7 +131,36 @@ def _limits(note: LimitsNote) -> None:
         st.page_link(CONNECTIONS_PAGE, label="Spending limits", icon=":material/settings:")
 
 
-def _order(view: ApprovalView, limits: LimitsNote) -> None:
+def address_key(approval_id: str) -> str:
+    """Where the address chosen in this approval's dialog is kept (not a widget key: a
+    widget's state ends when the dialog closes, the choice must not)."""
+    return f"deliver-to::{approval_id}"
+
+
+def _address_choice(approval_id: str, view: ApprovalView) -> None:
+    """Where it goes, changeable here: the saved addresses, the asked one first."""
+    by_id = {choice.address_id: choice for choice in view.address_choices}
+    kept = address_key(approval_id)
+    current = st.session_state.get(kept, view.address_id)
+    ids = list(by_id)
+    widget = f"{kept}::widget"
+
+    def keep() -> None:
+        st.session_state[kept] = st.session_state[widget]
+
+    st.radio(
+        ":material/location_on: Deliver to",
+        options=ids,
+        index=ids.index(current) if current in ids else 0,
+        format_func=lambda address_id: " · ".join(
+            part for part in (by_id[address_id].label, by_id[address_id].text) if part
+        ),
+        key=widget,
+        on_change=keep,
+    )
+
+
+def _order(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
     if view.restaurant_name:
         st.markdown(f"**{plain(view.restaurant_name)}**")
     for line in view.lines:
@@ -141,7 +171,10 @@ def _order(view: ApprovalView, limits: LimitsNote) -> None:
     bill_rows(view.bill, view.to_pay)
     _limits(limits)
     where = " · ".join(plain(part) for part in (view.address_label, view.address_text) if part)
-    st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
+    if view.address_choices:
+        _address_choice(approval_id, view)
+    else:
+        st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
     st.markdown(f":material/payments: {plain(view.payment) or 'Cash on delivery'}")
     if view.note_to_restaurant:
         st.caption(f"Note to the restaurant: {plain(view.note_to_restaurant)}")

@@ -106,13 +106,15 @@ def pop_toast() -> str | None:
     return label
 
 
-def queue_decision(decision: Decision, approval_id: str) -> None:
-    """Remember Confirm or Cancel for one stored approval (never a sentence)."""
-    st.session_state[PENDING_DECISION] = (decision, approval_id)
+def queue_decision(decision: Decision, approval_id: str, address_key: str | None = None) -> None:
+    """Remember Confirm or Cancel for one stored approval (never a sentence), with the
+    address chosen in the dialog (the value of the widget `address_key`), if any."""
+    address_id = st.session_state.get(address_key) if address_key else None
+    st.session_state[PENDING_DECISION] = (decision, approval_id, address_id)
 
 
-def pop_decision() -> tuple[Decision, str] | None:
-    decision: tuple[Decision, str] | None = st.session_state.pop(PENDING_DECISION, None)
+def pop_decision() -> tuple[Decision, str, str | None] | None:
+    decision: tuple[Decision, str, str | None] | None = st.session_state.pop(PENDING_DECISION, None)
     return decision
 
 

@@ -7,18 +7,21 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from swiggy_core.actions import typed_message
+from swiggy_core.approval import ApprovalView
 from swiggy_core.constants import OAUTH_EXPIRY_WARNING
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import InputError, SwiggyAssistantError
 from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, ErrorInfo
+from swiggy_core.parsers import AddressItem
 from swiggy_core.report import report_tool_failure
 from swiggy_core.session import ChatSession
 from swiggy_core.store import StoreError
 from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_ui import chat, state, turn_states
+from swiggy_ui.address_chooser import DELIVERY_SERVERS, render_address_chooser
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
@@ -29,8 +32,6 @@ from swiggy_ui.safe_text import markdown_text, plain
 from swiggy_ui.signin_state import current_token
 
 OFFLINE_BADGE = "Offline demo"
-CHANGE_ADDRESS_KEY = "change_address"
-CHANGE_ADDRESS_MESSAGE = "Show my saved addresses"
 
 
 def render_vertical(vertical_id: str) -> None:
@@ -137,14 +138,33 @@ def _keep_news(page: state.VerticalChat, handle: TurnHandle, failures: list[Stre
 
 
 def _decide(page: state.VerticalChat, session: ChatSession) -> TurnHandle | None:
-    """A Confirm or Cancel pressed in the dialog, applied to that stored approval only."""
+    """A Confirm or Cancel pressed in the dialog, applied to that stored approval only
+    (with the address chosen there, which is then remembered as the one to deliver to)."""
     decision = state.pop_decision()
     if decision is None:
         return None
-    kind, approval_id = decision
-    act = session.confirm if kind == "confirm" else session.decline
-    handle: TurnHandle | None = _guard(page, lambda: act(approval_id))
+    kind, approval_id, address_id = decision
+    if kind == "decline":
+        declined: TurnHandle | None = _guard(page, lambda: session.decline(approval_id))
+        return declined
+    address = _offered_address(session, approval_id, address_id)
+    if address is not None:
+        state.set_active_address(address)
+    handle: TurnHandle | None = _guard(page, lambda: session.confirm(approval_id, address))
     return handle
+
+
+def _offered_address(
+    session: ChatSession, approval_id: str, address_id: str | None
+) -> AddressItem | None:
+    """The saved address the dialog offered under this id (None: keep the asked one)."""
+    record = session.pending_approval()
+    if address_id is None or record is None or record.id != approval_id:
+        return None
+    for choice in ApprovalView.model_validate(record.view).address_choices:
+        if choice.address_id == address_id:
+            return AddressItem(address_id=address_id, label=choice.label, address=choice.text)
+    return None
 
 
 def _retry_or_approval(
@@ -185,10 +205,10 @@ def _send_input(
         st.rerun()
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
-    if message is None and st.session_state.pop(f"{CHANGE_ADDRESS_KEY}::{vertical.id}", False):
-        message = typed_message(CHANGE_ADDRESS_MESSAGE)
     if message is None and not has_history:
         message = _starter_chips(vertical)
+    if message is None and page.history is not None:
+        message = chat.suggestion_chips(vertical, page.history.messages)
     if message is None:
         return None
     chat.show_user(message)
@@ -240,31 +260,16 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
             st.badge(OFFLINE_BADGE, icon=":material/science:", color="orange")
         else:
             st.badge(runtime.mode_label, icon=":material/bolt:", color="green")
-        if address is not None:
+        if vertical.server_key in DELIVERY_SERVERS:
+            render_address_chooser(runtime, vertical)
+        elif address is not None:
             st.caption(
                 f":material/location_on: {plain(address.label or 'Address')} · "
                 + plain(_shortened(address.address))
             )
-            # Asked for once; changed from here, never by listing addresses on every search.
-            st.button(
-                "Change address",
-                key=f"change-address-{vertical.id}",
-                icon=":material/edit_location_alt:",
-                type="tertiary",
-                on_click=_ask_for_addresses,
-                args=(vertical.id,),
-            )
-        else:
-            st.caption(
-                ":material/location_on: No address chosen yet: ask for your saved addresses."
-            )
         _details_toggle(vertical)
     if runtime.sandbox is None:
         _expiry_warning(runtime)
-
-
-def _ask_for_addresses(vertical_id: str) -> None:
-    st.session_state[f"{CHANGE_ADDRESS_KEY}::{vertical_id}"] = True
 
 
 def _details_toggle(vertical: Vertical) -> None:

@@ -19,10 +19,11 @@ from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
 from swiggy_core.conversation._context import LOCAL_TZ, address_view, long_date
 from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.limits import Budget, check_spend, paise
-from swiggy_core.parsers import BillLine, CartLine, CartResult, parse_tool_result
+from swiggy_core.parsers import AddressItem, BillLine, CartLine, CartResult, parse_tool_result
 from swiggy_core.parsers.deals import read_deal, seats_left
 from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.parsers.unwrap import NOT_JSON, read_envelope, structured_envelope, unwrap_content
+from swiggy_core.saved_addresses import default_address, saved_addresses
 from swiggy_core.verticals import Vertical
 
 # Calls a read tool of the vertical's server: (tool name, arguments) → result text.
@@ -44,6 +45,14 @@ class ApprovalInvalid(SwiggyAssistantError):
     code = ErrorCode.APPROVAL_INVALID
 
 
+class AddressChoice(BaseModel):
+    """One saved address the dialog offers."""
+
+    address_id: str
+    label: str = ""
+    text: str = ""
+
+
 class ApprovalView(BaseModel):
     """Exactly what the Confirm dialog shows (stored with the approval)."""
 
@@ -54,6 +63,7 @@ class ApprovalView(BaseModel):
     bill: list[BillLine] = Field(default_factory=list)
     to_pay: float | None = None
     restaurant_name: str | None = None
+    address_id: str | None = None
     address_label: str | None = None
     address_text: str | None = None
     date_text: str | None = None
@@ -65,6 +75,9 @@ class ApprovalView(BaseModel):
     # A person's own server's tool: which server, and the exact arguments as shown.
     server_label: str | None = None
     arguments_text: str | None = None
+    # No address was chosen before asking: the saved ones, for the dialog to choose from
+    # (the view is for `address_label` / `address_text`, the first or the request's).
+    address_choices: list[AddressChoice] = Field(default_factory=list)
 
 
 class Prepared(BaseModel):
@@ -114,7 +127,7 @@ def recheck(
         prepared = _prepare_booking(vertical, request, read)
     else:
         fixed = {"address_id": arguments.get("addressId"), "label": "", "address": ""}
-        prepared = _prepare_order(vertical, request, fixed, read)
+        prepared = _prepare_order(vertical, request, fixed, read, offer_addresses=False)
     if budget is not None:
         check_spend(budget, approval_amount(prepared.view))
     return prepared.digest
@@ -138,14 +151,24 @@ def approval_amount(view: ApprovalView) -> int | None:
 
 
 def _prepare_order(
-    vertical: Vertical, request: ApprovalRequest, address: Any, read: Reader
+    vertical: Vertical,
+    request: ApprovalRequest,
+    address: Any,
+    read: Reader,
+    *,
+    offer_addresses: bool = True,
 ) -> Prepared:
     chosen = address_view(address)
+    # The dialog offers the saved addresses (the order can go elsewhere in one step); with
+    # none chosen yet it starts from the one the request names, or the first.
+    choices = saved_addresses(read) if offer_addresses else []
     if chosen is None:
-        raise ApprovalInvalid(
-            "The person has not chosen a delivery address yet. Ask them to pick one of "
-            "their saved addresses first (list them with get_addresses)."
-        )
+        hint = request.arguments.get("addressId")
+        chosen = address_view(default_address(choices, hint if isinstance(hint, str) else None))
+        if chosen is None:
+            raise ApprovalInvalid(
+                "You have no saved delivery address yet: add one in the Swiggy app first."
+            )
     reader = _CART_READERS[vertical.server_key]
     read_args = {"addressId": chosen.id} if reader == "get_food_cart" else {}
     cart = parse_tool_result(reader, read(reader, read_args), vertical.id, read_args)
@@ -168,11 +191,13 @@ def _prepare_order(
         bill=cart.bill,
         to_pay=cart.to_pay,
         restaurant_name=cart.restaurant_name,
+        address_id=chosen.id,
         address_label=chosen.label or None,
         address_text=chosen.text or None,
         payment="Cash on delivery",
         note_to_restaurant=arguments.get("noteToRestaurant"),
         notes=list(_ORDER_NOTES),
+        address_choices=[_choice(item) for item in choices],
     )
     facts = {
         "tool": request.tool,
@@ -324,3 +349,18 @@ def _clock(moment: datetime) -> str:
     """'8:00 PM' (fixed English, whatever the process locale)."""
     hour = moment.hour % 12 or 12
     return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
+
+
+def _choice(item: AddressItem) -> AddressChoice:
+    return AddressChoice(
+        address_id=str(item.address_id), label=item.label or "", text=item.address or ""
+    )
+
+
+def same_order(first: ApprovalView, second: ApprovalView) -> bool:
+    """Whether two views ask to pay for the same lines and the same total."""
+
+    def lines(view: ApprovalView) -> list[tuple[str, int, float | None]]:
+        return [(line.name, line.quantity, line.line_total) for line in view.lines]
+
+    return lines(first) == lines(second) and first.to_pay == second.to_pay

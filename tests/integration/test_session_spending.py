@@ -30,6 +30,7 @@ from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ToolResultBlock, tool_pairs
+from swiggy_core.parsers import AddressItem
 from swiggy_core.session import ApprovalError
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import Finish
@@ -179,12 +180,30 @@ def test_a_changed_cart_refuses_the_confirmation(emu, store, shop) -> None:
     assert '"approval": "refused"' in session.history()[-1].text()
 
 
-def test_no_address_chosen_means_no_approval(emu, store, shop) -> None:
+def test_no_address_chosen_asks_in_the_dialog_and_confirm_takes_the_choice(
+    emu, store, shop
+) -> None:
+    """Place order with no address chosen is never refused in the chat: the approval offers
+    the saved addresses (starting from the one asked for), and Confirm may take another."""
     session = new_session(store, shop, emu.base_url, engine="local", address=None)
-    emu.brain.enqueue(ask_checkout(), echo)
+    emu.brain.enqueue(ask_checkout())
     finish(session.send(typed_message("place the order")))
-    assert session.pending_approval() is None
-    assert "not chosen a delivery address" in session.history()[-1].text()
+    approval = session.pending_approval()
+    assert approval is not None, session.history()[-1].text()
+    choices = approval.view["address_choices"]
+    assert len(choices) >= 2 and approval.view["address_id"] == ADDRESS
+    other = next(choice for choice in choices if choice["address_id"] != ADDRESS)
+    before = shop.orders()
+    emu.brain.enqueue(echo)
+    chosen = AddressItem(
+        address_id=other["address_id"], label=other["label"], address=other["text"]
+    )
+    finish(session.confirm(approval.id, chosen))
+    placed = [r for r in store.approvals_for(session.conversation_id) if r.status == "done"]
+    assert len(placed) == 1 and placed[0].arguments["addressId"] == other["address_id"]
+    assert shop.orders() == before + 1
+    superseded = store.get_approval(approval.id)
+    assert superseded is not None and superseded.status == "superseded"
 
 
 def test_confirm_in_two_tabs_orders_once(emu, shop, shared_db_url) -> None:

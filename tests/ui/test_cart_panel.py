@@ -57,9 +57,9 @@ def _last_action(at: AppTest, vertical_id: str) -> CardAction:
 
 
 def _grocery_cart(at: AppTest) -> AppTest:
-    """NutriCart: a starter search, the address, then the first product into the cart."""
+    """NutriCart: a starter search (the header already chose the address), then the first
+    product into the cart."""
     _click(at, "Find high-protein snacks under ₹200")
-    _click(at, "Use this address")
     return _click(at, "Add")
 
 
@@ -148,7 +148,6 @@ def test_feedme_has_its_own_cart_and_tablescout_none(app):
     at = open_page(app, "app_pages/feedme.py")
     assert "Your cart is empty" in texts(at.sidebar.caption)
     at.chat_input[0].set_value("I want a paneer biryani").run()
-    _click(at, "Use this address")
     _click(at, "Menu")
     _click(at, "Add")
     assert "**Your cart · " in texts(at.sidebar.markdown)  # a food cart names its restaurant

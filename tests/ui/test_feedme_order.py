@@ -24,7 +24,6 @@ def _click(at, label: str, index: int = 0):
 def test_feedme_orders_the_cart_it_showed_after_confirm(app, result_form):
     at = open_page(app, "app_pages/feedme.py")
     at.chat_input[0].set_value("I want a paneer biryani").run()
-    _click(at, "Use this address")
     _click(at, "Menu")
     _click(at, "Add")
     shown = _TO_PAY.findall(texts(at.markdown))

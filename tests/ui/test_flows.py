@@ -59,7 +59,7 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
     at = open_page(app, "app_pages/nutricart.py")
     _click(at, "Find high-protein snacks under ₹200")  # a starter chip
     assert "Offline demo" in _assistant_text(at)
-    _click(at, "Use this address")  # orders go only to an address the person chose
+    assert not buttons(at, "Use this address")  # the header chose where it goes
     assert len(buttons(at, "Add")) >= 3
     _click(at, "Add")
     assert "Your cart" in texts(at.markdown)
@@ -69,7 +69,8 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
     _click(at, "Place order", index=-1)
     assert "Order placed" not in texts(at.markdown)  # nothing is spent without a yes
     assert "Waiting for your confirmation" in texts(at.markdown)
-    assert "Deliver to **Home" in texts(at.markdown)  # the dialog says where it goes
+    (where,) = [radio for radio in at.radio if "Deliver to" in radio.label]
+    assert where.value == "addr_home_indiranagar"  # the dialog says where it goes
     _click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)
     assert not buttons(at, "Confirm") and not buttons(at, "Review and confirm")
@@ -132,7 +133,6 @@ def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
 
     at = open_page(app, "app_pages/nutricart.py")
     _say(at, "add 2 amul taaza milk")
-    _click(at, "Use this address")
     _say(at, "place the order")
     _click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)

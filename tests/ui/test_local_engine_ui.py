@@ -32,7 +32,6 @@ def test_local_engine_turns_tool_calls_into_cards_and_keeps_the_gate(
     offered = {tool["name"] for tool in request["tools"]}
     assert {"search_products", "update_cart", "request_confirmation"} <= offered
     assert "checkout" not in offered  # the model can only ask; the app spends
-    buttons(at, "Use this address")[0].click().run()
     buttons(at, "Add")[0].click().run()
     assert "Your cart" in texts(at.markdown)
     at.chat_input[0].set_value("place the order").run()

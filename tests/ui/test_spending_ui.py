@@ -31,8 +31,7 @@ def _orders_placed(at) -> bool:
 
 
 def _ready_cart(at) -> None:
-    at.chat_input[0].set_value("add 2 amul taaza milk").run()
-    buttons(at, "Use this address")[0].click().run()
+    at.chat_input[0].set_value("add 2 amul taaza milk").run()  # to the header's address
     assert not at.exception
 
 
@@ -85,7 +84,7 @@ def test_a_double_click_on_confirm_orders_once(app):
     confirm.click().run()
     assert texts(at.markdown).count("Order placed") == 1
     # The same stored decision pressed again (a second click, a replayed request).
-    at.session_state["pending_decision"] = ("confirm", approval_id)
+    at.session_state["pending_decision"] = ("confirm", approval_id, None)
     at.run()
     assert not at.exception
     assert texts(at.markdown).count("Order placed") == 1
