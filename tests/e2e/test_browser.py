@@ -56,10 +56,8 @@ def test_offline_demo_grocery_flow_in_a_browser(
     shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True))
     shown(page, server, page.get_by_placeholder("Ask NutriCart…"))
 
-    send(page, "show my saved addresses")
-    shown(page, server, page.get_by_role("button", name="Use this address").first).click()
-    shown(page, server, page.get_by_text("Delivering here").first)
-
+    # The header already delivers to the first saved address: no address step.
+    expect(page.get_by_text("Deliver to").first).to_be_visible()
     send(page, "find high-protein snacks under 200")
     shown(page, server, page.get_by_role("button", name="Add", exact=True).first).click()
     # The cart card (not just the streamed text) arrives with its Place order button.

@@ -4,8 +4,7 @@ The offline demo (`streamlit run app.py`, nothing configured) on the NutriCart p
 headless Chromium at desktop width and again at phone width, each in its own browser
 context (a fresh Streamlit session, so a fresh cart and no remembered address):
 
-    "add 2 amul taaza milk"  → saved-address cards and the cart
-    "Use this address" (Home)
+    "add 2 amul taaza milk"  → the cart, to Home (the header's Deliver to)
     "place the order"        → the confirmation bar, and the dialog opens by itself
     Confirm                  → one green "Order placed" card; the reply names its id
 
@@ -50,20 +49,12 @@ def test_checkout_through_the_confirm_dialog(
     shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
     shown(page, server, page.get_by_placeholder("Ask NutriCart…"))
 
-    # 1. The reply asks for an address (cards) and fills the cart.
+    # 1-2. The header already delivers to Home (the first saved address): the reply fills
+    # the cart with no address step.
+    expect(page.get_by_text("Deliver to").first).to_be_visible()
     send(page, "add 2 amul taaza milk")
-    use_address = page.get_by_role("button", name="Use this address")
-    shown(page, server, use_address.first)
     shown(page, server, page.get_by_text("Your cart", exact=True).last)
-    first_card = page.get_by_test_id("stColumn").filter(has=use_address).first
-    expect(first_card).to_contain_text("Home")
-
-    # 2. Home becomes the delivery address.
-    first_card.get_by_role("button", name="Use this address").click()
-    delivering = page.get_by_test_id("stColumn").filter(has=page.get_by_text("Delivering here"))
-    shown(page, server, delivering.first)
-    expect(delivering).to_have_count(1)
-    expect(delivering).to_contain_text("Home")
+    expect(page.get_by_role("button", name="Use this address")).to_have_count(0)
 
     # 3. The approval is stored: the bar appears and the dialog opens by itself.
     send(page, "place the order")
@@ -82,7 +73,9 @@ def test_checkout_through_the_confirm_dialog(
     to_pay_amount = dialog.get_by_text(re.compile(rf"^{AMOUNT}$")).last
     expect(to_pay_label).to_be_visible()
     expect(to_pay_amount).to_be_visible()
-    expect(dialog.get_by_text(re.compile(r"Deliver to Home · \S"))).to_be_visible()
+    # Where it goes, changeable right here: Home is chosen among the saved addresses.
+    expect(dialog.get_by_text("Deliver to")).to_be_visible()
+    expect(dialog.get_by_role("radio", name=re.compile(r"^Home · \S"))).to_be_checked()
     expect(dialog.get_by_text(re.compile(r"Cash on delivery$"))).to_be_visible()
     expect(dialog.get_by_text(re.compile(r"cannot be cancelled"))).to_be_visible()
     expect(confirm).to_be_attached()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from e2e_support import FIRST_PAGE_MS, STEP_MS, Server, send, settled, shown
+from e2e_support import FIRST_PAGE_MS, STEP_MS, Server, browser_id, send, settled, shown
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -45,9 +45,10 @@ def test_a_browser_keeps_its_chats_through_navigation_and_reload(
     page = context.new_page()
     _open(page, server, "nutricart", "NutriCart")
     send(page, QUESTION)
-    shown(page, server, page.get_by_role("button", name="Use this address").first)
-    cookie = next(c for c in context.cookies() if c["name"] == "swiggy_uid")
-    assert len(cookie["value"]) == 32
+    shown(page, server, page.get_by_test_id("stChatMessage").filter(has_text=QUESTION))
+    shown(page, server, page.get_by_placeholder("Ask NutriCart…"))
+    mine = browser_id(page)  # the page writes it just after its first run: waited for
+    assert len(mine) == 32
 
     page.get_by_test_id("stSidebarNav").get_by_text("StyleKit").click()
     shown(page, server, page.get_by_role("heading", name="StyleKit", exact=True))
@@ -68,7 +69,7 @@ def test_a_browser_keeps_its_chats_through_navigation_and_reload(
     other = _context(browser)
     try:
         stranger = other.new_page()
-        stranger.goto(f"{server.url}/nutricart?u={cookie['value']}")
+        stranger.goto(f"{server.url}/nutricart?u={mine}")
         shown(
             stranger,
             server,
@@ -77,7 +78,6 @@ def test_a_browser_keeps_its_chats_through_navigation_and_reload(
         )
         settled(stranger)
         assert not _asked(stranger)
-        theirs = next(c for c in other.cookies() if c["name"] == "swiggy_uid")
-        assert theirs["value"] != cookie["value"]
+        assert browser_id(stranger) != mine
     finally:
         other.close()

@@ -27,7 +27,7 @@ def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
     page.goto(f"{server.url}/nutricart")
     shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
     send(page, "Find high-protein snacks under ₹200")
-    shown(page, server, page.get_by_role("button", name="Use this address").first)
+    shown(page, server, page.get_by_role("button", name="Add").first)
     send(page, "find milk")
     shown(page, server, page.get_by_role("button", name="Add").first)
     # Scroll up as a person does (a wheel), so Streamlit stops following the chat's end.
