@@ -1,0 +1,158 @@
+"""A free table: the exact slot and deal, checked against the venue's slots right now."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from swiggy_core.approval.records import ApprovalInvalid, ApprovalView, Prepared, Reader, digest_of
+from swiggy_core.approval_tool import ApprovalRequest
+from swiggy_core.conversation._context import LOCAL_TZ, long_date
+from swiggy_core.parsers.deals import read_deal, seats_left
+from swiggy_core.parsers.records import iter_nodes
+from swiggy_core.parsers.unwrap import NOT_JSON, read_envelope, structured_envelope, unwrap_content
+from swiggy_core.verticals import Vertical
+
+MAX_GUESTS = 20
+_BOOKING_NOTES = ("Free table booking: nothing is charged now.",)
+_PAID_MESSAGE = (
+    "That deal is a paid prebook{price}: it is not bookable here, since this app books "
+    "free tables only. Offer the slot's free deal, or another slot that has one."
+)
+
+
+_BOOKING_KEYS = (
+    "restaurantId",
+    "slotId",
+    "itemId",
+    "reservationTime",
+    "guestCount",
+    "latitude",
+    "longitude",
+)
+
+
+def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) -> Prepared:
+    missing = [key for key in _BOOKING_KEYS if request.arguments.get(key) in (None, "")]
+    if missing:
+        raise ApprovalInvalid(f"book_table needs {', '.join(missing)} from get_available_slots.")
+    arguments = {key: request.arguments[key] for key in _BOOKING_KEYS}
+    guests = _int(arguments["guestCount"])
+    when = _int(arguments["reservationTime"])
+    if guests is None or not 1 <= guests <= MAX_GUESTS:
+        raise ApprovalInvalid(f"guestCount must be a whole number from 1 to {MAX_GUESTS}.")
+    if when is None:
+        raise ApprovalInvalid("reservationTime must be the slot's unix time in seconds.")
+    local = datetime.fromtimestamp(when, UTC).astimezone(LOCAL_TZ)
+    slots_args = {
+        "restaurantId": str(arguments["restaurantId"]),
+        "date": local.date().isoformat(),
+        "latitude": arguments["latitude"],
+        "longitude": arguments["longitude"],
+    }
+    payload = _payload(read("get_available_slots", slots_args))
+    slot = _find_slot(payload, arguments["slotId"])
+    if slot is None:
+        raise ApprovalInvalid("That slot is not in get_available_slots for this restaurant.")
+    if not _available(slot):
+        raise ApprovalInvalid(
+            "That slot is full or no longer available: offer the nearest free times."
+        )
+    if _int(slot.get("reservationTime")) not in (None, when):
+        raise ApprovalInvalid("reservationTime does not match the chosen slot.")
+    _check_free_deal(slot, str(arguments["itemId"]))
+    arguments["guestCount"] = guests
+    arguments["reservationTime"] = when
+    name = _restaurant_name(payload)
+    view = ApprovalView(
+        kind="booking",
+        tool=request.tool,
+        title="Book this table?",
+        restaurant_name=name,
+        date_text=long_date(local.date()),
+        time_text=_clock(local),
+        guests=guests,
+        notes=list(_BOOKING_NOTES),
+    )
+    facts = {"tool": request.tool, "arguments": arguments, "slot": _slot_facts(slot)}
+    return Prepared(arguments=arguments, digest=digest_of(facts), view=view)
+
+
+def _payload(result: Any) -> Any:
+    """The data of a read result in either form (structuredContent, JSON text)."""
+    unwrapped = unwrap_content(result)
+    if unwrapped.value is NOT_JSON:
+        raise ApprovalInvalid("Swiggy's answer could not be read; try again.")
+    if unwrapped.structured:
+        envelope = structured_envelope(unwrapped.value)
+    else:
+        envelope = read_envelope(unwrapped.value)
+    if envelope.ok is False:
+        raise ApprovalInvalid(envelope.error or envelope.message or "Swiggy refused the read.")
+    return envelope.data
+
+
+def _find_slot(payload: Any, slot_id: Any) -> dict[str, Any] | None:
+    wanted = str(slot_id)
+    return next(
+        (r for r in iter_nodes(payload) if "slotId" in r and str(r["slotId"]) == wanted), None
+    )
+
+
+def _available(slot: dict[str, Any]) -> bool:
+    """Seats left (`availableInventory` 0 is full) and not flagged unavailable."""
+    inventory = seats_left(slot)
+    if inventory is not None:
+        return inventory > 0
+    return slot.get("available") is not False
+
+
+def _check_free_deal(slot: dict[str, Any], item_id: str) -> None:
+    """The chosen itemId must be a free deal of this slot with seats; paid is refused."""
+    deals = [read_deal(d) for d in slot.get("deals") or [] if isinstance(d, dict)]
+    if not deals:
+        if slot.get("isFree") is False:
+            raise ApprovalInvalid(_PAID_MESSAGE.format(price=""))
+        return  # older shapes carry no deals: the slot itself is the free booking
+    deal = next((d for d in deals if d.item_id == item_id), None)
+    if deal is None:
+        raise ApprovalInvalid("itemId is not one of this slot's deals: use its free deal.")
+    if deal.paid:
+        price = f" (₹{deal.price:g})" if deal.price else ""
+        raise ApprovalInvalid(_PAID_MESSAGE.format(price=price))
+    if deal.seats_left == 0:
+        raise ApprovalInvalid("That deal has no tables left: offer the nearest free times.")
+
+
+def _slot_facts(slot: dict[str, Any]) -> dict[str, Any]:
+    keys = ("slotId", "reservationTime", "available", "availableInventory", "time", "isFree")
+    facts = {key: slot.get(key) for key in keys}
+    deals = [read_deal(d) for d in slot.get("deals") or [] if isinstance(d, dict)]
+    facts["deals"] = [[d.item_id, d.paid, d.price] for d in deals]
+    return facts
+
+
+def _restaurant_name(payload: Any) -> str | None:
+    for record in iter_nodes(payload):
+        name = record.get("restaurantName") or record.get("restaurant_name")
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _clock(moment: datetime) -> str:
+    """'8:00 PM' (fixed English, whatever the process locale)."""
+    hour = moment.hour % 12 or 12
+    return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"

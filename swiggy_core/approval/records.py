@@ -1,0 +1,71 @@
+"""What an approval is shown as and keyed by: the view, its digest, the prepared action."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.parsers import BillLine, CartLine
+
+# Calls a read tool of the vertical's server: (tool name, arguments) → result text.
+Reader = Callable[[str, dict[str, Any]], str]
+
+
+class ApprovalInvalid(SwiggyAssistantError):
+    """The request cannot be approved as asked; the message tells the model why."""
+
+    code = ErrorCode.APPROVAL_INVALID
+
+
+class AddressChoice(BaseModel):
+    """One saved address the dialog offers."""
+
+    address_id: str
+    label: str = ""
+    text: str = ""
+
+
+class ApprovalView(BaseModel):
+    """Exactly what the Confirm dialog shows (stored with the approval)."""
+
+    kind: Literal["order", "booking", "action"]
+    tool: str
+    title: str
+    lines: list[CartLine] = Field(default_factory=list)
+    bill: list[BillLine] = Field(default_factory=list)
+    to_pay: float | None = None
+    restaurant_name: str | None = None
+    address_id: str | None = None
+    address_label: str | None = None
+    address_text: str | None = None
+    date_text: str | None = None
+    time_text: str | None = None
+    guests: int | None = None
+    payment: str | None = None
+    note_to_restaurant: str | None = None
+    notes: list[str] = Field(default_factory=list)
+    # A person's own server's tool: which server, and the exact arguments as shown.
+    server_label: str | None = None
+    arguments_text: str | None = None
+    # No address was chosen before asking: the saved ones, for the dialog to choose from
+    # (the view is for `address_label` / `address_text`, the first or the request's).
+    address_choices: list[AddressChoice] = Field(default_factory=list)
+
+
+class Prepared(BaseModel):
+    """An approval ready to store: arguments, digest and view."""
+
+    arguments: dict[str, Any]
+    digest: str
+    view: ApprovalView
+
+
+def digest_of(facts: dict[str, Any]) -> str:
+    """A stable digest of what an approval acts on."""
+    canonical = json.dumps(facts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
