@@ -4,6 +4,10 @@ A card button's action travels as data (`ChatMessage.meta.action`); the model al
 the ids in a second text block wrapped in `<card_action>` tags, so it never has to guess
 which variation or slot was meant. Nothing here confirms anything: spending happens only
 through a stored approval (see `swiggy_core.approval`).
+
+A reply may offer requests to tap (after a miss, the nearest things the shop can do) as
+`<suggest>…</suggest>` tags at its end; the page draws them as chips and sends a tapped one
+exactly as if it had been typed, so a suggestion can never carry more than its words.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ __all__ = [
     "check_typed",
     "escape_markup",
     "parse_action",
+    "suggestion_markup",
+    "suggestions",
     "typed_message",
     "visible_text",
+    "without_suggestions",
 ]
 
 ACTION_TAG = "card_action"
@@ -48,6 +55,11 @@ _ANGLE_LIKE = {
 }
 _ANGLE_RE = re.compile("[" + re.escape("".join(_ANGLE_LIKE)) + "]")
 _INVISIBLE = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
+SUGGEST_TAG = "suggest"
+_SUGGEST_RE = re.compile(rf"\s*<{SUGGEST_TAG}>(.*?)</{SUGGEST_TAG}>", re.S)
+# A row of chips, each a short request: more, or longer, is a paragraph, not a chip.
+MAX_SUGGESTIONS = 4
+MAX_SUGGESTION_CHARS = 60
 
 
 def action_message(action: CardAction) -> ChatMessage:
@@ -107,3 +119,24 @@ def check_typed(text: str) -> None:
             "There is nothing to send: the message has no words, only markup or symbols.",
             code=ErrorCode.EMPTY_MESSAGE,
         )
+
+
+def suggestion_markup(requests: list[str]) -> str:
+    """Requests a reply offers as chips, written the way `suggestions` reads them back."""
+    tags = [f"<{SUGGEST_TAG}>{_ANGLE_RE.sub('', r).strip()}</{SUGGEST_TAG}>" for r in requests]
+    return " ".join(tags)
+
+
+def suggestions(text: str) -> list[str]:
+    """The requests a reply offers as chips: distinct, one short line each, a few at most."""
+    found: list[str] = []
+    for raw in _SUGGEST_RE.findall(text):
+        request = " ".join(_INVISIBLE.sub("", raw).split())
+        if request and len(request) <= MAX_SUGGESTION_CHARS and request not in found:
+            found.append(request)
+    return found[:MAX_SUGGESTIONS]
+
+
+def without_suggestions(text: str) -> str:
+    """A reply's words without its chip tags (the page draws those as buttons)."""
+    return _SUGGEST_RE.sub("", text).rstrip()

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
+from swiggy_core.actions import (
+    action_message,
+    check_typed,
+    typed_message,
+    visible_text,
+    without_suggestions,
+)
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.errors import InputError
 from swiggy_core.formatting import asked_time
@@ -36,6 +42,7 @@ from swiggy_ui.live_turn import busy_input as busy_input
 from swiggy_ui.live_turn import tool_label as tool_label
 from swiggy_ui.live_turn import watch as watch
 from swiggy_ui.safe_text import markdown_text, plain
+from swiggy_ui.suggestion_chips import suggestion_chips as suggestion_chips
 from swiggy_ui.turn_states import unknown_outcome_link
 
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
@@ -232,7 +239,8 @@ def _render_assistant(message: ChatMessage, view: _View, *, key: str) -> None:
     carts = [b.tool_use_id for b in results if _is_cart(b, view.cards)]
     for index, block in enumerate(message.blocks()):
         if isinstance(block, TextBlock) and block.text.strip():
-            st.markdown(markdown_text(block.text))
+            # Offered requests show as chips under the newest reply, not as tags in the text.
+            st.markdown(markdown_text(without_suggestions(block.text)))
         elif isinstance(block, McpToolResultBlock):
             use = uses.get(block.tool_use_id)
             if view.details:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from swiggy_core.actions import suggestion_markup
 from swiggy_core.verticals.catalog import VERTICALS
 from swiggy_sandbox.connector import CallTool, Finish, Step
 from swiggy_sandbox.planner.view import ConversationView, ToolCall
@@ -61,12 +62,12 @@ CAN_DO = {
 
 
 def help_reply(view: ConversationView) -> Finish:
-    """What this shop can do, its starter prompts to tap, and the shape of a request."""
-    chips = "\n".join(f"- {prompt}" for prompt in starter_prompts(view.vertical))
+    """What this shop can do, the shape of a request, and its starter prompts as chips."""
     example = EXAMPLES[view.vertical][0]
+    chips = suggestion_markup(list(starter_prompts(view.vertical)))
     return Finish(
-        f"Here I can {CAN_DO[view.vertical]}. Try one of these:\n{chips}\n\n"
-        f"Or say it your way, like “{example}”."
+        f"Here I can {CAN_DO[view.vertical]}. Try one of these, or say it your way, "
+        f"like “{example}”.\n\n{chips}"
     )
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
 
 from swiggy_sandbox.connector import Finish, Step
 from swiggy_sandbox.planner import dineout_replies as say
+from swiggy_sandbox.planner import misses, phrasing
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import call, failure_reply, help_reply
@@ -16,6 +18,13 @@ from swiggy_sandbox.planner.view import ConversationView
 
 DEFAULT_GUESTS = 2
 Coords = tuple[float, float]
+# Words about the party or the occasion's wording, never a kind of place to search for.
+_NOT_VENUE = re.compile(
+    r"\b(?:we are|we're|there are|there'll be|we will be)\s+\w+"
+    r"|\b(?:party|food|spot|somewhere|place|celebration|please)\b"
+)
+# How a chip says the day the person asked for.
+_DAY_SAID = {"tonight": " tonight", "today": " today", "tomorrow": " tomorrow"}
 
 
 def plan_dineout(view: ConversationView, intent: Intent) -> Step:
@@ -27,28 +36,54 @@ def plan_dineout(view: ConversationView, intent: Intent) -> Step:
 
 
 def _search(view: ConversationView, intent: Intent) -> Step:
-    query = say.venue_query(view.text)
+    query = say.venue_query(_venue_words(view.text))
     intro = ""
     if not query and (_guests(view) or view.detail("date", en.day_word) or _time(view)):
         # A party and a day but no cuisine: start from places that suit the party.
         query = "family" if (_guests(view) or DEFAULT_GUESTS) > 2 else "date night"
         intro = f"You didn't name a cuisine, so here are {query} favourites; name one to narrow it."
     if not query:
-        return Finish(
-            "What should I look for: a cuisine, a vibe (rooftop, romantic, family) or an area?"
-        )
+        return misses.vague_venue(_details(view))
     done = view.called("search_restaurants_dineout")
     if done is None:
         earlier = view.latest("search_restaurants_dineout")
         if earlier is not None and earlier.input.get("query") == query:
             done = earlier
     if done is not None:
-        cap = en.price_cap(view.text)
+        if not done.data.get("restaurants"):
+            return misses.venue_miss(str(done.input.get("query") or query), _details(view))
+        cap = misses.budget(view.text, _costs(done.data))
         return Finish(say.venues_reply(done.data, _wish(view), _missing(view), cap))
     where = _search_place(view)
     if not isinstance(where, dict):
         return where
     return call(view, "search_restaurants_dineout", {"query": query, **where}, say=intro)
+
+
+def _venue_words(text: str) -> str:
+    """What kind of place, without who it is for, the budget or the time of day.
+
+    A table for parents or kids is a family outing, which is a kind of place.
+    """
+    cleaned = phrasing.for_whom(en.without_cheap(en.without_price(text)))
+    cleaned = _NOT_VENUE.sub(" ", phrasing.without_day_parts(cleaned))
+    return f"{cleaned} family" if phrasing.family_outing(text) else cleaned
+
+
+def _costs(data: dict[str, Any]) -> list[float]:
+    """Rupees for two of each place found ("₹2,000 for two")."""
+    found = (re.search(r"\d[\d,]*", str(v.get("costForTwo") or "")) for v in data["restaurants"])
+    return [float(match.group().replace(",", "")) for match in found if match]
+
+
+def _details(view: ConversationView) -> str:
+    """The party, day and time the person gave, as a chip says them (" for 4 tomorrow")."""
+    parts = [f" for {guests}" if (guests := _guests(view)) else ""]
+    if day := view.detail("date", en.day_word):
+        parts.append(_DAY_SAID.get(day, f" on {say.day_label(_day(view)).split()[0]}"))
+    if hhmm := _time(view):
+        parts.append(f" at {say.display_time(hhmm)}")
+    return "".join(parts)
 
 
 def _search_place(view: ConversationView) -> dict[str, Any] | Step:

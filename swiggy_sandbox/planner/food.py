@@ -8,8 +8,8 @@ from typing import Any
 
 from swiggy_sandbox.connector import Finish, Step
 from swiggy_sandbox.planner import food_replies as say
+from swiggy_sandbox.planner import misses, wishes
 from swiggy_sandbox.planner import text as en
-from swiggy_sandbox.planner import wishes
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
@@ -33,18 +33,22 @@ def plan_food(view: ConversationView, intent: Intent) -> Step:
 
 
 def _search(view: ConversationView, intent: Intent, address: str) -> Step:
-    query, intro = wishes.food_wish(view.text, intent.query)
+    query, intro = wishes.food_wish(view.text)
     if query in _VAGUE:
-        return Finish("What are you in the mood for — biryani, pizza or South Indian?")
+        return misses.vague_food()
     done = view.called("search_restaurants")
     if done is None:
         earlier = view.latest("search_restaurants")
         if earlier is not None and earlier.input.get("query") == query:
             done = earlier
     if done is not None:
-        reply = say.restaurants_reply(done.data, str(done.input.get("query", "")))
+        asked = str(done.input.get("query", ""))
+        reply = say.restaurants_reply(done.data, asked)
         found = [r for r in done.data.get("restaurants") or [] if isinstance(r, dict)]
-        best = wishes.best_rated([r for r in found if say.is_open(r)], view.text)
+        open_now = [r for r in found if say.is_open(r)]
+        if not open_now:
+            return misses.restaurant_miss(asked, reply if found else "")
+        best = wishes.best_rated(open_now, view.text)
         return Finish(f"{best}\n\n{reply}" if best else reply)
     return call(view, "search_restaurants", {"addressId": address, "query": query}, say=intro)
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
-from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Step
+from swiggy_sandbox.connector import Finish, Step
 from swiggy_sandbox.planner import instamart_replies as say
+from swiggy_sandbox.planner import instamart_search as find
 from swiggy_sandbox.planner import text as en
-from swiggy_sandbox.planner import wishes
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
 from swiggy_sandbox.planner.intents import Intent
@@ -28,67 +27,14 @@ def plan_instamart(view: ConversationView, intent: Intent) -> Step:
     return handler(view, intent) if handler else help_reply(view)
 
 
-def _search(view: ConversationView, intent: Intent) -> Step:
-    address = address_or_step(view, "get_addresses")
-    if not isinstance(address, str):
-        return address
-    read = wishes.grocery_wish if view.vertical == "NutriCart" else wishes.style_wish
-    if (wish := read(view.text)) is not None:
-        return _search_each(view, address, wish)
-    return _search_one(view, intent)
-
-
-def _search_one(view: ConversationView, intent: Intent) -> Step:
-    """One search for the intent's own query, then the reply about its results."""
-    address = address_or_step(view, "get_addresses")
-    if not isinstance(address, str):
-        return address
-    query = _qualified(view, intent.query)
-    done = view.called("search_products")
-    if done is None:
-        earlier = view.latest("search_products")
-        if earlier is not None and earlier.input.get("query") == query:
-            done = earlier  # the same search again: answer from the results we have
-    if done is not None:
-        cap = en.price_cap(view.text)
-        asked = str(done.input.get("query") or query)
-        nutrition = view.vertical == "NutriCart"
-        return Finish(say.products_reply(done.data, asked, cap, nutrition=nutrition))
-    return call(view, "search_products", {"addressId": address, "query": query})
-
-
-def _search_each(view: ConversationView, address: str, wish: wishes.Wish) -> Step:
-    """One search per query of the wish (each shows its cards), then one short summary."""
-    queries = [_qualified(view, query) for query in wish.queries]
-    done = {str(c.input.get("query")): c for c in view.turn_calls() if c.name == "search_products"}
-    for query in queries:
-        if query not in done:
-            say_before = wish.intro if not done else ""
-            return call(view, "search_products", {"addressId": address, "query": query}, say_before)
-    found = [(query, done[query].data) for query in queries]
-    return Finish(say.several_reply(found, en.price_cap(view.text)))
-
-
-def _routine(view: ConversationView, intent: Intent) -> Step:
-    skin = say.skin_type(view.text) or _skin(view) or "normal"
-    query = f"face wash for {skin} skin"
-    search = _search_one(view, Intent("search", query=query))
-    if view.called("search_products") is None and view.called("get_addresses") is None:
-        # The routine comes first, in the same message as the search it leads to.
-        return _with_intro(search, say.routine_reply(skin))
-    if isinstance(search, Finish):
-        return Finish(f"{search.text}\n\nWant me to find the moisturiser or the sunscreen next?")
-    return search
-
-
 def _add(view: ConversationView, intent: Intent) -> Step:
     target = _target(view, intent)
     if target is None and intent.name_words and view.called("search_products") is None:
         # Naming a product is a direct order: find it now, then add the best match.
-        query = _qualified(view, en.without_size(intent.phrase) or " ".join(intent.name_words))
-        search = _search_one(view, Intent("search", query=query))
+        query = find.qualified(view, en.without_size(intent.phrase) or " ".join(intent.name_words))
+        search = find.search_one(view, Intent("search", query=query))
         # Said once per turn: the address lookup may come first.
-        return search if view.turn_calls() else _with_intro(search, f"Let me find {query}.")
+        return search if view.turn_calls() else find.with_intro(search, f"Let me find {query}.")
     if target is None:
         return Finish("Which product should I add? Search first, then say “add the first one”.")
     quantity = int(intent.ids.get("quantity") or intent.quantity or 1)
@@ -213,7 +159,7 @@ def _target(
     search = view.latest("search_products")
     if search is None:
         return None
-    shown = say.shown_products(search.data, en.price_cap(view.user_texts[search.turn].lower()))
+    shown = say.shown_products(search.data, find.budget(view.user_texts[search.turn], search.data))
     every = list(search.data.get("products") or [])
     product = en.pick(shown, intent.position)
     if product is None and intent.name_words:
@@ -271,31 +217,9 @@ def _missing_line(view: ConversationView, intent: Intent) -> Finish:
     return Finish(f"I don't see {what} in your cart. {cart}")
 
 
-def _qualified(view: ConversationView, query: str) -> str:
-    """StyleKit searches always name the skin or hair type when one is known."""
-    if view.vertical != "StyleKit" or " for " in query:
-        return query
-    if skin := _skin(view):
-        return f"{query} for {skin} skin"
-    return query
-
-
-def _skin(view: ConversationView) -> str | None:
-    """The skin type: the session summary's, else read from the person's words."""
-    return view.slot("skin") or view.remembered(say.skin_type)
-
-
-def _with_intro(step: Step, intro: str) -> Step:
-    if isinstance(step, Finish):
-        return Finish(f"{intro}\n\n{step.text}")
-    if isinstance(step, CallTool | CallClientTool):
-        return replace(step, say_before=f"{intro}\n\n{step.say_before}".strip())
-    return step
-
-
 _HANDLERS: dict[str, Callable[[ConversationView, Intent], Step]] = {
-    "search": _search,
-    "routine": _routine,
+    "search": find.search,
+    "routine": find.routine,
     "add": _add,
     "choose": _add,
     "set_quantity": _set_quantity,

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from swiggy_sandbox.planner import phrasing
 from swiggy_sandbox.planner import text as en
 
 IntentKind = Literal[
@@ -71,8 +72,11 @@ _SEARCH = re.compile(
 _FILLER = re.compile(
     r"\b(please|can you|could you|i want|i'?d like|i need|i am|i'm|looking for|look for|"
     r"search for|search|find me|find|show me|get me|suggest|recommend|some|a|an|the|me|"
-    r"to eat|to order|order|buy|craving|hungry for|for delivery|deliver(ed)?|any)\b"
+    r"to eat|to order|order|buy|craving|hungry for|for delivery|deliver(ed)?|any|something|"
+    r"anything|stuff|good|nice|really|very|we need|we want)\b"
 )
+# Shops whose searches are for products (a count there means "put that many in the cart").
+_PRODUCT_SHOPS = frozenset({"NutriCart", "StyleKit"})
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,9 @@ def _typed_intent(text: str, vertical: str) -> Intent:
         return Intent("routine", query=text)
     if (position := en.ordinal(text)) is not None and (short or _CHOOSE.search(text)):
         return Intent("choose", position=position, name_words=_item_words(text))
+    if vertical in _PRODUCT_SHOPS and (en.quantity(text) or 0) > 1 and search_query(text):
+        # "I want two Amul butter": a count of a named product is an order for that many.
+        return _add_intent(text)
     return _search_or_help(text)
 
 
@@ -145,7 +152,8 @@ def _dining_intent(text: str) -> Intent:
 
 
 def _add_intent(text: str) -> Intent:
-    phrase = _ADD.split(text)[-1]
+    said = _ADD.split(text)[-1] if _ADD.search(text) else search_query(text)
+    phrase = phrasing.without_counts(phrasing.for_whom(said))
     size = en.pack_size(phrase)  # kept whole: "1 l" picks the 1 L pack
     named = _phrase(en.without_size(phrase)) + (f" {size}" if size else "")
     return Intent(
@@ -168,8 +176,8 @@ def _search_or_help(text: str) -> Intent:
 
 def search_query(text: str) -> str:
     """The words worth sending as a search query ("high protein snacks")."""
-    cleaned = en.without_price(text.lower()).replace("-", " ")
-    cleaned = _FILLER.sub(" ", cleaned)
+    cleaned = phrasing.plain_wish(text).replace("-", " ")
+    cleaned = phrasing.without_counts(_FILLER.sub(" ", cleaned))
     cleaned = re.sub(r"[^a-z0-9%&' ]", " ", cleaned)
     return " ".join(cleaned.split())
 

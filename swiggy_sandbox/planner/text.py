@@ -6,6 +6,8 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from swiggy_sandbox.planner import numbers
+
 _NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2,
@@ -15,23 +17,45 @@ _ORDINALS = {
     "4th": 3, "fifth": 4, "5th": 4, "last": -1, "top": 0,
 }  # fmt: skip
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBER = r"(\d+|a couple of|couple of|one|two|three|four|five|six|seven|eight|nine|ten|an?)"
+_COUNT = rf"(\d+|a couple of|couple of|{numbers.SPELLED})"
+_NUMBER = rf"(\d+|a couple of|couple of|{numbers.SPELLED}|an?)"
+# Packs a count can be given in: "three packs of", "2 bottles".
+_PACKS = (
+    r"(?:x|×|of|units?|packs?|packets?|pieces?|plates?|bottles?|boxes?|cans?|jars?|tubes?|nos?)"
+)
 
 _ORDINAL_RE = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\b")
 _NUMBERED_RE = re.compile(r"(?:#|\bnumber\s*|\boption\s*|\bno\.?\s*)(\d+)\b")
 _QTY_RE = re.compile(
     r"\b(?:add|put|get|want|take|make it|change to|set to)\s+" + _NUMBER + r"\b(?!\s*(?:pm|am)\b)"
-    r"|\b(\d+)\s*(?:x|×|of|units?|packs?|pieces?|plates?|nos?)\b"
+    r"|\b(\d+|" + numbers.SPELLED + r")\s*" + _PACKS + r"\b"
 )
 _PRICE_RE = re.compile(
-    r"\b(?:under|below|less than|within|upto|up to|max(?:imum)?|cheaper than)\s*"
-    r"(?:rs\.?|inr|₹)?\s*(\d+(?:\.\d+)?)\s*(?:rs|rupees|inr|/-)?"
+    r"\b(?:under|below|less than|within|upto|up to|max(?:imum)?|cheaper than|not more than|"
+    r"no more than|(?:a |my )?budget(?: of| is)?)\s*"
+    rf"(?:rs\.?|inr|₹)?\s*({numbers.AMOUNT})\s*(?:rs\b|rupees|bucks|inr|/-)?",
+    re.IGNORECASE,
+)
+# Words that ask for the cheaper end without naming an amount.
+_CHEAP_RE = re.compile(
+    r"\b(cheap(er|est)?|affordable|inexpensive|economical|low[- ](cost|budget|price[ds]?)|"
+    r"on a budget|budget|pocket[- ]friendly|value for money)\b"
 )
 _TIME_RE = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\b(\d{1,2}):(\d{2})\b")
-_PARTY_RE = re.compile(
-    r"\b(?:for|party of|table of|group of)\s+" + _NUMBER + r"\b(?!\s*(?:pm\b|am\b|:))"
-    r"|\b" + _NUMBER + r"\s+(?:people|persons|guests|of us|adults|pax)\b"
+# "at 8 tonight": an hour without am or pm, read as evening when the words say so.
+_BARE_HOUR_RE = re.compile(
+    r"\b(?:at|around|by)\s+(\d{1,2})(?:\s*o'?clock)?"
+    r"(?![\d:]|\s*(?:am|pm|%|min|people|persons|guests|pax|of)\b)"
 )
+_EVENING_RE = re.compile(r"\b(tonight|evening|dinner|night)\b")
+_PARTY_RE = re.compile(
+    r"\b(?:for|party of|table of|group of|we are|we're|there are|there'll be|we will be)\s+"
+    + _COUNT
+    + rf"\b(?![\s-]*(?:pm\b|am\b|:|rupees|rs\b|bucks|₹|k\b|(?:{numbers.WORD})\b))"
+    r"|\b" + _COUNT + r"\s+(?:people|persons|guests|of us|adults|pax)\b"
+)
+# A party is a table's worth of people: a bigger "for 200" is an amount, not guests.
+_MAX_PARTY = 30
 _PLACE_RE = re.compile(r"\b(?:near|in|around|at)\s+([a-z][a-z .]+?)(?=\s+(?:for|at|on|tomorrow|"
                        r"tonight|today|this|next)\b|[,.!?]|$)")  # fmt: skip
 _WORD_RE = re.compile(r"[a-z0-9%]+")
@@ -50,7 +74,9 @@ def number(text: str) -> int | None:
     text = text.strip()
     if text.isdigit():
         return int(text)
-    return _NUMBER_WORDS.get(text)
+    if text in _NUMBER_WORDS:
+        return _NUMBER_WORDS[text]
+    return numbers.spelled(text)
 
 
 def ordinal(text: str) -> int | None:
@@ -71,9 +97,25 @@ def quantity(text: str) -> int | None:
 
 
 def price_cap(text: str) -> float | None:
-    """The budget in "under 200", "below ₹150"."""
-    match = _PRICE_RE.search(text)
-    return float(match.group(1)) if match else None
+    """The budget in "under 200", "below ₹150", "under two hundred", "budget 2k"."""
+    match = _PRICE_RE.search(text.lower())
+    return numbers.amount(match.group(1)) if match else None
+
+
+def wants_cheap(text: str) -> bool:
+    """True when the words ask for the cheaper end ("cheap", "on a budget")."""
+    return _CHEAP_RE.search(text.lower()) is not None
+
+
+def without_cheap(text: str) -> str:
+    """The text without its "cheap" words."""
+    return _CHEAP_RE.sub(" ", text)
+
+
+def cheap_cap(prices: list[float]) -> float | None:
+    """A budget for "cheap": the middle price of what was found, so the cheaper half fits."""
+    known = sorted(price for price in prices if price > 0)
+    return known[(len(known) - 1) // 2] if known else None
 
 
 def without_price(text: str) -> str:
@@ -82,18 +124,27 @@ def without_price(text: str) -> str:
 
 
 def clock_time(text: str) -> str | None:
-    """ "8 pm" → "20:00", "7:30pm" → "19:30", "20:15" → "20:15"."""
+    """ "8 pm" → "20:00", "7:30pm" → "19:30", "20:15" → "20:15", "at 8 tonight" → "20:00"."""
     match = _TIME_RE.search(text)
     if match is None:
-        return None
+        return _evening_hour(text)
     if match.group(3):
         hour, minute = int(match.group(1)) % 12, int(match.group(2) or 0)
         hour += 12 if match.group(3) == "pm" else 0
     else:
         hour, minute = int(match.group(4)), int(match.group(5))
+        # "dinner at 7:30" is in the evening, whatever a 24-hour clock would say.
+        hour += 12 if 1 <= hour <= 11 and _EVENING_RE.search(text) else 0
     if hour > 23 or minute > 59:
         return None
     return f"{hour:02d}:{minute:02d}"
+
+
+def _evening_hour(text: str) -> str | None:
+    match = _BARE_HOUR_RE.search(text)
+    if match is None or not _EVENING_RE.search(text) or not 1 <= int(match.group(1)) <= 11:
+        return None
+    return f"{int(match.group(1)) + 12:02d}:00"
 
 
 def without_time(text: str) -> str:
@@ -106,7 +157,8 @@ def party_size(text: str) -> int | None:
     match = _PARTY_RE.search(text)
     if match is None:
         return None
-    return number(match.group(1) or match.group(2))
+    guests = number(match.group(1) or match.group(2))
+    return guests if guests is not None and 0 < guests <= _MAX_PARTY else None
 
 
 def day_word(text: str) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from swiggy_sandbox.planner import numbers, phrasing
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.intents import search_query
 
@@ -38,7 +39,10 @@ _RECIPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "tofu": ("a tofu stir-fry", ("tofu", "capsicum", "hakka noodles")),
 }
 _COOK = re.compile(r"\b(ingredients?|recipe|cook|make|making|prepare)\b")
-_PLAN = re.compile(r"\b(plan|meal ?plan|ideas?)\b.*\b(dinners?|lunch(es)?|meals?)\b")
+_PLAN = re.compile(
+    r"\b(plan|meal ?plan|ideas?)\b.*\b(dinners?|lunch(es)?|meals?)\b"
+    r"|\b(dinners?|lunch(es)?|meals?)\s+(plan|ideas?|for the week)\b"
+)
 _BREAKFAST = re.compile(r"\bbreakfast\b")
 _SPLIT = re.compile(r"\s*(?:,|\band\b|\bplus\b|&(?=\s))\s*")
 _MEAL_WORDS = re.compile(
@@ -107,7 +111,18 @@ def grocery_wish(text: str) -> Wish | None:
         return Wish(items[:MAX_SEARCHES], f"Here's {_joined(items[:MAX_SEARCHES])}:")
     if _BREAKFAST.search(text) and not items:
         return Wish(("oats", "eggs", "greek yogurt"), _BREAKFAST_IDEAS)
-    return None
+    return diet_wish(text)
+
+
+def diet_wish(text: str) -> Wish | None:
+    """A diet the shop has no label for ("low sugar"): what it marks healthy, said plainly."""
+    named = phrasing.diet(text)
+    if named is None:
+        return None
+    query = search_query(phrasing.without_diet(text))
+    if query in ("", "healthy"):
+        query = "healthy snacks"
+    return Wish((query,), f"Nothing here is labelled “{named}”; these are marked healthy.")
 
 
 def style_wish(text: str) -> Wish | None:
@@ -154,25 +169,28 @@ _CRAVINGS = {
 _DISH_NOISE = re.compile(
     r"\b(best|top|highest|high)[- ]rated\b|\b((that|which)\s+)?((arrives?|delivers?|comes?|"
     r"reach(es)?)\s+)?(in|within|under)\s*\d+\s*min(ute)?s?\b"
-    r"|\bfor\s+(\d+|one|two|three|four|five|six)\b"
-    r"|\b(quick(ly)?|fast|tonight|today|now|i'?m|hungry|something|anything|cheap)\b"
+    rf"|\bfor\s+(\d+|{numbers.SPELLED})\b(\s+(people|persons|guests|pax|of us))?"
+    r"|\b(\d+|" + numbers.SPELLED + r")\s+(people|persons|guests|pax|of us)\b"
+    r"|\b(quick(ly)?|fast|tonight|today|tomorrow|now|i'?m|hungry|something|anything|food|"
+    r"meals?|dishes|(for |after |at )?(lunch|dinner|supper))\b"
 )
 _MINUTES = re.compile(r"\b(\d+)\s*min")
 
 
-def food_wish(text: str, query: str) -> tuple[str, str]:
-    """The dish or cuisine to search for and a sentence to open with ("" when plain)."""
-    text = text.lower()
+def food_wish(text: str) -> tuple[str, str]:
+    """The dish or cuisine to search for ("" when none is named) and a sentence to open
+    with ("" when plain)."""
+    text = phrasing.without_diet(phrasing.without_day_parts(text))
     for craving, (search, intro) in _CRAVINGS.items():
         if _has(text, craving):
             return search, intro
-    cleaned = search_query(_DISH_NOISE.sub(" ", en.without_price(text)))
+    cleaned = search_query(_DISH_NOISE.sub(" ", phrasing.for_whom(en.without_price(text))))
     dishes = [part.strip() for part in _SPLIT.split(cleaned) if part.strip()]
     if len(dishes) > 1:
         # One restaurant per cart: find the first dish; the rest come from its menu.
         rest = _joined(tuple(dishes[1:]))
         return dishes[0], f"Starting with {dishes[0]}; pick a place and add {rest} from its menu."
-    return (cleaned or query), ""
+    return cleaned, ""
 
 
 def best_rated(restaurants: list[dict[str, object]], text: str) -> str:

@@ -7,8 +7,11 @@ from swiggy_core.actions import (
     action_message,
     escape_markup,
     parse_action,
+    suggestion_markup,
+    suggestions,
     typed_message,
     visible_text,
+    without_suggestions,
 )
 from swiggy_core.models import ChatMessage, MessageMeta, TextBlock, conversation_adapter
 
@@ -72,3 +75,14 @@ def test_typed_markup_is_escaped_so_no_tag_can_be_rebuilt(typed):
 def test_escaping_keeps_what_the_person_wrote_readable():
     assert escape_markup("snacks < ₹200") == "snacks &lt; ₹200"
     assert typed_message("  find milk  ").content == "find milk"
+
+
+def test_a_reply_offers_requests_as_chips_read_from_its_tags():
+    reply = "Nothing for “ramen”. The nearest I can find:\n\n" + suggestion_markup(
+        ["Chinese", " Biryani\n", "Chinese", "<b>Pizza</b>"]
+    )
+    assert suggestions(reply) == ["Chinese", "Biryani", "bPizza/b"]  # distinct, one line
+    assert without_suggestions(reply) == "Nothing for “ramen”. The nearest I can find:"
+    long = suggestion_markup(["x" * 61, *[f"Dish {n}" for n in range(6)]])
+    assert suggestions(long) == ["Dish 0", "Dish 1", "Dish 2", "Dish 3"]  # a row, not a menu
+    assert suggestions("No tags here, <suggest>unclosed") == []

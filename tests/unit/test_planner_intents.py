@@ -113,3 +113,47 @@ def test_best_match_needs_enough_shared_words() -> None:
     assert en.best_match(["salted", "chip"], names, str) == names[0]
     assert en.best_match(["salted", "peanut"], names, str, minimum=2) is None
     assert en.rupees(54) == "₹54" and en.rupees(410.85) == "₹410.85"
+
+
+def test_amounts_parties_counts_and_times_in_words() -> None:
+    assert en.price_cap("snacks under two hundred") == 200
+    assert en.price_cap("burgers under two hundred and fifty") == 250
+    assert en.price_cap("greek yogurt under one fifty") == 150
+    assert en.price_cap("a table below 2k") == 2000
+    assert en.price_cap("shampoo below 300 rupees") == 300
+    assert en.without_price("snacks under two hundred rupees").split() == ["snacks"]
+    assert en.wants_cheap("a low budget face wash") and not en.wants_cheap("face wash")
+    assert en.party_size("rooftop for a party of eight") == 8
+    assert en.party_size("birthday dinner, we are six") == 6
+    assert en.party_size("dinner for a romantic evening") is None
+    assert en.party_size("pizza for two hundred rupees") is None  # an amount, not guests
+    assert en.quantity("get me three packs of maggi") == 3
+    assert en.clock_time("a table for two at 8 tonight") == "20:00"
+    assert en.clock_time("dinner at 7:30") == "19:30"
+
+
+@pytest.mark.parametrize(
+    ("text", "vertical", "expected"),
+    [
+        (
+            "low sugar snacks for my dad",
+            "NutriCart",
+            {"kind": "search", "query": "low sugar snacks"},
+        ),
+        ("I need milk for my mom", "NutriCart", {"kind": "search", "query": "milk"}),
+        ("a dozen eggs", "NutriCart", {"kind": "search", "query": "eggs"}),
+        ("cookies for my kids", "NutriCart", {"kind": "search", "query": "biscuits"}),
+        (
+            "I want two Amul butter",
+            "NutriCart",
+            {"kind": "add", "quantity": 2, "phrase": "amul butter"},
+        ),
+        ("add two packets of amul milk", "NutriCart", {"kind": "add", "phrase": "amul milk"}),
+        ("two paneer biryanis", "FeedMe", {"kind": "search", "query": "paneer biryanis"}),
+    ],
+)
+def test_who_it_is_for_counts_and_everyday_names_leave_the_query(
+    text: str, vertical: str, expected: dict[str, Any]
+) -> None:
+    intent = read_intent(text, None, vertical)
+    assert {key: getattr(intent, key) for key in expected} == expected

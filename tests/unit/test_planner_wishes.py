@@ -28,10 +28,10 @@ def test_style_wishes() -> None:
 
 
 def test_food_wishes() -> None:
-    assert food_wish("something spicy under ₹300", "")[0] == "andhra"
-    assert food_wish("best-rated pizza in 30 minutes", "")[0] == "pizza"
-    assert food_wish("chinese for two", "")[0] == "chinese"
-    dish, intro = food_wish("a biryani and a coke", "")
+    assert food_wish("something spicy under ₹300")[0] == "andhra"
+    assert food_wish("best-rated pizza in 30 minutes")[0] == "pizza"
+    assert food_wish("chinese for two")[0] == "chinese"
+    dish, intro = food_wish("a biryani and a coke")
     assert dish == "biryani" and "coke" in intro
 
 
