@@ -4,6 +4,8 @@ Derived from the stored messages on every run, so it changes as soon as a cart r
 arrives and its buttons always act on the current cart (see `cart_actions`). It shows
 each line with − / + / remove, the server's bill as reported, the address the order
 goes to, and Place order (which asks for approval first; nothing is spent here).
+A phone keeps the sidebar folded away: the cart bar under the chat input (`cart_bar`)
+says what the cart holds and slides this panel in.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from swiggy_ui import state
 from swiggy_ui.cards.cart import unit_price_text
 from swiggy_ui.cards.rows import bill_rows
 from swiggy_ui.cart_actions import checkout_action, quantity_action
+from swiggy_ui.cart_bar import render_cart_bar
 from swiggy_ui.cart_switch import ask_about_shared_cart
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
@@ -31,7 +34,7 @@ _CART_SERVERS = frozenset({"instamart", "food"})
 
 
 def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatMessage]) -> None:
-    """The sidebar cart of `vertical`, and the shared-cart question where it applies.
+    """The sidebar cart of `vertical`, its bar under the input, the shared-cart question.
 
     Everything comes from `messages` (the stored chat); `runtime` is part of the page's
     call so the panel can grow without changing it.
@@ -45,6 +48,7 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
     # While the shared-cart question is open this chat's lines may not be the server's:
     # shown, but nothing acts on them (an update would replace the cart with stale lines).
     busy = asked or (watching is not None and not watching.finished)
+    render_cart_bar(vertical, cart)  # under the chat input: a phone folds the sidebar away
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)
         if cart.is_empty:
@@ -75,15 +79,21 @@ def _title(cart: CartState) -> None:
 
 
 def _line(cart: CartState, line: CartLine, *, key: str, busy: bool) -> None:
-    """Name and size, then − quantity + remove and the line's amount on one row."""
+    """Name and amount on one row, then − quantity + remove.
+
+    The amount sits beside the name, which wraps, rather than after four buttons: in a
+    300 px sidebar that row ran out of room and cut "₹108" to "₹10".
+    """
     size = f" · {plain(line.quantity_description)}" if line.quantity_description else ""
-    st.markdown(f"{plain(line.name)}{size}")
+    with st.container(horizontal=True, wrap=False, gap="xsmall"):
+        st.markdown(f"{plain(line.name)}{size}", width="stretch")
+        st.markdown(rupees(line.line_total), width="content")
     each = unit_price_text(line) if line.quantity != 1 or line.mrp else None
     if each:
         st.caption(each)
     if not line.in_stock:
         st.badge("Out of stock", color="gray")
-    with st.container(horizontal=True, vertical_alignment="center", wrap=False, gap="small"):
+    with st.container(horizontal=True, vertical_alignment="center", wrap=False, gap="xsmall"):
         _step("−", f"{key}-dec", quantity_action(cart, line, line.quantity - 1), busy)
         st.markdown(f"**{line.quantity}**", width="content")
         _step("+", f"{key}-inc", quantity_action(cart, line, line.quantity + 1), busy)
@@ -97,8 +107,6 @@ def _line(cart: CartState, line: CartLine, *, key: str, busy: bool) -> None:
             on_click=state.queue_action,
             args=(quantity_action(cart, line, 0),),
         )
-        st.space("stretch")
-        st.markdown(rupees(line.line_total), width="content")
 
 
 def _step(label: str, key: str, action: CardAction, busy: bool) -> None:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from uihelpers import texts
+from uihelpers import buttons, texts
 
 from swiggy_core.mcp import call_tool
 from swiggy_core.parsers import (
@@ -28,6 +28,7 @@ from swiggy_core.parsers import (
     parse_tool_result,
 )
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
+from swiggy_ui.cards.grid import GRID_KEY_PREFIX, INITIAL_ITEMS
 
 TIMEOUT = 60
 CDN = "https://media-assets.swiggy.com/swiggy/image/upload/ok.png"
@@ -76,16 +77,70 @@ def _products(count: int, image_url: str | None = None) -> ProductsResult:
 # --- grids and images -------------------------------------------------------------------
 
 
+def _grids(node: object) -> list[object]:
+    """The card grids under `node` (keyed containers, see swiggy_ui.cards.grid)."""
+    found = [node] if f"-{GRID_KEY_PREFIX}" in getattr(node, "_block_id", "") else []
+    children = getattr(node, "children", None)
+    for child in children.values() if isinstance(children, dict) else []:
+        found += _grids(child)
+    return found
+
+
+def _grid_style(at: AppTest) -> str:
+    """The grid's stylesheet (style-only HTML goes to the page's event container)."""
+    event = at._tree.children[2]
+    bodies = [node.proto.body for node in event.children.values() if node.type == "html"]
+    return "\n".join(body for body in bodies if GRID_KEY_PREFIX in body)
+
+
 def test_a_lone_result_sits_in_a_normal_width_column():
     at = _render(_products(1))
-    assert len(at.columns) == 3  # one third of the width, not the whole of it
-    assert _bordered(at._tree) == 1  # one card, no empty frames beside it
+    (grid,) = _grids(at._tree)
+    assert grid.proto.flex_container.wrap  # one wrapping row, not columns that stack
+    assert not at.columns
+    assert _bordered(grid) == 1  # one card, no empty frames beside it
+    style = _grid_style(at)
+    # A third of the row and never grown: one result is as wide as one card of three.
+    assert "flex: 0 0 calc((100% - 2 * var(--card-gap)) / 3)" in style
 
 
-def test_a_part_filled_last_row_has_no_empty_frames():
+def test_a_phone_keeps_two_cards_a_row():
     at = _render(_products(4))
-    assert len(at.columns) == 6  # two rows of three
-    assert _bordered(at._tree) == 4  # a frame per card only
+    (grid,) = _grids(at._tree)
+    assert _bordered(grid) == 4  # a frame per card only
+    style = _grid_style(at)
+    narrow = style[style.index("@media (max-width: 639.98px)") :]
+    assert "flex-basis: calc((100% - var(--card-gap)) / 2)" in narrow
+
+
+def _two_results() -> None:
+    """One grid at the same place in the chat: "Show more" is pressed in chat a only."""
+    import streamlit as st
+
+    from swiggy_core.parsers import ProductItem, ProductsResult
+    from swiggy_core.verticals import get_vertical
+    from swiggy_ui.cards import CardContext, render_result
+
+    chat = st.session_state.get("chat", "a")
+    items = [ProductItem(name=f"{chat} bar {i}", spin_id=f"{chat}{i}", price=50) for i in range(10)]
+    result = ProductsResult(items=items, tool_name="search_products")
+    render_result(result, CardContext(key="m3-1", vertical=get_vertical("food")))
+
+
+def test_show_more_is_remembered_for_that_result_only():
+    at = AppTest.from_function(_two_results, default_timeout=TIMEOUT)
+    at.run()
+    assert len(buttons(at, "Add")) == INITIAL_ITEMS
+    (more,) = [b for b in at.button if b.label == "Show 4 more"]
+    more.click().run()
+    assert len(buttons(at, "Add")) == 10 and not [b for b in at.button if "more" in b.label]
+    at.run()
+    assert len(buttons(at, "Add")) == 10  # remembered across reruns
+    # Another chat's result in the same place starts short again.
+    at.session_state["chat"] = "b"
+    at.run()
+    assert len(buttons(at, "Add")) == INITIAL_ITEMS
+    assert [b.label for b in at.button if "more" in b.label] == ["Show 4 more"]
 
 
 def test_images_are_compact_and_an_unloadable_one_is_a_small_icon_tile():
