@@ -129,11 +129,16 @@ def retire_on_cart_change(
             )
 
 
-def reply_message(result: TurnResult, turn_id: str, vertical_id: str) -> ChatMessage:
-    """The stored reply of one model turn, its cards parsed once."""
+def reply_message(
+    result: TurnResult, turn_id: str, vertical_id: str, request: str | None = None
+) -> ChatMessage:
+    """The stored reply of one model turn, its cards parsed (and searches ranked) once.
+
+    `request`: what the person last typed, which search cards are ranked against.
+    """
     meta = MessageMeta(
         usage=result.usage,
-        cards=parse_cards(result.blocks, vertical_id),
+        cards=parse_cards(result.blocks, vertical_id, request=request),
         error=result.error,
         stopped=result.stopped,
         # A failed reply stays on screen; the model gets the question again on Retry.

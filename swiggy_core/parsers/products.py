@@ -61,6 +61,7 @@ _SKU_KEYS = Keys("skuId", "sku_id")
 _SIZE_KEYS = Keys("quantityDescription", "quantity_description", "weight", "packSize")
 _MAX_QUANTITY_KEYS = Keys("maxQuantity", "max_quantity", "maxAllowedQuantity")
 _PRODUCT_EXTRA_KEYS = frozenset({*_PRODUCT_STOCK_KEYS, *_VEG_KEYS, "description"})
+_VEG_CLASSES = {"VEG": True, "NONVEG": False, "NON_VEG": False, "EGG": False}
 _MAX_VARIATIONS = 12
 _DESCRIPTION_CHARS = 500
 Fields = dict[str, Any]  # a card model's fields, validated once with the whole result
@@ -147,10 +148,25 @@ def _grocery(record: dict[str, Any], name: str, context: dict[str, Any]) -> Fiel
         "max_quantity": default["max_quantity"] or own["max_quantity"],
         "image_url": default["image_url"] or own["image_url"],
         "description": to_str(record.get("description"), _DESCRIPTION_CHARS) if extra else None,
-        "is_veg": to_bool(first(record, _VEG_KEYS)) if extra else None,
+        "is_veg": _veg_mark(record, extra),
         "category": dish_category(record, context),
         "variations": variations,
     }
+
+
+def _veg_mark(record: dict[str, Any], extra: bool) -> bool | None:
+    """The product's own veg mark, else the packs' (`vegClassifier`: VEG, NONVEG, EGG).
+
+    Read for the ranking's diet filter ("veg snacks"); an egg is not vegetarian.
+    """
+    own = to_bool(first(record, _VEG_KEYS)) if extra else None
+    if own is not None:
+        return own
+    for variation in as_list(record.get("variations"))[:_MAX_VARIATIONS]:
+        mark = variation.get("vegClassifier") if isinstance(variation, dict) else None
+        if isinstance(mark, str):
+            return _VEG_CLASSES.get(mark.strip().upper())
+    return None
 
 
 def _default_pack(variations: list[Fields]) -> Fields | None:

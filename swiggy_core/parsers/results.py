@@ -84,8 +84,20 @@ class ProductItem(_Model):
     bestseller: bool = False
 
 
+class ItemGroup(_Model):
+    """A run of a grid's items that answers one thing asked for ("Eggs": the next 3)."""
+
+    label: str
+    size: int
+
+
 class ProductsResult(_Result):
-    """A grid of products or menu dishes."""
+    """A grid of products or menu dishes.
+
+    Ranked against the request when stored: `items` lead with the `fitting` ones (best
+    first, in `groups` when several things were asked for); the rest fit it less, for
+    the reasons in `fit_less_why`. `fitting` is None when nothing was set aside.
+    """
 
     type: Literal["products"] = "products"
     kind: Literal["grocery", "menu"] = "grocery"
@@ -94,6 +106,9 @@ class ProductsResult(_Result):
     restaurant_name: str | None = None
     next_offset: int | None = None
     truncated: bool = False
+    fitting: int | None = None
+    groups: list[ItemGroup] = Field(default_factory=list)
+    fit_less_why: list[str] = Field(default_factory=list)
 
 
 class RestaurantDeal(_Model):
@@ -124,13 +139,18 @@ class RestaurantItem(_Model):
 
 
 class RestaurantsResult(_Result):
-    """A grid of restaurants (and the dishes a Food search matched alongside them)."""
+    """A grid of restaurants (and the dishes a Food search matched alongside them).
+
+    Ranked like `ProductsResult`: the `fitting` first, then those that fit less.
+    """
 
     type: Literal["restaurants"] = "restaurants"
     items: list[RestaurantItem] = Field(default_factory=list)
     dishes: list[ProductItem] = Field(default_factory=list)
     next_offset: int | None = None
     truncated: bool = False
+    fitting: int | None = None
+    fit_less_why: list[str] = Field(default_factory=list)
 
 
 class TimeSlot(_Model):

@@ -32,8 +32,12 @@ CARD_FIRST = RuleSection(
         "The app turns every tool result into cards that show names, prices, images, "
         "ratings, slots and totals. The cards carry the data: do not repeat it as lists "
         "or tables.",
-        "After a tool result, write 1–2 short sentences: what stands out and why, and "
-        "the next step or question.",
+        "The app orders search cards by how well they fit what the person asked (its "
+        "words, the kind of product, pack size, diet, budget and quantity) and keeps the "
+        "ones that fit less one tap away.",
+        "After a tool result, write 1–2 short sentences that recommend: the one that fits "
+        "best and why (for example the most protein for the price), and the next step or "
+        "question. Never list again the names, prices, sizes or ratings the cards show.",
         "Never print raw JSON, internal ids or field names unless the person asks for them.",
     ),
 )

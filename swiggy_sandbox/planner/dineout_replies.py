@@ -9,7 +9,6 @@ from typing import Any
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.view import IST
 
-SHOWN_VENUES = 5
 NEAREST_SLOTS = 3
 _NOT_QUERY = re.compile(
     r"\b(book|reserve|reservation|a|an|the|table|tables|for|at|on|near|in|around|me|us|please|"
@@ -71,7 +70,7 @@ def display_time(hhmm: str) -> str:
 def venues_reply(
     data: dict[str, Any], wish: str, missing: list[str], cap: float | None = None
 ) -> str:
-    """Venues with cuisine, rating and price, then the question that moves things on."""
+    """The place that fits best and why, then the question that moves things on."""
     found = data.get("restaurants") or []
     if not found:
         return "I couldn't find a matching place nearby. Shall I try another cuisine or area?"
@@ -80,11 +79,10 @@ def venues_reply(
         if not within:
             return f"None of these is within {en.rupees(cap)} for two; here they are anyway."
         found = within
-    lines = [_venue_line(v) for v in found[:SHOWN_VENUES]]
     ask = "Which one should I check for free slots?"
     if missing:
         ask = f"Also tell me {' and '.join(missing)}. {ask}"
-    return f"Here are places{wish}:\n{en.listing(lines)}\n\n{ask}"
+    return f"{_venue_pick(found[0])} looks best{wish}. {ask}"
 
 
 def _cost(venue: dict[str, Any]) -> int | None:
@@ -93,22 +91,19 @@ def _cost(venue: dict[str, Any]) -> int | None:
     return int(digits) if digits else None
 
 
-def _venue_line(venue: dict[str, Any]) -> str:
-    facts = [", ".join(venue.get("cuisine") or venue.get("cuisines") or [])]
+def _venue_pick(venue: dict[str, Any]) -> str:
+    """ "Toit in Indiranagar (rated 4.5, 15% off)": the name and what makes it stand out."""
     rating = venue.get("rating")
     value = rating.get("value") if isinstance(rating, dict) else venue.get("avgRating")
-    if value:
-        facts.append(f"★{value}")
-    if venue.get("costForTwo"):
-        facts.append(str(venue["costForTwo"]))
-    if venue.get("distance"):
-        facts.append(str(venue["distance"]))
+    facts = [f"rated {value}"] if value else []
     offers = venue.get("offers") or []
     first = offers[0] if offers else None
     title = first.get("offerTitle") if isinstance(first, dict) else first
-    offer = f" — {title}" if title else ""
-    details = " · ".join(fact for fact in facts if fact)
-    return f"{venue.get('name')} ({venue.get('locality', '')}) · {details}{offer}"
+    if title:
+        facts.append(str(title))
+    where = f" in {venue['locality']}" if venue.get("locality") else ""
+    stands_out = f" ({', '.join(facts)})" if facts else ""
+    return f"{venue.get('name')}{where}{stands_out}"
 
 
 def slot_when(slot: dict[str, Any]) -> tuple[date, str]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from swiggy_core.parsers.restaurants import parse_restaurants
+from swiggy_core.ranking import rank, read_wants
 from swiggy_sandbox.planner import text as en
 
-SHOWN_RESTAURANTS = 5
-SHOWN_DISHES = 6
 _PAISE = 100
 _VARIANT_KEYS = ("variants", "variantsV2")
 
@@ -19,28 +19,37 @@ def is_open(restaurant: dict[str, Any]) -> bool:
 
 
 def restaurants_reply(data: dict[str, Any], query: str) -> str:
-    """Open restaurants with rating, delivery time and price, then the question."""
+    """The open restaurant that fits best and why, then the next step (cards show the rest)."""
     found = [r for r in data.get("restaurants") or [] if isinstance(r, dict)]
     open_now = [r for r in found if is_open(r)]
     if not open_now:
         closed = " (the ones that have it are closed right now)" if found else ""
         return f"No restaurant near you delivers “{query}” right now{closed}. Try another dish?"
-    lines = [_restaurant_line(r) for r in open_now[:SHOWN_RESTAURANTS]]
+    best = _ranked_like_cards(open_now, query)[0]
     return (
-        f"These deliver “{query}” to you:\n{en.listing(lines)}\n\n"
-        "Which one should I open? Say “order from the first restaurant” or tap Menu."
+        f"For “{query}”, {_restaurant_line(best)} looks best. "
+        "Tap Menu on a card, or say “order from the first restaurant”."
     )
 
 
+def _ranked_like_cards(restaurants: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """Restaurants in the app's card order for this search (what fits first)."""
+    parsed = parse_restaurants({"restaurants": restaurants}, "foodorder")
+    if parsed is None:
+        return restaurants
+    ranked = rank(parsed.items, read_wants(query))
+    by_id = {str(r.get("id")): r for r in restaurants}
+    order = [by_id.get(item.restaurant_id or "") for item in [*ranked.items, *ranked.dropped]]
+    return [restaurant for restaurant in order if restaurant is not None] or restaurants
+
+
 def _restaurant_line(restaurant: dict[str, Any]) -> str:
-    facts = [f"★{restaurant['avgRating']}"] if restaurant.get("avgRating") else []
+    """ "Meghana Foods (rated 4.5, 25-30 mins)": the name and why it stands out."""
+    facts = [f"rated {restaurant['avgRating']}"] if restaurant.get("avgRating") else []
     if restaurant.get("deliveryTimeRange"):
         facts.append(str(restaurant["deliveryTimeRange"]))
-    if restaurant.get("costForTwo"):
-        facts.append(str(restaurant["costForTwo"]))
-    if restaurant.get("distanceKm") is not None:
-        facts.append(f"{restaurant['distanceKm']} km")
-    return f"{restaurant.get('name')} — {' · '.join(facts)}"
+    name = str(restaurant.get("name"))
+    return f"{name} ({', '.join(facts)})" if facts else name
 
 
 def menu_dishes(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -55,28 +64,24 @@ def in_stock(dish: dict[str, Any]) -> bool:
 
 
 def menu_reply(data: dict[str, Any], craving: list[str]) -> str:
-    """The dishes that match the craving first, then a few others."""
+    """The dish that answers the craving best, in one line: the menu cards show the rest."""
     restaurant = data.get("restaurant") or {}
     name = restaurant.get("name", "the restaurant")
     dishes = [d for d in menu_dishes(data) if in_stock(d)]
     scored = [(en.match_score(craving, str(d.get("name", ""))), d) for d in dishes]
     matching = [d for _, d in sorted((row for row in scored if row[0]), key=lambda r: -r[0])]
     others = [d for d in dishes if d not in matching]
-    shown = (matching + others)[:SHOWN_DISHES]
-    if not shown:
+    if not dishes:
         return f"{name} has nothing available to order right now."
-    lines = [
-        f"{d.get('name')}{' (veg)' if d.get('isVeg') else ''} — "
-        f"{en.rupees(float(d.get('price') or 0) / _PAISE)}"
-        for d in shown
-    ]
-    lead = "has what you wanted" if matching else "has these"
+    pick = (matching + others)[0]
+    price = en.rupees(float(pick.get("price") or 0) / _PAISE)
+    lead = f"{name} has what you wanted" if matching else f"Here's the menu of {name}"
     closed = ""
     if restaurant.get("isOpen") is False:
         closed = "Heads-up: it's closed right now, so ordering will wait until it opens.\n\n"
     return (
-        f"{closed}{name} {lead}:\n{en.listing(lines)}\n\n"
-        f"Say “add the {str(shown[0].get('name', 'first dish')).lower()}” or tap Add."
+        f"{closed}{lead}; {pick.get('name')} ({price}) is a good pick. "
+        f"Say “add the {str(pick.get('name', 'first dish')).lower()}” or tap Add."
     )
 
 

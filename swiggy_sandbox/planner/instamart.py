@@ -159,7 +159,9 @@ def _target(
     search = view.latest("search_products")
     if search is None:
         return None
-    shown = say.shown_products(search.data, find.budget(view.user_texts[search.turn], search.data))
+    cap = find.budget(view.user_texts[search.turn], search.data)
+    # In the cards' order (ranked against the search), so "the first one" is the first card.
+    shown = say.shown_products(search.data, cap, str(search.input.get("query") or ""))
     every = list(search.data.get("products") or [])
     product = en.pick(shown, intent.position)
     if product is None and intent.name_words:

@@ -9,8 +9,11 @@ comes from the sandbox catalog, standing in for the model's general knowledge.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
+from swiggy_core.parsers.products import parse_products
+from swiggy_core.ranking import rank, read_wants
 from swiggy_sandbox.catalog import Product, load_catalog
 from swiggy_sandbox.planner import text as en
 
@@ -40,12 +43,33 @@ def price_of(product: dict[str, Any]) -> float | None:
     return float(price.get("offerPrice") or price.get("mrp") or 0)
 
 
-def shown_products(data: dict[str, Any], cap: float | None) -> list[dict[str, Any]]:
-    """The products a reply lists, in order: buyable and within the budget."""
+def shown_products(
+    data: dict[str, Any], cap: float | None, query: str | None = None
+) -> list[dict[str, Any]]:
+    """The products a reply speaks of: buyable, within the budget, and (given the query)
+    in the order the app's cards show them, so "the first one" is the first card."""
     products = [p for p in data.get("products") or [] if price_of(p) is not None]
+    if query:
+        products = ranked_like_cards(products, query, cap)
     if cap is not None:
         products = [p for p in products if (price_of(p) or 0) <= cap]
     return products[:SHOWN_PRODUCTS]
+
+
+def ranked_like_cards(
+    products: list[dict[str, Any]], query: str, cap: float | None
+) -> list[dict[str, Any]]:
+    """Products in the app's card order for this search: those that fit first."""
+    parsed = parse_products({"products": products}, "food")
+    if parsed is None:
+        return products
+    wants = read_wants(query)
+    if cap is not None:
+        wants = replace(wants, budget=cap)
+    ranked = rank(parsed.items, wants)
+    by_id = {str(p.get("productId")): p for p in products}
+    order = [by_id.get(item.product_id or "") for item in [*ranked.items, *ranked.dropped]]
+    return [product for product in order if product is not None] or products
 
 
 def amount(value: Any) -> float | None:
@@ -73,38 +97,51 @@ def product_words(product: dict[str, Any]) -> str:
 
 
 def products_reply(data: dict[str, Any], query: str, cap: float | None, nutrition: bool) -> str:
-    """A short list of what the search found, with prices and a next step."""
-    shown = shown_products(data, cap)
+    """The one product to pick and why, then the next step: the cards show the rest."""
+    shown = shown_products(data, cap, query)
     if not shown:
         if cap is not None and data.get("products"):
             budget = en.rupees(cap)
             return f"Nothing for “{query}” is under {budget} right now. Shall I drop the budget?"
         return f"I couldn't find anything for “{query}”. Try a simpler name or a brand."
     budget = f" under {en.rupees(cap)}" if cap is not None else ""
-    lines = [_product_line(p) for p in shown]
-    reply = f"Here's what I found for “{query}”{budget}:\n{en.listing(lines)}"
-    if nutrition and (note := _protein_note(shown)):
-        reply += f"\n\n{note}"
-    return reply + "\n\nSay “add 2 of the first one” or use the Add buttons."
+    best = shown[0]
+    reply = f"Best fit for “{query}”{budget}: {best.get('displayName', 'the first card')}"
+    reply += f", {_why(best, nutrition)}."
+    if nutrition and (note := _protein_note(shown, best)):
+        reply += f" {note}"
+    return reply + " Tap Add, or say “add 2 of the first one”."
 
 
 def several_reply(found: list[tuple[str, dict[str, Any]]], cap: float | None) -> str:
-    """The best few of each search, one line per search, then the next step."""
-    lines = []
-    for query, data in found:
-        shown = shown_products(data, cap)[:2]
-        names = "; ".join(_product_line(p) for p in shown) or "nothing in stock right now"
-        lines.append(f"**{query.capitalize()}**: {names}")
-    return "\n".join(lines) + "\n\nUse the Add buttons, or say “add the first one”."
+    """Which searches found something (best fit first in each), then the next step."""
+    have = [query for query, data in found if shown_products(data, cap, query)]
+    missing = [query for query, data in found if not shown_products(data, cap, query)]
+    reply = f"The best fit comes first for {_joined(have)}." if have else ""
+    if missing:
+        budget = f" under {en.rupees(cap)}" if cap is not None else ""
+        reply += f" Nothing for {_joined(missing)} is in stock{budget} right now."
+    return reply.strip() + " Use the Add buttons, or say “add the first one”."
 
 
-def _product_line(product: dict[str, Any]) -> str:
-    variation = buyable(product) or {}
-    size = f" ({variation['quantityDescription']})" if variation.get("quantityDescription") else ""
-    return f"{product.get('displayName', 'Item')}{size} — {en.rupees(price_of(product))}"
+def _why(product: dict[str, Any], nutrition: bool) -> str:
+    """What makes the pick worth it in a few words: protein when known, then the price."""
+    pack = (buyable(product) or {}).get("quantityDescription")
+    price = f"{en.rupees(price_of(product))} for {pack}" if pack else en.rupees(price_of(product))
+    known = known_product(product.get("productId"))
+    if nutrition and known is not None and known.nutrition is not None:
+        return f"{known.nutrition.protein_g:g} g protein per 100 g at {price}"
+    return price
 
 
-def _protein_note(shown: list[dict[str, Any]]) -> str:
+def _joined(queries: list[str]) -> str:
+    """ "“eggs”, “milk” and “bread”"."""
+    quoted = [f"“{query}”" for query in queries]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _protein_note(shown: list[dict[str, Any]], best: dict[str, Any]) -> str:
+    """The most protein among the fitting ones, when it is not the pick already."""
     protein = {}
     for product in shown:
         known = known_product(product.get("productId"))
@@ -112,8 +149,10 @@ def _protein_note(shown: list[dict[str, Any]]) -> str:
             protein[str(product.get("displayName"))] = known.nutrition.protein_g
     if not protein:
         return ""
-    best = max(protein, key=lambda name: protein[name])
-    return f"Nutrition: {best} has the most protein here, {protein[best]:g} g per 100 g."
+    most = max(protein, key=lambda name: protein[name])
+    if most == best.get("displayName"):
+        return ""
+    return f"For the most protein: {most}, {protein[most]:g} g per 100 g."
 
 
 def cart_lines(data: dict[str, Any]) -> list[dict[str, Any]]:

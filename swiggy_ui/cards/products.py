@@ -9,8 +9,8 @@ from swiggy_core.constants import VERTICAL_STYLE
 from swiggy_core.formatting import PRICE_UNKNOWN, discount_percent, price_known, rupees
 from swiggy_core.parsers import ProductItem, ProductsResult
 from swiggy_ui.cards.context import CardContext
-from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
+from swiggy_ui.cards.ranked import ranked_grid
 from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
@@ -21,10 +21,14 @@ MAX_VARIANTS_LISTED = 4
 def render_products(result: ProductsResult, ctx: CardContext) -> None:
     if result.kind == "menu" and result.restaurant_name:
         st.markdown(f"**Menu · {plain(result.restaurant_name)}**")
-    card_grid(
+    # Ranked when stored: what fits the request first, the rest one click away.
+    ranked_grid(
         result.items,
         lambda item, key: _product_card(item, key, result, ctx),
         key=ctx.key,
+        fitting=result.fitting,
+        groups=result.groups,
+        fit_less_why=result.fit_less_why,
     )
     if result.truncated and result.kind == "menu":
         st.caption(f"The first {len(result.items)} dishes: ask for a dish by name to see more.")

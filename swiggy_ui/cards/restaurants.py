@@ -15,9 +15,9 @@ from swiggy_core.constants import VERTICAL_DINING
 from swiggy_core.formatting import date_time_label, distance_label, price_known, rupees
 from swiggy_core.parsers import ProductsResult, RestaurantDeal, RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
-from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.cards.images import card_image
 from swiggy_ui.cards.products import render_products
+from swiggy_ui.cards.ranked import ranked_grid
 from swiggy_ui.safe_text import plain
 from swiggy_ui.state import queue_action
 
@@ -27,10 +27,12 @@ MAX_DEALS_SHOWN = 4
 
 def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
     dining = ctx.vertical.id == VERTICAL_DINING
-    card_grid(
+    ranked_grid(
         result.items,
         lambda item, key: _restaurant_card(item, key, dining, ctx.image_origin),
         key=ctx.key,
+        fitting=result.fitting,
+        fit_less_why=result.fit_less_why,
     )
     if result.dishes:
         st.markdown("**Matching dishes**")
