@@ -32,6 +32,8 @@ from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.engine.local import run_local_turn
 from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage
+from swiggy_core.parsers import ProductsResult
+from swiggy_core.parsers.cards import parse_cards
 from swiggy_sandbox.catalog.wire import address_wire
 from swiggy_sandbox.connector import McpBridge
 from swiggy_sandbox.connector.toolsets import ServerSpec
@@ -231,6 +233,19 @@ def names(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return [name for name, _ in calls]
 
 
+def search_cards(chat: Chat, request: str) -> list[ProductsResult]:
+    """The product cards of the latest reply as the app stores them (ranked for `request`)."""
+    cards = parse_cards(chat.history[-1].blocks(), chat.vertical, request=request)
+    return [card for card in cards.values() if isinstance(card, ProductsResult)]
+
+
+def first_card(chat: Chat, request: str) -> str:
+    """The name on the first card the app shows for the reply's latest product search."""
+    products = search_cards(chat, request)
+    assert products and products[-1].items, products
+    return products[-1].items[0].name
+
+
 @each_form
 def test_nutricart_search_add_remove_and_a_confirmed_checkout(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer, bridge: McpBridge
@@ -240,9 +255,9 @@ def test_nutricart_search_add_remove_and_a_confirmed_checkout(
 
     calls = chat.say("find high-protein snacks under 200")
     assert calls == [("search_products", {"addressId": home, "query": "high protein snacks"})]
-    listed = [line for line in chat.text().splitlines() if line[:2] in ("1.", "2.", "3.")]
-    assert listed and all(float(line.rsplit("₹", 1)[1]) <= 200 for line in listed)
-    first = listed[0].split(". ", 1)[1].split(" (")[0]
+    first = first_card(chat, "find high-protein snacks under 200")
+    assert "Protein Bar" in first  # not a milkshake or a 1 kg pack of oats
+    assert first in chat.text() and "\n1. " not in chat.text(), "one pick, not the cards again"
 
     calls = chat.say("add 2 of the first one")
     assert names(calls) == ["get_cart", "update_cart"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import anthropic
 import pytest
-from test_planner_flows import Chat, client, names, sandbox
+from test_planner_flows import Chat, client, names, sandbox, search_cards
 
 from swiggy_core.actions import suggestions
 from swiggy_core.verticals.catalog import VERTICALS
@@ -41,7 +41,9 @@ def test_several_items_in_one_request_are_each_searched(
     eggs, bread = _products(chat)
     assert eggs and all("Egg" in name for name in eggs[:3])
     assert bread and all("Bread" in name for name in bread[:3])
-    assert "**Eggs**:" in chat.text() and "**Bread**:" in chat.text()
+    cards = search_cards(chat, "eggs and bread for breakfast")
+    assert [card.groups[0].label for card in cards] == ["Eggs", "Bread"]  # a heading each
+    assert not any(name in chat.text() for name in eggs + bread), "the cards say the names"
 
 
 def test_a_dish_to_cook_finds_its_ingredients(
@@ -61,8 +63,11 @@ def test_a_budget_keeps_to_it(client: anthropic.Anthropic, sandbox: SandboxHttpS
     chat = Chat(client, sandbox, "food", "budget")
     assert _queries(chat.say("snacks under ₹200"), "search_products") == ["snacks"]
     assert "under ₹200" in chat.text()
-    prices = [float(p.split("₹")[-1]) for p in chat.text().split("\n") if " — ₹" in p]
-    assert prices and max(prices) <= 200
+    (card,) = search_cards(chat, "snacks under ₹200")
+    fitting = card.items[: card.fitting]
+    assert fitting and all(item.price is not None and item.price <= 200 for item in fitting)
+    assert all(item.price and item.price > 200 for item in card.items[len(fitting) :])
+    assert fitting[0].name in chat.text() and "\n1. " not in chat.text()
 
 
 def test_stylekit_several_products_and_a_concern(

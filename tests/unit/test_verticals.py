@@ -72,6 +72,8 @@ def test_compiler_appends_the_shared_rules_after_the_profile():
         "most specific query",
         "the cards carry the data",
         "1–2 short sentences",
+        "never list again the names, prices",
+        "orders search cards by how well they fit",
         "reconnect",
         "do not loop",
         "retry once",
