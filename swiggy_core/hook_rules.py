@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.hooks import (
@@ -33,6 +34,10 @@ SLOT_TOOL = "get_available_slots"
 BOOKING_TOOL = "book_table"
 SLOT_NEEDED = "book_table needs a slot from get_available_slots"
 _SLOT_KEYS = ("slotId", "slot_id")
+# Seconds to wait before each new try of an audit write the database was too busy for
+# (each try itself waits out the store's busy timeout first): a loaded machine's queue of
+# writers clears in a moment, and the entry is written rather than lost.
+AUDIT_RETRY_PAUSES: Final = (0.25, 1.0)
 
 
 # --- pre hooks ---------------------------------------------------------------------------
@@ -124,8 +129,13 @@ def audit_to(
     *,
     world: str | None = None,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    sleep: Callable[[float], None] = time.sleep,
 ) -> PostHook:
-    """Write each outcome to the audit; a store fault is logged (no secrets) and ignored."""
+    """Write each outcome to the audit before the call's result goes on.
+
+    A busy database is tried again (`AUDIT_RETRY_PAUSES`); any other store fault, or one
+    that outlasts the retries, is logged (no secrets) and never fails the call.
+    """
 
     def hook(outcome: ToolOutcome) -> None:
         info = outcome.info
@@ -142,13 +152,27 @@ def audit_to(
             duration_ms=outcome.duration_ms,
             error_code=outcome.error_code,
         )
-        try:
-            record(entry)
-        except Exception as error:
-            code = getattr(error, "code", None) or type(error).__name__
-            logger.warning("tool call audit not stored for %s (%s)", info.tool, code)
+        _write_entry(record, entry, sleep)
 
     return hook
+
+
+def _write_entry(
+    record: Callable[[ToolCallEntry], None], entry: ToolCallEntry, sleep: Callable[[float], None]
+) -> None:
+    pauses = iter(AUDIT_RETRY_PAUSES)
+    while True:
+        try:
+            record(entry)
+            return
+        except Exception as error:
+            code = getattr(error, "code", None) or type(error).__name__
+            pause = next(pauses, None) if code == ErrorCode.STORE_BUSY else None
+            if pause is None:
+                logger.error("tool call audit not stored for %s (%s)", entry.tool, code)
+                return
+            logger.warning("tool call audit busy for %s (%s); trying again", entry.tool, code)
+            sleep(pause)
 
 
 def shrink_result(outcome: ToolOutcome) -> ToolOutput:

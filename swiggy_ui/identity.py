@@ -10,14 +10,18 @@ Never a value from the page address: a link cannot carry anyone's identity.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 import streamlit as st
+from streamlit.components.v2 import component as define_component
+from streamlit.components.v2.types import ComponentRenderer
 
 from swiggy_core.settings import Settings
 
@@ -26,6 +30,19 @@ BROWSER_ID_RE = re.compile(r"[0-9a-f]{32}")
 _SESSION_KEY = "browser_id"
 _COOKIE_SET_KEY = "browser_id_cookie_set"
 _COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600
+_WRITER_NAME = "swiggy_browser_cookie"
+_WRITER_KEY = "browser-cookie-writer"
+# Writes the cookie, reads it back, and reports the id only when it really is stored
+# (a browser that refuses cookies reports nothing, and the writer stays on the page).
+_WRITER_JS = """
+export default function ({ data, setStateValue }) {
+  const name = data && data.name;
+  const id = data && data.id;
+  if (name !== "__COOKIE__" || typeof id !== "string" || !/^[0-9a-f]{32}$/.test(id)) return;
+  document.cookie = `${name}=${id}; Path=/; Max-Age=${Number(data.maxAge)}; SameSite=Strict`;
+  if (document.cookie.split("; ").includes(`${name}=${id}`)) setStateValue("stored", id);
+}
+""".replace("__COOKIE__", BROWSER_COOKIE)
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
 
 IdentityKind = Literal["signed_in", "browser"]
@@ -141,19 +158,48 @@ def _browser_id() -> str:
 
 
 def remember_browser() -> None:
-    """Write the browser id cookie once per session (a reload then finds the same chats)."""
+    """Make sure this browser holds its id in the cookie, so a reload finds the same person.
+
+    The id is minted on the server, but only the browser can store it, and it can only be
+    trusted to have done so once it says so. Until this session hears that (the cookie it
+    sent in, or the writer's report), the writer is mounted on every run at this same place:
+    a writer that had not run yet when a rerun came (a slow machine, a message sent at
+    once) is still on the page and runs when it can, instead of vanishing unrun.
+
+    The place is kept on every run, empty (and hidden) once the writer is done, so the
+    writer leaving never shifts the page below it (a shift shows the stale copy of each
+    element beside its new one until that run ends: two titles, two chat inputs).
+    """
+    slot = st.empty()
     browser_id = st.session_state.get(_SESSION_KEY)
     if not valid_browser_id(browser_id) or st.session_state.get(_COOKIE_SET_KEY):
         return
     if st.context.cookies.get(BROWSER_COOKIE) == browser_id:
         st.session_state[_COOKIE_SET_KEY] = True
         return
-    # Our own fixed script with a validated id (never untrusted HTML): the frame is
-    # same-origin with the app, so the cookie is the app's.
-    st.iframe(
-        "<script>document.cookie = "
-        f"'{BROWSER_COOKIE}={browser_id}; Path=/; Max-Age={_COOKIE_MAX_AGE_SECONDS}; "
-        "SameSite=Strict';</script>",
-        height=1,
-    )
-    st.session_state[_COOKIE_SET_KEY] = True
+    with slot:
+        _cookie_writer()(
+            key=_WRITER_KEY,
+            data={"name": BROWSER_COOKIE, "id": browser_id, "maxAge": _COOKIE_MAX_AGE_SECONDS},
+            on_stored_change=_writer_reported,
+            width="content",
+            height="content",
+        )
+
+
+def _writer_reported() -> None:
+    """The writer read the cookie back (its state changed): believe it or not."""
+    if stored_here(st.session_state.get(_WRITER_KEY), st.session_state.get(_SESSION_KEY)):
+        st.session_state[_COOKIE_SET_KEY] = True
+
+
+def stored_here(report: object, browser_id: object) -> bool:
+    """True when the writer's report names exactly this session's (well-formed) id."""
+    stored = report.get("stored") if isinstance(report, Mapping) else None
+    return valid_browser_id(stored) and stored == browser_id
+
+
+@functools.cache
+def _cookie_writer() -> ComponentRenderer:
+    # Our own fixed script; the id comes in as data and is checked again before use.
+    return define_component(_WRITER_NAME, js=_WRITER_JS, isolate_styles=True)

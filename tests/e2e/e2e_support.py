@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import httpx2
@@ -42,6 +43,9 @@ LAUNCH_MS = 120_000  # Chromium itself on a busy machine
 WIDE, NARROW = 1400, 390  # screenshot widths (desktop, phone)
 WIDE_HEIGHT, NARROW_HEIGHT = 1000, 844  # their viewport heights
 TALLEST_SHOT = 16_000  # Chromium cannot paint a taller viewport in one piece
+COOKIE_SECONDS = 30  # a browser id's cookie after the page that minted it could run its JS
+AUDIT_SECONDS = 15  # a turn's audit rows in the store after the page shows the turn ended
+BROWSER_COOKIE = "swiggy_uid"  # swiggy_ui.identity.BROWSER_COOKIE (not imported: no app code here)
 
 
 def free_port() -> int:
@@ -54,12 +58,18 @@ class Server:
     """A running `streamlit run app.py`; its output goes to a file (a pipe could fill)."""
 
     def __init__(
-        self, url: str, process: subprocess.Popen[bytes], log: Path, started: float
+        self,
+        url: str,
+        process: subprocess.Popen[bytes],
+        log: Path,
+        started: float,
+        database: Path,
     ) -> None:
         self.started = started  # time.monotonic() just before the process was spawned
         self.url = url
         self.process = process
         self.log = log
+        self.database = database  # the app's SQLite file (tests read it, never write it)
 
     def output(self, tail: int = 8_000) -> str:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
@@ -75,7 +85,8 @@ def running_app(folder: Path) -> Iterator[Server]:
         for key, value in os.environ.items()
         if not key.startswith(("ANTHROPIC_", "SWIGGY_"))
     }
-    env["SWIGGY_DATABASE_URL"] = f"sqlite:///{folder / 'chats.db'}"
+    database = folder / "chats.db"
+    env["SWIGGY_DATABASE_URL"] = f"sqlite:///{database}"
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
         "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -90,7 +101,7 @@ def running_app(folder: Path) -> Iterator[Server]:
     started = time.monotonic()
     with log.open("wb") as sink:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=sink)
-    server = Server(f"http://127.0.0.1:{port}", process, log, started)
+    server = Server(f"http://127.0.0.1:{port}", process, log, started, database)
     try:
         wait_healthy(server)
         yield server
@@ -152,6 +163,74 @@ def send(page: Page, text: str, placeholder: str = "Ask NutriCart…") -> None:
     expect(chat).to_be_editable()
     chat.fill(text)
     chat.press("Enter")
+
+
+def turn_ended(
+    page: Page, server: Server, reply: Locator, placeholder: str = "Ask NutriCart…"
+) -> None:
+    """Wait for something only the reply can show, then for the reply to be complete
+    (no Stop button, the input open again, the script run over).
+
+    Right after Enter the old input is still editable and no Stop button is up yet, so
+    neither says by itself that the turn has even started: `reply` does.
+    """
+    shown(page, server, reply)
+    expect(page.get_by_role("button", name="Stop", exact=True)).to_have_count(0)
+    shown(page, server, page.get_by_placeholder(placeholder))
+    expect(page.get_by_placeholder(placeholder)).to_be_editable()
+
+
+def browser_id(page: Page, seconds: float = COOKIE_SECONDS) -> str:
+    """This browser's id from its cookie, waiting for the page to have written it.
+
+    Fails when it never lands: the next reload or typed address would be a new person.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        ids = [c["value"] for c in page.context.cookies() if c["name"] == BROWSER_COOKIE]
+        if ids:
+            return ids[0]
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"no {BROWSER_COOKIE} cookie {seconds:.0f} s after the page could write it: "
+                "a reload now would lose this person's chats and Activity"
+            )
+        page.wait_for_timeout(250)
+
+
+def store_user(browser: str, world: str = "sandbox") -> str:
+    """The store's key for a browser's id in one world (as swiggy_ui.runtime builds it)."""
+    return f"b-{browser}@{world}"
+
+
+def audited_calls(server: Server, user_id: str) -> list[tuple[str, str]]:
+    """(server, tool) of each audited call of `user_id`, oldest first, read from the store."""
+    with closing(_read_only(server)) as db:
+        rows = db.execute(
+            "SELECT server, tool FROM tool_calls WHERE user_id = ? ORDER BY id", (user_id,)
+        ).fetchall()
+    return [(str(server_key), str(tool)) for server_key, tool in rows]
+
+
+def wait_for_audit(
+    server: Server, user_id: str, seconds: float = AUDIT_SECONDS
+) -> list[tuple[str, str]]:
+    """The person's audited calls once there are any; fails naming whose rows there are."""
+    deadline = time.monotonic() + seconds
+    while not (calls := audited_calls(server, user_id)):
+        if time.monotonic() > deadline:
+            with closing(_read_only(server)) as db:
+                owners = db.execute("SELECT DISTINCT user_id FROM tool_calls").fetchall()
+            pytest.fail(
+                f"no audited tool call for {user_id} {seconds:.0f} s after its turn ended; "
+                f"the store has calls for {[owner for (owner,) in owners]}"
+            )
+        time.sleep(0.5)
+    return calls
+
+
+def _read_only(server: Server) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{server.database}?mode=ro", uri=True, timeout=10)
 
 
 def screenshot_folder(factory: pytest.TempPathFactory) -> Path:
