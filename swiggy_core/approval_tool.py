@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME, CONFIRM_TOOL_BY_SERVER
+from swiggy_core.errors import ErrorCode
+from swiggy_core.models import ErrorInfo
 from swiggy_core.verticals import Vertical
 
 AnswerKind = Literal[
@@ -29,16 +31,32 @@ class ApprovalRequest(BaseModel):
 
 
 class ApprovalAnswer(BaseModel):
-    """The app's answer to a `request_confirmation` call, as the model reads it."""
+    """The app's answer to a `request_confirmation` call, as the model reads it.
+
+    `message` is written for the model and never shown; `shown` is what the person was
+    shown of the outcome (its card or notice), in their words, with `code` for support.
+    """
 
     approval: AnswerKind
     tool: str
     message: str
     # The spending tool's own result, present only when the app executed it.
     result: Any = None
+    shown: str | None = None
+    code: str | None = None
 
     def as_text(self) -> str:
         return json.dumps(self.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
+
+
+# A failure the chat already shows on an approval's outcome card (with its code): pages do
+# not repeat it as a notice.
+OUTCOME_CATEGORY = "outcome"
+
+
+def outcome_error(code: ErrorCode, message: str) -> ErrorInfo:
+    """A refused or unclear confirmation, as its card in the chat says it."""
+    return ErrorInfo(code=code.value, category=OUTCOME_CATEGORY, message=message)
 
 
 def spending_tool_for(vertical: Vertical) -> str:

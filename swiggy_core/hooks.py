@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.manager import ToolOutput
@@ -48,12 +48,24 @@ class ToolCallInfo:
     history: tuple[ToolExchange, ...] = ()
 
 
+# What a card says of a refused call when its hook gives no words for the person.
+NOT_RUN: Final = "This step was not run."
+
+
 @dataclass(frozen=True, slots=True)
 class Denial:
-    """A refused call: the reason is what the model reads."""
+    """A refused call: `reason` is what the model reads; `shown` what its card says."""
 
     reason: str
     code: ErrorCode = ErrorCode.HOOK_DENIED
+    shown: str = NOT_RUN
+
+
+def refusal_text(shown: str, for_model: str) -> str:
+    """The result of a call that did not run, as Swiggy's envelope: the person's words are
+    its error (all a card shows), the model's instructions ride beside them."""
+    body = {"success": False, "error": {"message": shown}, "instructions": for_model}
+    return json.dumps(body, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +186,8 @@ def outcome_of(
 
 
 def denied_outcome(info: ToolCallInfo, denial: Denial) -> ToolOutcome:
-    """A refused call as an outcome: the reason as an error result, nothing was called."""
-    output = ToolOutput(denial.reason, True)
+    """A refused call as an outcome: an error result, nothing was called."""
+    output = ToolOutput(refusal_text(denial.shown, denial.reason), True)
     return ToolOutcome(info, output, 0.0, str(denial.code), denied=True)
 
 

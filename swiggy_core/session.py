@@ -211,7 +211,7 @@ class ChatSession:
             except BaseException:
                 self._abandon(handle, lease)
                 raise
-            failure = StreamFailed(error=error_info(error.code, error.message))
+            failure = StreamFailed(error=session_confirm.refused_notice(error))
 
             def refused(turn: TurnHandle) -> None:
                 turn.publish(failure)

@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Any
 from swiggy_core.approval.own_tools import OwnTool, action_digest
 from swiggy_core.approval.run_action import run_action
 from swiggy_core.approval.settle import CALLING_KEY, TEXT_KEY, TOLD_KEY
-from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core.approval_tool import ApprovalAnswer, outcome_error
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted
 from swiggy_core.errors import ErrorCode
 from swiggy_core.faultpoints import pause_point
 from swiggy_core.mcp.manager import ToolOutput
-from swiggy_core.models import ErrorInfo
 from swiggy_core.store import ApprovalRecord, ApprovalStatus
 from swiggy_core.turn_handle import TurnHandle
 
@@ -32,9 +31,11 @@ def execute_action(
     if own is None or action_digest(own, record.arguments) != record.digest:
         if not steps.move(record, ApprovalStatus.REFUSED, note=GONE):
             return None
-        error = ErrorInfo(code=ErrorCode.APPROVAL_CHANGED.value, category="approval", message=GONE)
-        handle.publish(StreamFailed(error=error))
-        return ApprovalAnswer(approval="refused", tool=record.tool, message=GONE)
+        code = ErrorCode.APPROVAL_CHANGED
+        handle.publish(StreamFailed(error=outcome_error(code, GONE)))
+        return ApprovalAnswer(
+            approval="refused", tool=record.tool, message=GONE, shown=GONE, code=code.value
+        )
     facts[CALLING_KEY] = True
     if not steps.store.record_approval_facts(record.id, ApprovalStatus.EXECUTING, facts):
         return None

@@ -12,8 +12,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
 from swiggy_core.approval import ApprovalView, prepare
+from swiggy_core.approval.settle import decided_answer
 from swiggy_core.approval.view import same_order
-from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
+from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest, outcome_error
 from swiggy_core.errors import ErrorCode
 from swiggy_core.limits import (
     Budget,
@@ -22,16 +23,19 @@ from swiggy_core.limits import (
     india_day,
     load_limits,
 )
+from swiggy_core.models import ErrorInfo
 from swiggy_core.parsers import AddressItem
 from swiggy_core.session_settle import append_answer
 from swiggy_core.session_steps import spend_amount, spend_facts
 from swiggy_core.session_support import ApprovalError, not_pending_error
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
+from swiggy_core.verticals import get_vertical
 
 if TYPE_CHECKING:
     from swiggy_core.session_steps import SessionSteps
 
 ADDRESS_CHANGED: Final = "Another of your saved addresses was chosen."
+LIMIT_FOR_MODEL: Final = "The app refused it at Confirm (the person's spending limit):"
 
 
 def begin_spend(store: ChatStore, user_id: str, record: ApprovalRecord, now: datetime) -> bool:
@@ -65,8 +69,19 @@ def refuse_over_limit(
     store.record_audit(
         user_id, "approval_over_limit", detail, conversation_id=record.conversation_id
     )
-    answer = ApprovalAnswer(approval="refused", tool=record.tool, message=str(error))
+    answer = ApprovalAnswer(
+        approval="refused",
+        tool=record.tool,
+        message=f"{LIMIT_FOR_MODEL} {error.message}",
+        shown=error.message,
+        code=error.code.value,
+    )
     append_answer(store, record, answer)
+
+
+def refused_notice(error: SpendingLimitExceeded) -> ErrorInfo:
+    """A Confirm refused over a limit, as the refused approval's card shows it."""
+    return outcome_error(error.code, error.message)
 
 
 def decline(store: ChatStore, user_id: str, record: ApprovalRecord) -> None:
@@ -76,10 +91,8 @@ def decline(store: ChatStore, user_id: str, record: ApprovalRecord) -> None:
         raise not_pending_error(store, record.id)
     detail = {"approval": record.id, "tool": record.tool}
     store.record_audit(user_id, "decline", detail, conversation_id=record.conversation_id)
-    answer = ApprovalAnswer(
-        approval="declined", tool=record.tool, message="The person pressed Cancel."
-    )
-    append_answer(store, record, answer)
+    vertical = get_vertical(record.vertical_id)
+    append_answer(store, record, decided_answer(vertical, record, ApprovalStatus.DECLINED))
 
 
 def readdress(steps: SessionSteps, record: ApprovalRecord, address: AddressItem) -> ApprovalRecord:

@@ -108,8 +108,12 @@ def last_is_unanswered(history: list[ChatMessage]) -> bool:
 
 
 def answer_card(record: ApprovalRecord, answer: ApprovalAnswer) -> ParsedToolResult:
-    """The card an approval's outcome shows: the order or booking, else the reason."""
+    """The card an approval's outcome shows: the order or booking, else the reason in the
+    person's words (never the model's instructions) with its code for support."""
     if answer.result is not None:
         text = answer.result if isinstance(answer.result, str) else json.dumps(answer.result)
         return parse_tool_result(record.tool, text, record.vertical_id, record.arguments)
-    return StatusResult(success=False, message=answer.message)
+    return StatusResult(success=False, message=answer.shown or NOT_DONE, code=answer.code)
+
+
+NOT_DONE = "This was not done."

@@ -29,10 +29,15 @@ from swiggy_core.approval import (
 )
 from swiggy_core.approval.own_tools import ACTION_KIND, OwnTool, find_own_tool, prepare_action
 from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, TOLD_KEY, settle
-from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest, spending_tool_for
+from swiggy_core.approval_tool import (
+    ApprovalAnswer,
+    ApprovalRequest,
+    outcome_error,
+    spending_tool_for,
+)
 from swiggy_core.audited import run_hooked
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.faultpoints import pause_point
 from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks
 from swiggy_core.limits import (
@@ -55,6 +60,8 @@ from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical
 
 _RESULT_KEEP_CHARS = 20_000
+CHANGED_FOR_MODEL = "{changed} Nothing was run. Show the current state and ask again."
+TOLD_FOR_MODEL = "The app has shown the person this reason; do not repeat it word for word."
 UNKNOWN_NOTE = (
     "We could not tell whether it went through: check your orders in the Swiggy app before "
     "trying again."
@@ -103,11 +110,13 @@ class SessionSteps:
         except SpendingLimitExceeded as error:
             # Above a limit: nothing is stored as pending; the person sees the coded reason.
             self._audit("approval_over_limit", {"tool": asked.tool, "reason": error.message})
-            handle.publish(StreamFailed(error=_error(error.code, error.message)))
-            return ApprovalAnswer(approval="refused", tool=asked.tool, message=str(error))
-        except (ApprovalInvalid, McpCallError) as error:
+            return _refused(handle, asked.tool, error, error.message)
+        except ApprovalInvalid as error:
+            self._audit("approval_refused", {"tool": asked.tool, "reason": error.for_model})
+            return _refused(handle, asked.tool, error, error.for_model)
+        except McpCallError as error:
             self._audit("approval_refused", {"tool": asked.tool, "reason": error.message})
-            return ApprovalAnswer(approval="refused", tool=asked.tool, message=error.message)
+            return _refused(handle, asked.tool, error, error.message)
         self.store.supersede_approvals(conversation_id)  # one open question at a time
         record = self.store.create_approval(
             NewApproval(
@@ -144,12 +153,15 @@ class SessionSteps:
             if not self.move(record, ApprovalStatus.REFUSED, note=changed):
                 return None
             self._audit("approval_changed", {"approval": record.id, "reason": changed})
-            message = f"{changed} Nothing was placed: look at it again and confirm anew."
-            handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_CHANGED, message)))
+            shown = f"{changed} Nothing was placed: look at it again and confirm anew."
+            code = ErrorCode.APPROVAL_CHANGED
+            handle.publish(StreamFailed(error=outcome_error(code, shown)))
             return ApprovalAnswer(
                 approval="refused",
                 tool=record.tool,
-                message=f"{changed} Nothing was run. Show the current state and ask again.",
+                message=CHANGED_FOR_MODEL.format(changed=changed),
+                shown=shown,
+                code=code.value,
             )
         before = placed_ids(self.vertical, self.read, record.arguments)
         facts.update({BEFORE_KEY: sorted(before) if before is not None else None})
@@ -170,7 +182,8 @@ class SessionSteps:
         )
         self.audit_spend(record, run, facts)
         if run.status == "unknown":
-            handle.publish(StreamFailed(error=_error(ErrorCode.APPROVAL_UNKNOWN, UNKNOWN_NOTE)))
+            unknown = outcome_error(ErrorCode.APPROVAL_UNKNOWN, UNKNOWN_NOTE)
+            handle.publish(StreamFailed(error=unknown))
         return run.answer
 
     def settle(self, record: ApprovalRecord) -> tuple[Execution, bool]:
@@ -307,3 +320,18 @@ def _placed_id(card: ParsedToolResult) -> str | None:
 
 def _error(code: ErrorCode, message: str) -> ErrorInfo:
     return ErrorInfo(code=code.value, category="approval", message=message)
+
+
+def _refused(
+    handle: TurnHandle, tool: str, error: SwiggyAssistantError, for_model: str
+) -> ApprovalAnswer:
+    """A request refused before the person was asked: the notice says why, in their words;
+    the model hears its own reason and that the person has been told."""
+    handle.publish(StreamFailed(error=_error(error.code, error.message)))
+    return ApprovalAnswer(
+        approval="refused",
+        tool=tool,
+        message=f"{for_model} {TOLD_FOR_MODEL}",
+        shown=error.message,
+        code=error.code.value,
+    )

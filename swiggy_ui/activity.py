@@ -20,6 +20,7 @@ from swiggy_core.store import StoreError
 from swiggy_core.store.tool_audit import ToolCallEntry, tool_calls_csv
 from swiggy_core.verticals import VERTICALS
 from swiggy_ui import state
+from swiggy_ui.banners import coded_error
 from swiggy_ui.runtime import Runtime, get_runtime
 from swiggy_ui.safe_text import plain
 
@@ -53,7 +54,7 @@ def render_activity_page() -> None:
     try:
         everything = runtime.store.tool_calls(runtime.user_id, limit=LOADED)
     except StoreError as error:
-        st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+        coded_error(error.message, error.code, icon=":material/database:")
         return
     if not everything:
         st.info(
@@ -106,7 +107,7 @@ def _selected(
             outcome=filters.outcome,
         )
     except StoreError as error:
-        st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+        coded_error(error.message, error.code, icon=":material/database:")
         return None
 
 

@@ -17,7 +17,7 @@ from swiggy_core.limits import SpendingLimitExceeded, budget_for, check_spend
 from swiggy_core.store import ApprovalRecord, ChatStore, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
-from swiggy_ui.banners import CONNECTIONS_PAGE
+from swiggy_ui.banners import CONNECTIONS_PAGE, support_code
 from swiggy_ui.cards.rows import amount_row, bill_rows
 from swiggy_ui.safe_text import plain
 
@@ -124,10 +124,11 @@ def _limits(note: LimitsNote) -> None:
     st.caption(f":material/savings: {note.summary}")
     if note.over:
         st.warning(
-            f"**{ErrorCode.SPENDING_LIMIT}** · This is above your spending limits, so Confirm "
-            "will refuse it. Change the limits on Connections, or change the order.",
+            "This is above your spending limits, so Confirm will refuse it. Change the limits "
+            "on Connections, or change the order.",
             icon=":material/savings:",
         )
+        support_code(ErrorCode.SPENDING_LIMIT)
         st.page_link(CONNECTIONS_PAGE, label="Spending limits", icon=":material/settings:")
 
 

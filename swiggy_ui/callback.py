@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from swiggy_core.errors import ErrorCode
 from swiggy_core.oauth import OAuthError, SwiggyToken
 from swiggy_core.settings import Settings
 from swiggy_ui.banners import CONNECTIONS_PAGE
@@ -67,5 +66,5 @@ def _remember(person: str, world: World, token: SwiggyToken, settings: Settings)
     try:
         remembered.save(person, world, token)
     except OAuthError as error:
-        return f" (Not remembered: {ErrorCode(error.code)}.)"
+        return f" It could not be remembered on this machine: {error.message}"
     return " It is remembered on this machine, encrypted."

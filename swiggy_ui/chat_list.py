@@ -19,6 +19,7 @@ from swiggy_core.export import build_export, local_day, to_json, to_markdown
 from swiggy_core.store import ChatStore, ConversationInfo, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
+from swiggy_ui.banners import support_code
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
 
@@ -39,6 +40,7 @@ class ChatListState:
     confirming: Confirming | None = None
     # One message for the next run (a refusal is worth reading, so it is not a toast).
     flash: str | None = None
+    flash_code: str | None = None  # the refusal's code, shown small for support
 
 
 def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
@@ -49,7 +51,8 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
         st.markdown("**Chats**")
         if ui.flash:
             st.warning(plain(ui.flash), icon=":material/block:")
-            ui.flash = None
+            support_code(ui.flash_code)
+            ui.flash = ui.flash_code = None
         try:
             chats = runtime.store.list_chats(runtime.user_id, vertical.id)
             current = page.conversation_id or _newest(runtime, vertical)
@@ -243,7 +246,7 @@ def _new_chat(runtime: Runtime, vertical: Vertical) -> None:
     try:
         chat_id = runtime.store.new_chat(runtime.user_id, vertical.id)
     except StoreError as error:
-        ui.flash = f"A new chat could not be started ({error.code}): {error.message}"
+        ui.flash, ui.flash_code = f"A new chat could not be started: {error.message}", error.code
         return
     state.vertical_chat(vertical.id).conversation_id = chat_id
 
@@ -257,7 +260,7 @@ def _rename(runtime: Runtime, chat_id: str, key: str, ui: ChatListState) -> None
     try:
         runtime.store.rename_chat(runtime.user_id, chat_id, title)
     except StoreError as error:
-        ui.flash = f"The chat could not be renamed ({error.code}): {error.message}"
+        ui.flash, ui.flash_code = f"The chat could not be renamed: {error.message}", error.code
 
 
 def _delete(runtime: Runtime, vertical: Vertical, only: list[str] | None) -> None:
@@ -275,7 +278,7 @@ def _delete(runtime: Runtime, vertical: Vertical, only: list[str] | None) -> Non
         replying = [chat_id for chat_id in candidates if running_turn(chat_id) is not None]
         outcome = runtime.store.delete_chats(runtime.user_id, vertical.id, only, replying)
     except StoreError as error:
-        ui.flash = f"Nothing was deleted ({error.code}): {error.message}"
+        ui.flash, ui.flash_code = f"Nothing was deleted: {error.message}", error.code
         return
     if page.conversation_id in outcome.deleted:
         page.conversation_id = None  # the page opens the newest chat left

@@ -11,6 +11,7 @@ import streamlit as st
 from swiggy_core.audited import run_audited
 from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, KNOWN_MODELS, MCP_SERVERS
 from swiggy_core.engine import classify_api_error, make_client
+from swiggy_core.errors import ErrorCode
 from swiggy_core.hooks import CallScope
 from swiggy_core.limits import SpendingLimits, budget_for, parse_limit, save_limits
 from swiggy_core.logsafe import register_secret
@@ -21,6 +22,7 @@ from swiggy_core.pricing import INR_PER_USD, estimate_cost, format_inr, format_u
 from swiggy_core.store import StoreError
 from swiggy_core.verticals import get_vertical
 from swiggy_ui import state
+from swiggy_ui.banners import coded_error, support_code
 from swiggy_ui.cards import CardContext, render_result
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
 from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runtime
@@ -94,9 +96,10 @@ def _use_key(key: str, base_url: str | None, model: str) -> None:
     """
     st.session_state[KEY_MODEL] = model
     if not key and base_url:
-        st.error(
-            "**E-1005** · A custom base URL needs your own key: enter it in the key field "
-            "above. (The base URL was not saved.)",
+        coded_error(
+            "A custom base URL needs your own key: enter it in the key field above. (The "
+            "base URL was not saved.)",
+            ErrorCode.BASE_URL_NEEDS_KEY,
             icon=":material/key_off:",
         )
         return
@@ -104,13 +107,17 @@ def _use_key(key: str, base_url: str | None, model: str) -> None:
         st.toast("Model saved.")
         return
     if base_url and not base_url.startswith(("http://", "https://")):
-        st.error("**E-1001** · The base URL must start with http:// or https://.")
+        coded_error(
+            "The base URL must start with http:// or https://.",
+            ErrorCode.SETTING_INVALID,
+            icon=":material/error:",
+        )
         return
     try:
         make_client(key, base_url, timeout=KEY_CHECK_TIMEOUT_SECONDS).models.list(limit=1)
     except (anthropic.APIError, httpx2.HTTPError) as error:
         info = classify_api_error(error)
-        st.error(f"**{info.code}** · {info.message}", icon=":material/key_off:")
+        coded_error(info.message, info.code, icon=":material/key_off:")
         return
     register_secret(key)  # masked in every log line from now on
     st.session_state[KEY_API_KEY] = key
@@ -207,7 +214,8 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
         url = runtime.sandbox.server_urls["instamart"]
     token = runtime.mcp_token()
     if not token:
-        st.warning("**E-5002** · Connect Swiggy first: sign in above.")
+        st.warning("Connect Swiggy first: sign in above.")
+        support_code(ErrorCode.SWIGGY_SESSION_EXPIRED)
         return None
     try:
         scope = CallScope(runtime.user_id, CONNECTIONS_AUDIT_PAGE)
@@ -218,13 +226,14 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
             runtime.store.record_tool_call,
         )
     except McpCallError as error:
-        st.error(plain(str(error)), icon=":material/cloud_off:")
+        coded_error(error.message, error.code, icon=":material/cloud_off:")
         return None
     blocks = [{"type": "text", "text": text} for text in output.texts()]
     parsed = parse_tool_result("get_addresses", blocks, "food")
     if isinstance(parsed, AddressesResult):
         return parsed
-    st.warning(f"**E-3004** · Swiggy did not return addresses: {plain(output.text[:200])}")
+    st.warning(f"Swiggy did not return addresses: {plain(output.text[:200])}")
+    support_code(ErrorCode.TOOL_VALIDATION)
     return None
 
 
@@ -247,7 +256,7 @@ def _limits_section(runtime: Runtime) -> None:
         try:
             budget = budget_for(runtime.store, runtime.user_id, datetime.now(UTC))
         except StoreError as error:
-            st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+            coded_error(error.message, error.code, icon=":material/database:")
             return
         with st.form("spending-limits", border=False):
             order_col, day_col = st.columns(2)
@@ -282,9 +291,10 @@ def _save_limits(runtime: Runtime, per_order: str, per_day: str) -> None:
     try:
         limits = SpendingLimits(per_order=parse_limit(per_order), per_day=parse_limit(per_day))
     except ValueError:
-        st.error(
-            "**E-1001** · A limit is an amount in rupees, such as 1500; leave it empty for "
-            "no limit. (The limits were not changed.)",
+        coded_error(
+            "A limit is an amount in rupees, such as 1500; leave it empty for no limit. (The "
+            "limits were not changed.)",
+            ErrorCode.SETTING_INVALID,
             icon=":material/savings:",
         )
         return
@@ -292,7 +302,7 @@ def _save_limits(runtime: Runtime, per_order: str, per_day: str) -> None:
         save_limits(runtime.store, runtime.user_id, limits)
         budget = budget_for(runtime.store, runtime.user_id, datetime.now(UTC))
     except StoreError as error:
-        st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+        coded_error(error.message, error.code, icon=":material/database:")
         return
     st.success(f"Saved. {budget.summary()}", icon=":material/check:")
 

@@ -25,6 +25,7 @@ from swiggy_core.mcp.user_servers import (
 )
 from swiggy_core.verticals import get_vertical
 from swiggy_ui import server_setup, state
+from swiggy_ui.banners import support_code
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
 
@@ -33,7 +34,8 @@ TRANSPORT_LABELS: Final = {"http": "Streamable HTTP", "sse": "SSE", "stdio": "st
 # The add form's widgets (cleared after a server is added).
 _FIELDS: Final = ("srv-add-key", "srv-add-url", "srv-add-command")
 
-Flash = tuple[Literal["success", "error"], str]
+# What to say once, and the code of a refusal (shown small, for support).
+Flash = tuple[Literal["success", "error"], str, str | None]
 
 
 @dataclass
@@ -57,12 +59,13 @@ def render_own_servers(runtime: Runtime, servers: dict[str, ServerConfig]) -> No
     ui = _ui_state()
     st.markdown("**Your servers**")
     if ui.flash is not None:
-        kind, text = ui.flash
+        kind, text, code = ui.flash
         ui.flash = None
         if kind == "success":
             st.success(text, icon=":material/check:")
         else:
             st.error(text, icon=":material/error:")
+            support_code(code)
     own = [config for config in servers.values() if config.origin == "user"]
     if not own:
         st.caption("You have not added a server. Its tools show on the pages you choose.")
@@ -124,7 +127,7 @@ def _confirm(key: str | None) -> None:
 
 
 def _fail(error: SwiggyAssistantError) -> None:
-    _ui_state().flash = ("error", f"**{error.code}** · {plain(error.message)}")
+    _ui_state().flash = ("error", plain(error.message), error.code)
 
 
 def _add(runtime: Runtime, taken: frozenset[str]) -> None:
@@ -139,7 +142,7 @@ def _add(runtime: Runtime, taken: frozenset[str]) -> None:
     for field in _FIELDS:
         st.session_state[field] = ""
     st.session_state["srv-add-pages"] = []
-    _ui_state().flash = ("success", f"Added “{plain(config.key)}”.")
+    _ui_state().flash = ("success", f"Added “{plain(config.key)}”.", None)
 
 
 def _form_config(taken: frozenset[str]) -> ServerConfig:
@@ -169,10 +172,10 @@ def _form_config(taken: frozenset[str]) -> ServerConfig:
 def _command_line(text: object) -> tuple[str, tuple[str, ...]]:
     try:
         words = shlex.split(str(text or ""))
-    except ValueError as error:
+    except ValueError as problem:  # shlex's own words, e.g. "No closing quotation"
         raise SwiggyAssistantError(
-            f"The command line could not be read ({error}).", code=ErrorCode.SERVER_CONFIG
-        ) from error
+            f"The command line could not be read ({problem}).", code=ErrorCode.SERVER_CONFIG
+        ) from problem
     return (words[0], tuple(words[1:])) if words else ("", ())
 
 
@@ -194,4 +197,4 @@ def _remove(runtime: Runtime, key: str) -> None:
         return
     finally:
         server_setup.forget_user_servers(runtime)
-    _ui_state().flash = ("success", f"Removed “{plain(key)}”.")
+    _ui_state().flash = ("success", f"Removed “{plain(key)}”.", None)

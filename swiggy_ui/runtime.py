@@ -22,7 +22,7 @@ from swiggy_core.store import ChatStore, StoreError
 from swiggy_core.store.fallback import open_chat_store, temporary_database_url
 from swiggy_ui import state
 from swiggy_ui.account import render_account
-from swiggy_ui.banners import temporary_store_banner
+from swiggy_ui.banners import coded_error, temporary_store_banner
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 from swiggy_ui.signin_state import current_token
@@ -218,7 +218,7 @@ def load_runtime_settings() -> Settings:
     try:
         return load_settings(_secrets(), os.environ)
     except SettingsError as error:
-        st.error(str(error), icon=":material/settings_alert:")
+        coded_error(error.message, error.code, icon=":material/settings_alert:")
         st.stop()
         raise  # st.stop() raises; this keeps type checkers honest
 
@@ -231,7 +231,7 @@ def open_store(database_url: str) -> ChatStore:
     try:
         store, temporary = _store(database_url, database_url == DEFAULT_DATABASE_URL)
     except StoreError as error:
-        st.error(f"**{error.code}** · {error.message}", icon=":material/database:")
+        coded_error(error.message, error.code, icon=":material/database:")
         st.stop()
         raise  # st.stop() raises; this keeps type checkers honest
     if temporary:

@@ -20,6 +20,7 @@ from swiggy_core.mcp.config import ServerConfig
 from swiggy_core.mcp.health import ServerStatus
 from swiggy_core.store import StoreError
 from swiggy_ui import server_setup
+from swiggy_ui.banners import coded_error, support_code
 from swiggy_ui.own_servers import render_own_servers
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import inline_code, plain
@@ -30,14 +31,12 @@ def render_servers(runtime: Runtime) -> None:
     with st.container(border=True, key="servers-section"):
         st.subheader("Servers")
         for problem in server_setup.server_config().problems:
-            st.warning(
-                f"**{ErrorCode.SERVER_CONFIG}** · {plain(str(problem))}",
-                icon=":material/settings_alert:",
-            )
+            st.warning(plain(str(problem)), icon=":material/settings_alert:")
+            support_code(ErrorCode.SERVER_CONFIG)
         try:
             servers = server_setup.servers_in_use(runtime)
         except StoreError as error:
-            st.error(f"**{error.code}** · {plain(error.message)}", icon=":material/database:")
+            coded_error(error.message, error.code, icon=":material/database:")
             return
         server_setup.watch_servers(runtime, servers)
         _health_list(runtime, servers)
@@ -96,7 +95,7 @@ def _dot(config: ServerConfig, status: ServerStatus | None) -> tuple[str, str]:
 
 def _details(config: ServerConfig, status: ServerStatus | None) -> str:
     if not config.enabled:
-        return f"Switched off ({ErrorCode.SERVER_DISABLED}): its tools are not offered."
+        return "Switched off: its tools are not offered."
     if status is None:
         return "Not checked yet: press Refresh."
     parts = []

@@ -19,8 +19,7 @@ from swiggy_core.constants import OAUTH_EXPIRY_WARNING
 from swiggy_core.errors import ErrorCode
 from swiggy_core.oauth import OAuthError, SwiggyToken, redirect_uri_for
 from swiggy_core.settings import Settings
-from swiggy_ui.banners import KEY_RECONNECT
-from swiggy_ui.safe_text import plain
+from swiggy_ui.banners import KEY_RECONNECT, coded_error, support_code
 from swiggy_ui.signin_state import StartedSignIn, World, current_token, sign_ins, vault
 
 KEY_SIGNIN_URL = "signin_url"
@@ -76,10 +75,10 @@ def _status(token: SwiggyToken, now: datetime, where: str) -> None:
     when = token.expires_at.astimezone().strftime("%a %d %b, %I:%M %p")
     if token.expired(now):
         st.error(
-            f"**{ErrorCode.SWIGGY_SESSION_EXPIRED}** · Your sign-in to {where} expired on {when}. "
-            "Sign in again.",
+            f"Your sign-in to {where} expired on {when}. Sign in again.",
             icon=":material/schedule:",
         )
+        support_code(ErrorCode.SWIGGY_SESSION_EXPIRED)
     elif token.expires_within(OAUTH_EXPIRY_WARNING, now):
         st.warning(
             f"Your sign-in to {where} expires in {_duration(left)} ({when}). Sign in again now: "
@@ -140,7 +139,7 @@ def _show_error(world: World) -> ErrorCode | None:
     if not saved or saved[0] != world:
         return None
     _, code, message = saved
-    st.error(f"**{plain(code)}** · {plain(message)}", icon=":material/login:")
+    coded_error(message, code, icon=":material/login:")
     return ErrorCode(code)
 
 

@@ -15,10 +15,13 @@ from swiggy_core.verticals import Vertical
 
 MAX_GUESTS = 20
 _BOOKING_NOTES = ("Free table booking: nothing is charged now.",)
-_PAID_MESSAGE = (
+_PAID = "That deal is a paid prebook{price}: only free tables can be booked here."
+_PAID_FOR_MODEL = (
     "That deal is a paid prebook{price}: it is not bookable here, since this app books "
     "free tables only. Offer the slot's free deal, or another slot that has one."
 )
+_NOT_A_SLOT = "That time is not one of this restaurant's slots: pick one of them."
+_NEAREST_FOR_MODEL = " Offer the nearest free times."
 
 
 _BOOKING_KEYS = (
@@ -35,14 +38,22 @@ _BOOKING_KEYS = (
 def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) -> Prepared:
     missing = [key for key in _BOOKING_KEYS if request.arguments.get(key) in (None, "")]
     if missing:
-        raise ApprovalInvalid(f"book_table needs {', '.join(missing)} from get_available_slots.")
+        raise ApprovalInvalid(
+            _NOT_A_SLOT,
+            for_model=f"book_table needs {', '.join(missing)} from get_available_slots.",
+        )
     arguments = {key: request.arguments[key] for key in _BOOKING_KEYS}
     guests = _int(arguments["guestCount"])
     when = _int(arguments["reservationTime"])
     if guests is None or not 1 <= guests <= MAX_GUESTS:
-        raise ApprovalInvalid(f"guestCount must be a whole number from 1 to {MAX_GUESTS}.")
+        raise ApprovalInvalid(
+            f"A table is for 1 to {MAX_GUESTS} guests.",
+            for_model=f"guestCount must be a whole number from 1 to {MAX_GUESTS}.",
+        )
     if when is None:
-        raise ApprovalInvalid("reservationTime must be the slot's unix time in seconds.")
+        raise ApprovalInvalid(
+            _NOT_A_SLOT, for_model="reservationTime must be the slot's unix time in seconds."
+        )
     local = datetime.fromtimestamp(when, UTC).astimezone(LOCAL_TZ)
     slots_args = {
         "restaurantId": str(arguments["restaurantId"]),
@@ -53,13 +64,17 @@ def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) 
     payload = _payload(read("get_available_slots", slots_args))
     slot = _find_slot(payload, arguments["slotId"])
     if slot is None:
-        raise ApprovalInvalid("That slot is not in get_available_slots for this restaurant.")
-    if not _available(slot):
         raise ApprovalInvalid(
-            "That slot is full or no longer available: offer the nearest free times."
+            _NOT_A_SLOT,
+            for_model="That slot is not in get_available_slots for this restaurant.",
         )
+    if not _available(slot):
+        full = "That slot is full or no longer available."
+        raise ApprovalInvalid(full, for_model=full + _NEAREST_FOR_MODEL)
     if _int(slot.get("reservationTime")) not in (None, when):
-        raise ApprovalInvalid("reservationTime does not match the chosen slot.")
+        raise ApprovalInvalid(
+            _NOT_A_SLOT, for_model="reservationTime does not match the chosen slot."
+        )
     _check_free_deal(slot, str(arguments["itemId"]))
     arguments["guestCount"] = guests
     arguments["reservationTime"] = when
@@ -112,16 +127,24 @@ def _check_free_deal(slot: dict[str, Any], item_id: str) -> None:
     deals = [read_deal(d) for d in slot.get("deals") or [] if isinstance(d, dict)]
     if not deals:
         if slot.get("isFree") is False:
-            raise ApprovalInvalid(_PAID_MESSAGE.format(price=""))
+            raise _paid("")
         return  # older shapes carry no deals: the slot itself is the free booking
     deal = next((d for d in deals if d.item_id == item_id), None)
     if deal is None:
-        raise ApprovalInvalid("itemId is not one of this slot's deals: use its free deal.")
+        raise ApprovalInvalid(
+            "That offer is not one of this slot's deals.",
+            for_model="itemId is not one of this slot's deals: use its free deal.",
+        )
     if deal.paid:
         price = f" (₹{deal.price:g})" if deal.price else ""
-        raise ApprovalInvalid(_PAID_MESSAGE.format(price=price))
+        raise _paid(price)
     if deal.seats_left == 0:
-        raise ApprovalInvalid("That deal has no tables left: offer the nearest free times.")
+        gone = "That deal has no tables left."
+        raise ApprovalInvalid(gone, for_model=gone + _NEAREST_FOR_MODEL)
+
+
+def _paid(price: str) -> ApprovalInvalid:
+    return ApprovalInvalid(_PAID.format(price=price), for_model=_PAID_FOR_MODEL.format(price=price))
 
 
 def _slot_facts(slot: dict[str, Any]) -> dict[str, Any]:

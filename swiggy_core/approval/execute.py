@@ -152,8 +152,8 @@ def _reconcile_booking(
 def _unknown(vertical: Vertical, tool: str, arguments: dict[str, Any], reason: str) -> Execution:
     where = "bookings" if vertical.server_key == "dineout" else "orders"
     message = (
-        f"{reason}. The app could not tell whether it went through: check your {where} in "
-        "the Swiggy app before trying again."
+        f"{reason}. We couldn't tell whether it went through: check your {where} in the "
+        "Swiggy app before trying again."
     )
     return _outcome(vertical, tool, "unknown", _failure_text(message), arguments)
 
@@ -185,7 +185,7 @@ def _outcome(
     answer = ApprovalAnswer(
         approval=kind,
         tool=tool,
-        message=message or _MESSAGES[status].format(what=_what(vertical)),
+        message=message or _MESSAGES_FOR_MODEL[status].format(what=_what(vertical)),
         result=_payload(text),
     )
     return Execution(status=status, answer=answer, card=card, result_text=text)
@@ -204,7 +204,8 @@ def outcome_of(
     return _outcome(vertical, tool, status, text, arguments, message=message)
 
 
-_MESSAGES = {
+# What the model hears; the person sees the outcome's own card (the order, or the reason).
+_MESSAGES_FOR_MODEL = {
     "done": "The person confirmed and the app ran it once: {what} went through.",
     "failed": "The person confirmed but Swiggy refused it: {what} did not go through.",
     "unknown": (

@@ -17,9 +17,14 @@ Reader = Callable[[str, dict[str, Any]], str]
 
 
 class ApprovalInvalid(SwiggyAssistantError):
-    """The request cannot be approved as asked; the message tells the model why."""
+    """The request cannot be approved as asked: `message` tells the person why, in their
+    words; `for_model` tells the model what to do about it (the message when not given)."""
 
     code = ErrorCode.APPROVAL_INVALID
+
+    def __init__(self, message: str, *, for_model: str | None = None) -> None:
+        super().__init__(message)
+        self.for_model = for_model or message
 
 
 class AddressChoice(BaseModel):

@@ -18,7 +18,8 @@ from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import ToolOutput
 from swiggy_core.verticals import Vertical
 
-_MESSAGES: Final = {
+# What the model hears; the person sees the call's own answer on its card.
+_MESSAGES_FOR_MODEL: Final = {
     "done": "The person confirmed and the app ran it once; its result is here.",
     "failed": "The person confirmed, but the tool did not do it; its answer is here.",
     "unknown": (
@@ -51,10 +52,14 @@ def run_action(
 def unknown_action(vertical: Vertical, tool: str, arguments: dict[str, Any]) -> Execution:
     """A confirmed call of a person's tool cut off by a crash after it was sent."""
     text = json.dumps({"success": False, "error": {"message": UNKNOWN_ACTION}})
-    return outcome_of(vertical, tool, "unknown", text, arguments, message=_MESSAGES["unknown"])
+    return outcome_of(
+        vertical, tool, "unknown", text, arguments, message=_MESSAGES_FOR_MODEL["unknown"]
+    )
 
 
 def _outcome(
     vertical: Vertical, tool: OwnTool, status: str, text: str, arguments: dict[str, Any]
 ) -> Execution:
-    return outcome_of(vertical, tool.prefixed, status, text, arguments, message=_MESSAGES[status])
+    return outcome_of(
+        vertical, tool.prefixed, status, text, arguments, message=_MESSAGES_FOR_MODEL[status]
+    )

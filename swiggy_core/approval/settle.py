@@ -68,7 +68,8 @@ def settle(vertical: Vertical, record: ApprovalRecord, read: Reader) -> Executio
     )
 
 
-_DECIDED_ANSWERS: Final[dict[ApprovalStatus, tuple[AnswerKind, str]]] = {
+# What the model hears (first) and the person is shown (second) of a decided approval.
+_DECIDED_FOR_MODEL: Final[dict[ApprovalStatus, tuple[AnswerKind, str]]] = {
     ApprovalStatus.DECLINED: ("declined", "The person pressed Cancel."),
     ApprovalStatus.EXPIRED: ("expired", "Nobody confirmed in time; nothing was placed."),
     ApprovalStatus.SUPERSEDED: (
@@ -77,18 +78,33 @@ _DECIDED_ANSWERS: Final[dict[ApprovalStatus, tuple[AnswerKind, str]]] = {
     ),
     ApprovalStatus.REFUSED: ("refused", "The app stopped it at Confirm; nothing was placed."),
 }
+_SUPERSEDED_FOR_MODEL: Final = "The person did not confirm it. {note}"
+_DECIDED_SHOWN: Final[dict[ApprovalStatus, str]] = {
+    ApprovalStatus.DECLINED: "You cancelled this {what}.",
+    ApprovalStatus.EXPIRED: "This confirmation expired before you confirmed it.",
+    ApprovalStatus.SUPERSEDED: "You wrote a new message instead of confirming.",
+    ApprovalStatus.REFUSED: "This {what} was stopped when you confirmed it.",
+}
+
+
+def decided_answer(
+    vertical: Vertical, record: ApprovalRecord, status: ApprovalStatus
+) -> ApprovalAnswer:
+    """The answer for `record` decided as `status` (declined, expired, superseded, refused):
+    the model's instructions, and the person's words with the record's note."""
+    kind, message = _DECIDED_FOR_MODEL[status]
+    shown = _DECIDED_SHOWN[status].format(what=_noun(vertical, record))
+    if record.note and kind == "refused":
+        message, shown = f"{message} {record.note}", record.note
+    elif record.note and kind == "superseded":
+        message, shown = _SUPERSEDED_FOR_MODEL.format(note=record.note), record.note
+    return ApprovalAnswer(approval=kind, tool=record.tool, message=message, shown=shown)
 
 
 def answer_of(vertical: Vertical, record: ApprovalRecord) -> ApprovalAnswer:
     """What the model hears about a record that is no longer pending nor executing."""
-    decided = _DECIDED_ANSWERS.get(record.status)
-    if decided is not None:
-        kind, message = decided
-        if record.note and kind == "refused":
-            message = f"{message} {record.note}"
-        elif record.note and kind == "superseded":
-            message = f"The person did not confirm it. {record.note}"
-        return ApprovalAnswer(approval=kind, tool=record.tool, message=message)
+    if record.status in _DECIDED_FOR_MODEL:
+        return decided_answer(vertical, record, record.status)
     facts = record.result or {}
     text = str(facts.get(TEXT_KEY) or _unknown_text())
     status = record.status.value if record.status in _OUTCOMES else "unknown"
@@ -98,6 +114,12 @@ def answer_of(vertical: Vertical, record: ApprovalRecord) -> ApprovalAnswer:
 
 
 _OUTCOMES: Final = frozenset({ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN})
+
+
+def _noun(vertical: Vertical, record: ApprovalRecord) -> str:
+    if record.view.get("kind") == "action":
+        return "request"
+    return "booking" if vertical.server_key == "dineout" else "order"
 
 
 def _unknown_text() -> str:

@@ -43,7 +43,10 @@ def prepare(
     """
     spender = spending_tool_for(vertical)
     if request.tool != spender:
-        raise ApprovalInvalid(f"Only {spender} can be approved here, not {request.tool!r}.")
+        raise ApprovalInvalid(
+            "That can't be confirmed here.",
+            for_model=f"Only {spender} can be approved here, not {request.tool!r}.",
+        )
     if vertical.server_key == "dineout":
         prepared = prepare_booking(vertical, request, read)
     else:
@@ -115,11 +118,11 @@ def _prepare_order(
     read_args = {"addressId": chosen.id} if reader == "get_food_cart" else {}
     cart = parse_tool_result(reader, read(reader, read_args), vertical.id, read_args)
     if not isinstance(cart, CartResult) or not cart.items:
-        raise ApprovalInvalid("The cart is empty, so there is nothing to order.")
+        raise ApprovalInvalid("Your cart is empty, so there is nothing to order.")
     unavailable = [line.name for line in cart.items if not line.in_stock]
     if unavailable:
         raise ApprovalInvalid(
-            f"Out of stock in the cart: {', '.join(unavailable)}. Remove or replace it first."
+            f"Out of stock in your cart: {', '.join(unavailable)}. Remove or replace it first."
         )
     arguments: dict[str, Any] = {"addressId": chosen.id, "paymentMethod": CASH_ON_DELIVERY}
     note = request.arguments.get("noteToRestaurant")

@@ -38,13 +38,13 @@ _MESSAGES: dict[str, tuple[ErrorCode, str]] = {
         "Your Swiggy session has expired or lacks permission. Reconnect Swiggy.",
     ),
     RATE_LIMIT: (ErrorCode.API_RATE_LIMIT, "Too many requests right now."),
-    SERVER: (ErrorCode.API_SERVER, "The model service had an internal error."),
-    OVERLOADED: (ErrorCode.API_OVERLOADED, "The model service is overloaded right now."),
-    NETWORK: (ErrorCode.API_NETWORK, "Could not reach the model service. Check your connection."),
+    SERVER: (ErrorCode.API_SERVER, "The AI service had an internal error."),
+    OVERLOADED: (ErrorCode.API_OVERLOADED, "The AI service is overloaded right now."),
+    NETWORK: (ErrorCode.API_NETWORK, "Could not reach the AI service. Check your connection."),
     TIMEOUT: (ErrorCode.API_TIMEOUT, "The reply took too long and was stopped."),
-    BAD_REQUEST: (ErrorCode.API_BAD_REQUEST, "The model service rejected the request."),
+    BAD_REQUEST: (ErrorCode.API_BAD_REQUEST, "The AI service rejected the request."),
     STREAM: (ErrorCode.API_STREAM, "The reply stream broke off."),
-    UNKNOWN: (ErrorCode.API_UNKNOWN, "Something went wrong talking to the model service."),
+    UNKNOWN: (ErrorCode.API_UNKNOWN, "Something went wrong talking to the AI service."),
 }
 _RETRYABLE = frozenset({RATE_LIMIT, SERVER, OVERLOADED})
 

@@ -30,6 +30,7 @@ from swiggy_core.hooks import (
     ToolHooks,
     denied_outcome,
     outcome_of,
+    refusal_text,
 )
 from swiggy_core.mcp.client import McpCallError, for_model, read_only
 from swiggy_core.mcp.config import ResolvedServer
@@ -45,6 +46,7 @@ HELD_MESSAGE = (
     + APPROVAL_TOOL_NAME
     + " with the exact arguments; the person decides."
 )
+NEEDS_YOUR_CONFIRMATION = "This needs your confirmation first, so it was not run."
 GATED_MESSAGE = (
     "{tool} may change something on the person's own server, so it runs only after they "
     "confirm. Call " + APPROVAL_TOOL_NAME + " with this tool and the exact arguments."
@@ -148,9 +150,9 @@ class LocalTools:
         # The checks come first, so a spender with made-up arguments hears what is wrong.
         denial = self.hooks.before(info)
         if denial is None and use.name in self.gated:
-            denial = Denial(GATED_MESSAGE.format(tool=use.name))
+            denial = Denial(GATED_MESSAGE.format(tool=use.name), shown=NEEDS_YOUR_CONFIRMATION)
         elif denial is None and self.held(use.name):
-            denial = Denial(HELD_MESSAGE.format(tool=use.name))
+            denial = Denial(HELD_MESSAGE.format(tool=use.name), shown=NEEDS_YOUR_CONFIRMATION)
         if denial is not None:
             outcome = denied_outcome(info, denial)
             return CallResult(outcome.output, self.hooks.after(outcome), None, denied=True)
@@ -160,7 +162,8 @@ class LocalTools:
             output = self._call(use.name, routed, use.input)
         except McpCallError as error:
             # The model sees what went wrong and may try again; the error budget bounds that.
-            output = ToolOutput(str(error), True)
+            # Its card shows the message; the model also reads the code (and any wait).
+            output = ToolOutput(refusal_text(error.message, str(error)), True)
             tool_error = ToolError(category_of(error.code), error.code, error.message, str(error))
             outcome = outcome_of(info, output, started, str(error.code))
         else:

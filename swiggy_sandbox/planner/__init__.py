@@ -1,11 +1,10 @@
 """The offline demo's planner: a deterministic AgentBrain for each vertical's main flows."""
 
-from swiggy_sandbox.planner.brain import DEMO_LABEL, PlannerBrain
+from swiggy_sandbox.planner.brain import PlannerBrain
 from swiggy_sandbox.planner.intents import Intent, read_intent
 from swiggy_sandbox.planner.view import ConversationView, ToolCall, build_view
 
 __all__ = [
-    "DEMO_LABEL",
     "ConversationView",
     "Intent",
     "PlannerBrain",

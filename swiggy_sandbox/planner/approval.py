@@ -23,11 +23,6 @@ _NOT_DONE = {
     "place_food_order": "No order was placed.",
     "book_table": "No table was booked.",
 }
-_WHERE_TO_CHECK = {
-    "checkout": "check your Instamart orders before trying again",
-    "place_food_order": "check your food orders before trying again",
-    "book_table": "check your bookings before trying again",
-}
 _DONE_REPLIES: dict[str, Callable[[dict[str, Any]], str]] = {
     "checkout": instamart_replies.order_reply,
     "place_food_order": food_replies.food_order_reply,
@@ -60,35 +55,41 @@ def ask_approval(view: ConversationView, tool: str, arguments: dict[str, Any], r
 
 
 def approval_reply(answer: ApprovalAnswer) -> Finish:
-    """What to say once the app has answered an approval request (never claims too much)."""
-    tool, said = answer.tool, _said(answer)
-    not_done = _NOT_DONE.get(tool, "Nothing was done.")
+    """What to say once the app has answered an approval request (never claims too much).
+
+    The app has already shown the outcome (the order or booking card, or the reason on a
+    card or notice), so the reply adds the next step instead of saying it again.
+    """
+    tool = answer.tool
     if answer.approval == "confirmed":
-        return _outcome(answer, not_done)
+        return _outcome(answer)
     if answer.approval == "declined":
         return Finish(_DECLINED.get(tool, "Okay, I won't go ahead."))
     if answer.approval == "expired":
+        noun = _NOUNS.get(tool, "request")
         return Finish(
-            f"That confirmation expired before it was used.{said} {not_done} {_again(tool)}"
+            f"That confirmation expired, so I didn't go ahead with the {noun}. {_again(tool)}"
         )
     if answer.approval == "refused":
-        return Finish(f"The app didn't go ahead.{said} {not_done}")
+        return Finish(
+            f"I couldn't go ahead with the {_NOUNS.get(tool, 'request')}. {_change(tool)}"
+        )
     if answer.approval == "failed":
-        return Finish(f"It didn't go through.{said} {not_done}")
+        return Finish(f"It didn't go through. {_again(tool)}")
     if answer.approval == "superseded":
+        not_done = _NOT_DONE.get(tool, "Nothing was done.")
         return Finish(f"Okay, I've set that aside. {not_done} What would you like instead?")
-    return Finish(_unknown(tool, said))
+    return Finish(_unknown(tool))
 
 
-def _outcome(answer: ApprovalAnswer, not_done: str) -> Finish:
+def _outcome(answer: ApprovalAnswer) -> Finish:
     """The app ran the call: report its own result, exactly."""
     if answer.result is None:
-        return Finish(_unknown(answer.tool, _said(answer)))
+        return Finish(_unknown(answer.tool))
     if answer.result.get("success") is False:
-        reason = answer.error or answer.message or "it was refused"
-        return Finish(f"Swiggy couldn't do that: {reason.rstrip('.')}. {not_done}")
+        return Finish(f"Swiggy didn't accept it. {_again(answer.tool)}")
     if not answer.succeeded:
-        return Finish(_unknown(answer.tool, _said(answer)))
+        return Finish(_unknown(answer.tool))
     reply = _DONE_REPLIES.get(answer.tool)
     try:
         if reply is not None:
@@ -102,17 +103,15 @@ def _outcome(answer: ApprovalAnswer, not_done: str) -> Finish:
     return Finish(f"Done — Swiggy accepted it.{reference}")
 
 
-def _said(answer: ApprovalAnswer) -> str:
-    """The app's own sentence, ready to follow another sentence ("" when it said nothing)."""
-    text = answer.message.strip()
-    if not text:
-        return ""
-    return f" {text}" if text.endswith((".", "!", "?")) else f" {text}."
+def _unknown(tool: str) -> str:
+    noun = _NOUNS.get(tool, "request")
+    return f"I can't tell whether the {noun} went through, so I won't try it again."
 
 
-def _unknown(tool: str, said: str) -> str:
-    where = _WHERE_TO_CHECK.get(tool, "check the Swiggy app before trying again")
-    return f"I can't tell whether it went through.{said} Please {where}."
+def _change(tool: str) -> str:
+    if tool == "book_table":
+        return "Pick another time, or tell me what to change."
+    return "Tell me what to change, or say “place the order” to try again."
 
 
 def _again(tool: str) -> str:

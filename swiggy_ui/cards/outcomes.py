@@ -19,6 +19,7 @@ from swiggy_core.parsers import (
     RawResult,
     StatusResult,
 )
+from swiggy_ui.banners import support_code
 from swiggy_ui.cards.context import CardContext
 from swiggy_ui.cards.empty import is_empty_search, render_empty_search
 from swiggy_ui.cards.grid import card_grid
@@ -100,6 +101,7 @@ def render_status(result: StatusResult, ctx: CardContext) -> None:
         st.success(plain(result.message) or "Done.", icon=":material/check_circle:")
     else:
         st.warning(plain(result.message) or "That did not work.", icon=":material/error:")
+        support_code(result.code)  # only the app's own codes (E-…), never a server's status
 
 
 def render_info(result: InfoResult, ctx: CardContext) -> None:

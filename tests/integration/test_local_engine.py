@@ -37,6 +37,8 @@ from swiggy_core.engine import (
     make_client,
     run_local_turn,
 )
+from swiggy_core.engine.local_tools import NEEDS_YOUR_CONFIRMATION
+from swiggy_core.hooks import refusal_text
 from swiggy_core.mcp import McpCallError, McpManager, ToolOutput
 from swiggy_core.models import (
     ChatMessage,
@@ -249,8 +251,9 @@ def test_checkout_is_never_run_by_the_engine_with_or_without_a_confirm(
     before = len(orders(manager, url, token))
     # A model that ignores the rules and calls checkout directly (it was never offered).
     checkout = CallClientTool("checkout", CHECKOUT_ARGS)
-    gate = HELD_MESSAGE.format(tool="checkout")
-    assert APPROVAL_TOOL_NAME in gate
+    # The model reads why and what to do instead; a card shows only "needs your confirmation".
+    gate = refusal_text(NEEDS_YOUR_CONFIRMATION, HELD_MESSAGE.format(tool="checkout"))
+    assert APPROVAL_TOOL_NAME in json.loads(gate)["instructions"]
 
     emu.brain.enqueue(checkout, echo_result)
     asked = typed_message("place the order")
@@ -369,7 +372,9 @@ def test_other_calls_beside_an_approval_request_run_and_a_spender_never_does(
     assert isinstance(cart_result, McpToolResultBlock) and not cart_result.is_error
     assert isinstance(pay_use, McpToolUseBlock) and pay_use.name == "checkout"
     assert isinstance(pay_result, McpToolResultBlock) and pay_result.is_error
-    assert result_text(pay_result) == HELD_MESSAGE.format(tool="checkout")
+    assert json.loads(result_text(pay_result))["instructions"] == HELD_MESSAGE.format(
+        tool="checkout"
+    )
     assert isinstance(ask, ToolUseBlock) and ask.id == "toolu_ask" and ask.input == request
     assert len(raw_emu.requests) == 1  # the approval request ended the turn
     assert len(orders(manager, url, token)) == before

@@ -170,7 +170,7 @@ class Chat:
         # Sent back unchanged next turn, as the app stores it.
         blocks = [block.model_dump(mode="json", exclude_none=True) for block in self.last.content]
         self.history.append(ChatMessage.model_validate({"role": "assistant", "content": blocks}))
-        assert self.text().count("Offline demo") == 1, self.text()
+        assert "Offline demo" not in self.text(), "the page's badge says it, not each reply"
         assert "Claude" not in self.text()
         expected = "end_turn" if self.asked() is None else "tool_use"
         assert self.last.stop_reason == expected
@@ -398,7 +398,7 @@ def test_tablescout_checks_availability_then_books_only_after_confirm(
             {"restaurantId": first["id"], "date": TOMORROW, "latitude": lat, "longitude": lng},
         )
     ]
-    assert chat.text().split("· ", 1)[1].startswith("8:00 PM on Saturday 21 November")
+    assert chat.text().startswith("8:00 PM on Saturday 21 November")
 
     assert names(chat.say("book the 8 pm slot")) == []
     assert "Confirm" in chat.text() and "for 4" in chat.text()
@@ -415,7 +415,7 @@ def test_tablescout_checks_availability_then_books_only_after_confirm(
     # The same slot again: the server refuses and the planner says so, claiming nothing.
     assert names(chat.say("book the 8 pm slot")) == []
     assert names(chat.confirm(bridge)) == []
-    assert "No table was booked" in chat.text() and "Booked" not in chat.text()
+    assert "didn't accept it" in chat.text() and "Booked" not in chat.text()
     assert len(chat.shop.dineout.bookings("scout")) == 1
 
 

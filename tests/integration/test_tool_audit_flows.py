@@ -9,6 +9,7 @@ names and routed back to that server, and a server that is down is left out.
 
 from __future__ import annotations
 
+import json
 import socket
 import uuid
 from dataclasses import replace
@@ -117,7 +118,7 @@ def test_a_deny_hook_reaches_the_model_as_a_tool_error_and_never_the_server(
 
     refused = last_result_block(emu.requests[1])
     assert refused["is_error"] is True
-    assert refused["content"][0]["text"] == REFUSAL
+    assert json.loads(refused["content"][0]["text"])["instructions"] == REFUSAL
     assert manager.called == ["get_cart"], "the refused call never reached the server"
     # The turn went on: the next call ran and the model answered.
     assert session.history()[-1].text().startswith("Answer: ")
@@ -150,7 +151,7 @@ def test_book_table_without_a_listed_slot_is_refused_with_the_reason(
     )
     finish(session.send(typed_message("book a table for two tomorrow")))
 
-    refused, held = seen
+    refused, held = (json.loads(text)["instructions"] for text in seen)
     assert refused.startswith(SLOT_NEEDED)
     assert held == HELD_MESSAGE.format(tool="book_table")
     assert shop.bookings() == [], "nothing was booked"
@@ -176,7 +177,8 @@ def test_the_rate_budget_refuses_a_call_over_it_with_its_code(
         seen_results(seen, Finish("Later then.")),
     )
     finish(session.send(typed_message("what is in my cart?")))
-    assert seen[0].startswith("Slow down: 1 calls a minute to swiggy-instamart")
+    said = json.loads(seen[0])["instructions"]
+    assert said.startswith("Slow down: 1 calls a minute to swiggy-instamart")
     outcomes = [(e.outcome, e.error_code) for e in reversed(store.tool_calls(user))]
     assert outcomes == [("ok", None), ("denied", "E-3208")]
 

@@ -24,7 +24,7 @@ def test_a_wrong_key_is_refused_with_a_code_and_not_kept(app, scripted):
     key_input = at.text_input(key="form_api_key").proto
     assert key_input.type == key_input.PASSWORD  # masked
     _enter_key(at, "sk-ant-invalid-123", scripted.base_url)
-    assert "E-5001" in texts(at.error)
+    assert "E-5001" in texts(at.caption)
     assert KEY_API_KEY not in at.session_state
     assert scripted.requests[-1].path == "/v1/models"  # one cheap call, no chat request
 

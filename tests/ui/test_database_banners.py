@@ -15,7 +15,8 @@ TYPED = "find high protein snacks please"
 
 
 def _errors(at) -> str:
-    return texts(at.error) + texts(at.warning)
+    """The banners' words and, under them, their codes for support."""
+    return texts(at.error) + texts(at.warning) + texts(at.caption)
 
 
 def _seeded(path) -> None:
@@ -87,12 +88,12 @@ def test_an_unwritable_default_database_is_replaced_by_a_temporary_one_with_a_ba
     try:
         at = open_page(new_app(), "app_pages/nutricart.py")
         assert not at.exception
-        assert "E-4106" in texts(at.warning) and "E-4104" not in _errors(at)
+        assert "E-4106" in texts(at.caption) and "E-4104" not in _errors(at)
         at.chat_input[0].set_value("show my cart").run()
         assert not at.exception and len(at.chat_message) == 2
         assert not buttons(at, "Send again")
         assert (temporary / TEMPORARY_DATABASE_NAME).is_file()
         at.switch_page("app_pages/home.py").run()
-        assert not at.exception and "E-4106" in texts(at.warning)  # on every page
+        assert not at.exception and "E-4106" in texts(at.caption)  # on every page
     finally:
         runtime._store.clear()  # the next test's default would otherwise be this one

@@ -40,7 +40,7 @@ def _user_texts(at):
 def test_transient_faults_offer_retry_that_resends_the_same_message(app, scripted, faults, code):
     at = _send(app, scripted, *faults)
     assert not at.exception
-    assert code in texts(at.error)
+    assert code in texts(at.caption)
     assert _user_texts(at) == [MESSAGE]  # the person's text survives
     scripted.brain.enqueue(text_turn("Offline test reply: found Amul butter."))
     buttons(at, "Retry")[0].click().run()
@@ -53,7 +53,7 @@ def test_transient_faults_offer_retry_that_resends_the_same_message(app, scripte
 
 def test_bad_key_points_to_connections(app, scripted):
     at = _send(app, scripted, Fault(kind="auth"))
-    assert "E-5001" in texts(at.error) and "Connections" in texts(at.error)
+    assert "E-5001" in texts(at.caption) and "Connections" in texts(at.error)
     assert any("Connections" in link.label for link in at.get("page_link"))
     assert not buttons(at, "Retry")
     assert _user_texts(at) == [MESSAGE]
@@ -61,13 +61,13 @@ def test_bad_key_points_to_connections(app, scripted):
 
 def test_expired_swiggy_session_offers_reconnect(app, scripted):
     at = _send(app, scripted, Fault(kind="permission"))
-    assert "E-5002" in texts(at.error)
+    assert "E-5002" in texts(at.caption)
     assert any("Reconnect" in link.label for link in at.get("page_link"))
 
 
 def test_rate_limit_says_when_to_try_again(app, scripted):
     at = _send(app, scripted, Fault(kind="rate_limit", retry_after=40))
-    assert "E-2001" in texts(at.warning) and "40 s" in texts(at.warning)
+    assert "E-2001" in texts(at.caption) and "40 s" in texts(at.warning)
     assert buttons(at, "Retry")
 
 
@@ -83,7 +83,7 @@ def test_unreachable_model_endpoint_is_a_network_error_with_retry(app):
     at.session_state[KEY_USE_SANDBOX] = True
     at.run()
     at.chat_input[0].set_value(MESSAGE).run()
-    assert "E-2004" in texts(at.error)
+    assert "E-2004" in texts(at.caption)
     assert buttons(at, "Retry")
     assert _user_texts(at) == [MESSAGE]
 
@@ -109,7 +109,7 @@ def test_expired_token_inside_a_tool_result_asks_to_reconnect(app, scripted):
         ]
     )
     at = _send(app, scripted, turn)
-    assert "E-3001" in texts(at.error)
+    assert "E-3001" in texts(at.caption)
     assert any("Reconnect" in link.label for link in at.get("page_link"))
     assert "never shown" not in texts(at.markdown)
     assert "Searching." in texts(at.markdown)  # what arrived before the error is kept
@@ -138,8 +138,9 @@ def test_a_tool_that_keeps_failing_offers_a_report_to_swiggy(app, scripted):
     internal = "Internal error in search_products; please try again later."
     turn = ScriptedTurn(content=[*_failing_call(1, internal), *_failing_call(2, internal)])
     at = _send(app, scripted, turn)
-    assert "E-3105" in texts(at.error)
-    assert "search_products" in texts(at.caption)
+    assert "E-3105" in texts(at.caption)
+    assert "This step kept failing" in texts(at.caption)
+    assert "search_products" not in texts(at.caption)  # no tool names on the page
     at = buttons(at, "Report to Swiggy")[0].click().run()
     assert not at.exception
     # The sandbox's report_error answered: the report reached the Instamart server.
@@ -154,6 +155,6 @@ def test_a_tool_that_keeps_failing_offers_a_report_to_swiggy(app, scripted):
 def test_a_revoked_session_is_not_reported_but_reconnected(app, scripted):
     turn = ScriptedTurn(content=_failing_call(1, "Session revoked (419): sign in again."))
     at = _send(app, scripted, turn)
-    assert "E-3101" in texts(at.error)
+    assert "E-3101" in texts(at.caption)
     assert any("Reconnect" in link.label for link in at.get("page_link"))
     assert not buttons(at, "Report to Swiggy")

@@ -39,12 +39,13 @@ def test_a_visitor_base_url_gets_no_owner_credential(app, owner_secrets):
     at = open_page(app, "app_pages/connections.py")
     at.text_input(key="form_base_url").set_value(visitor_listener.base_url + "/v")
     buttons(at, "Check and use")[0].click().run()
-    assert "E-1005" in texts(at.error)
+    assert "E-1005" in texts(at.caption)
     assert KEY_BASE_URL not in at.session_state
     at.switch_page("app_pages/feedme.py").run()
     at.chat_input[0].set_value("I'm hungry").run()
     assert not at.exception
-    assert "Offline demo" in texts(at.markdown)  # the planner answered, not Claude
+    assert "Offline demo" in texts(at.markdown)  # the badge: the planner answered, not Claude
+    assert [m.name for m in at.chat_message] == ["user", "assistant"]
     assert not visitor_listener.requests, "nothing may reach any endpoint with owner secrets"
 
 

@@ -51,7 +51,7 @@ def test_limits_are_saved_on_connections_and_read_back(app):
 def test_a_limit_that_is_not_an_amount_is_refused_and_nothing_changes(app):
     at = open_page(app, "app_pages/connections.py")
     _set_limits(at, "lots", "")
-    assert "E-1001" in texts(at.error)
+    assert "E-1001" in texts(at.caption)
     _set_limits(at, "", "")
     assert "Saved. No spending limits set" in texts(at.success)
 
@@ -65,7 +65,7 @@ def test_the_dialog_shows_the_limits_next_to_the_total(app):
     assert buttons(at, "Confirm")
     shown = texts(at.caption)
     assert "Your limits: ₹1,00,000 per order · ₹2,00,000 per day (₹0 used today)" in shown
-    assert LIMIT not in texts(at.warning)
+    assert LIMIT not in texts(at.caption)
     buttons(at, "Confirm")[0].click().run()
     assert "Order placed" in texts(at.markdown)
     assert len(_spends(at)) == 1
@@ -82,7 +82,7 @@ def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
     at.chat_input[0].set_value("place the order").run()
     assert not at.exception
     assert not buttons(at, "Confirm") and not buttons(at, "Review and confirm")
-    assert LIMIT in texts(at.warning) and "per-order limit of ₹1" in texts(at.warning)
+    assert LIMIT in texts(at.caption) and "per-order limit of ₹1" in texts(at.warning)
     assert "Order placed" not in texts(at.markdown)
     assert _spends(at) == []
 
@@ -95,10 +95,10 @@ def test_a_limit_lowered_after_asking_is_shown_in_the_dialog_and_refuses_confirm
     _set_limits(at, "1", "")
     at.switch_page("app_pages/nutricart.py").run()
     buttons(at, "Review and confirm")[0].click().run()
-    assert LIMIT in texts(at.warning) and "Confirm will refuse" in texts(at.warning)
+    assert LIMIT in texts(at.caption) and "Confirm will refuse" in texts(at.warning)
     buttons(at, "Confirm")[0].click().run()
     assert not at.exception
-    assert LIMIT in texts(at.warning)
+    assert LIMIT in texts(at.caption)
     assert "Order placed" not in texts(at.markdown)
     assert _spends(at) == []
 

@@ -88,7 +88,7 @@ def test_a_double_click_on_confirm_orders_once(app):
     at.run()
     assert not at.exception
     assert texts(at.markdown).count("Order placed") == 1
-    assert "E-1101" in texts(at.warning)
+    assert "E-1101" in texts(at.caption)
 
 
 def test_a_turn_started_elsewhere_is_watched_to_its_end_by_the_page(app, scripted):
@@ -125,8 +125,8 @@ def test_too_long_or_markup_only_messages_get_a_code_and_are_kept(app):
     long_text = "milk " * 2000  # 10,000 characters
     at.chat_input[0].set_value(long_text).run()
     assert not at.exception
-    assert "E-1004" in texts(at.warning)
+    assert "E-1004" in texts(at.caption)
     assert not at.chat_message, "nothing was sent"
     assert buttons(at, "Send again")
     at.chat_input[0].set_value("<b></b> ![x](https://example.com/x.png)").run()
-    assert "E-1003" in texts(at.warning) and not at.chat_message
+    assert "E-1003" in texts(at.caption) and not at.chat_message

@@ -38,14 +38,14 @@ def test_a_message_whose_reply_died_is_interrupted_and_retry_answers_it(app) -> 
     _chat(typed_message("find greek yogurt"))  # stored; the process replying to it died
 
     at = _open(app)
-    assert "E-1109" in texts(at.error) and "interrupted" in texts(at.error)
+    assert "E-1109" in texts(at.caption) and "interrupted" in texts(at.error)
     (retry,) = buttons(at, "Retry")
     at = retry.click().run()
     for _ in range(10):  # the reply streams on its own thread; each run watches it
-        if not buttons(at, "Retry") and "E-1109" not in texts(at.error):
+        if not buttons(at, "Retry") and "E-1109" not in texts(at.caption):
             break
         at = at.run()
-    assert "E-1109" not in texts(at.error)
+    assert "E-1109" not in texts(at.caption)
     assert any(message.name == "assistant" for message in at.chat_message)
 
 
@@ -58,7 +58,7 @@ def test_a_chat_replying_in_another_replica_waits_and_then_shows_the_reply(app) 
         assert "another window" in texts(at.info)
         assert at.chat_input[0].disabled  # nothing can be typed into a chat that is busy
         assert at.chat_input[0].placeholder == "A reply is coming in another window…"
-        assert "E-1109" not in texts(at.error), "a running reply is not interrupted"
+        assert "E-1109" not in texts(at.caption), "a running reply is not interrupted"
 
         reply = ChatMessage(role="assistant", content=[TextBlock(text="Eggs are in stock.")])
         store.append_messages(conversation_id, [reply])

@@ -20,6 +20,7 @@ from swiggy_core.hook_rules import (
     shrink_result,
 )
 from swiggy_core.hooks import (
+    NOT_RUN,
     CallScope,
     Denial,
     ToolExchange,
@@ -195,11 +196,13 @@ def test_errors_are_detected_and_coded() -> None:
     assert error_code_of(ToolOutput(json.dumps(refused), False)) == "E-3107"
     info = SCOPE.info("instamart", "update_cart", {})
     denied = denied_outcome(info, Denial("no", ErrorCode.RATE_BUDGET))
-    assert (denied.outcome, denied.error_code, denied.output) == (
-        "denied",
-        "E-3208",
-        ToolOutput("no", True),
-    )
+    assert (denied.outcome, denied.error_code, denied.output.is_error) == ("denied", "E-3208", True)
+    # The model reads the reason; a card shows only the person's words.
+    assert json.loads(denied.output.text) == {
+        "success": False,
+        "error": {"message": NOT_RUN},
+        "instructions": "no",
+    }
 
 
 def test_the_audit_hook_writes_one_entry_per_outcome() -> None:

@@ -1,4 +1,4 @@
-"""PlannerBrain on hand-built turn contexts: labels, approval requests, context reading."""
+"""PlannerBrain on hand-built turn contexts: approval requests, replies, context reading."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation._context import AddressView
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
-from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Say, TurnContext
-from swiggy_sandbox.planner import DEMO_LABEL, PlannerBrain, build_view
+from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, TurnContext
+from swiggy_sandbox.planner import PlannerBrain, build_view
 from swiggy_sandbox.planner.approval import approval_reply
-from swiggy_sandbox.planner.brain import _labelled
 from swiggy_sandbox.planner.view import ApprovalAnswer
 
 IM = "swiggy-instamart"
@@ -87,7 +86,7 @@ def answered(answer: dict[str, Any] | str, *, then: str = "") -> TurnContext:
     """The request after the person decided: the app answers the request_confirmation."""
     ctx = context("place the order")
     asked = [
-        {"type": "text", "text": DEMO_LABEL + "Let me check your cart first."},
+        {"type": "text", "text": "Let me check your cart first."},
         *use_and_result("m1", "get_cart", CART),
         {"type": "text", "text": "Your order comes to ₹270. Press Confirm in the dialog."},
         {
@@ -126,7 +125,6 @@ def test_checkout_asks_for_approval_through_the_client_tool_after_reading_the_ca
     brain = PlannerBrain()
     first = brain.next_step(context("place the order"))
     assert isinstance(first, CallTool) and first.name == "get_cart"
-    assert first.say_before.startswith(DEMO_LABEL)
     after_read = context("place the order", blocks=use_and_result("m1", "get_cart", CART))
     after_read.blocks.insert(0, {"type": "text", "text": first.say_before})
     ask = brain.next_step(after_read)
@@ -135,13 +133,15 @@ def test_checkout_asks_for_approval_through_the_client_tool_after_reading_the_ca
     assert ask.input == {"tool": "checkout", "arguments": CHECKOUT_ARGS}
     assert "₹270" in ask.say_before and "cannot be cancelled" in ask.say_before
     assert "Confirm" in ask.say_before
-    assert DEMO_LABEL not in ask.say_before, "labelled once per turn"
 
 
-def test_an_approval_request_that_opens_the_reply_carries_the_label() -> None:
+def test_no_reply_carries_the_offline_demo_label() -> None:
+    """The page's badge says it is the offline demo; the replies just speak."""
     ctx = context("place the order", blocks=use_and_result("m1", "get_cart", CART))
     ask = PlannerBrain().next_step(ctx)
-    assert isinstance(ask, CallClientTool) and ask.say_before.startswith(DEMO_LABEL)
+    assert isinstance(ask, CallClientTool) and "Offline demo" not in ask.say_before
+    step = PlannerBrain().next_step(context("what can you do?"))
+    assert isinstance(step, Finish) and "Offline demo" not in step.text
 
 
 @pytest.mark.parametrize("checkout_as", ["server", "client"])
@@ -195,7 +195,6 @@ def test_a_confirmed_order_is_reported_from_the_apps_result() -> None:
     answer = {"approval": "confirmed", "tool": "checkout", "message": "", "result": order_result()}
     step = PlannerBrain().next_step(answered(answer))
     assert isinstance(step, Finish)
-    assert step.text.startswith(DEMO_LABEL), "the answer after a decision is a new reply"
     assert "order IM-1 is placed" in step.text and "₹270" in step.text
 
 
@@ -208,6 +207,8 @@ def test_a_confirmed_result_may_arrive_as_json_text() -> None:
 NOT_PLACED = ["Done", "is placed"]
 
 
+# The app has already shown each outcome (its card or notice): the reply never repeats the
+# answer's message, which is written for the model, and adds the next step.
 @pytest.mark.parametrize(
     ("answer", "says", "never"),
     [
@@ -217,40 +218,40 @@ NOT_PLACED = ["Done", "is placed"]
                 "tool": "checkout",
                 "result": {"success": False, "error": {"message": "Store is closed"}},
             },
-            ["Store is closed", "No order was placed"],
-            NOT_PLACED,
+            ["didn't accept it", "place the order"],
+            [*NOT_PLACED, "Store is closed"],
         ),
         (
             {"approval": "declined", "tool": "checkout", "message": "You cancelled."},
             ["won't place the order"],
-            NOT_PLACED,
+            [*NOT_PLACED, "You cancelled."],
         ),
         (
             {"approval": "expired", "tool": "checkout", "message": "That request is too old."},
-            ["expired", "That request is too old.", "No order was placed"],
-            NOT_PLACED,
+            ["expired", "didn't go ahead with the order"],
+            [*NOT_PLACED, "That request is too old."],
         ),
         (
             {"approval": "refused", "tool": "checkout", "message": "Your cart changed since."},
-            ["Your cart changed since.", "No order was placed"],
-            NOT_PLACED,
+            ["couldn't go ahead with the order", "place the order"],
+            [*NOT_PLACED, "Your cart changed since."],
         ),
         (
             {"approval": "failed", "tool": "checkout", "message": "Swiggy timed out"},
-            ["Swiggy timed out.", "No order was placed"],
-            NOT_PLACED,
+            ["didn't go through"],
+            [*NOT_PLACED, "Swiggy timed out"],
         ),
         (
             {"approval": "unknown", "tool": "checkout", "message": "The connection dropped."},
-            ["can't tell whether it went through", "The connection dropped.", "orders"],
-            [*NOT_PLACED, "No order was placed"],
+            ["can't tell whether the order went through", "won't try it again"],
+            [*NOT_PLACED, "No order was placed", "The connection dropped."],
         ),
         (
             {"approval": "confirmed", "tool": "checkout", "message": "No result came back."},
-            ["can't tell whether it went through"],
+            ["can't tell whether the order went through"],
             NOT_PLACED,
         ),
-        ("not json at all", ["can't tell whether it went through"], NOT_PLACED),
+        ("not json at all", ["can't tell whether"], NOT_PLACED),
         (
             {"approval": "superseded", "tool": "checkout", "message": ""},
             ["set that aside", "No order was placed"],
@@ -331,34 +332,6 @@ def test_an_add_sends_the_whole_cart() -> None:
     ]
 
 
-def test_labels_go_on_the_first_text_of_a_turn_only() -> None:
-    ctx = context("hi")
-    assert _labelled(Say("Hello"), ctx) == Say(DEMO_LABEL + "Hello")
-    assert _labelled(CallTool(IM, "get_cart"), ctx) == CallTool(IM, "get_cart")
-    ask = CallClientTool(APPROVAL_TOOL_NAME, say_before="Review")
-    assert _labelled(ask, ctx) == CallClientTool(
-        APPROVAL_TOOL_NAME, say_before=DEMO_LABEL + "Review"
-    )
-    ctx.blocks.append({"type": "text", "text": DEMO_LABEL + "Hello"})
-    assert _labelled(Finish("Bye"), ctx) == Finish("Bye")
-    # A client-tool round trip continues the same turn: the earlier label still counts.
-    ctx = context("hi")
-    ctx.messages += [
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "text", "text": DEMO_LABEL + "Looking."},
-                {"type": "tool_use", "id": "t1", "name": "x", "input": {}},
-            ],
-        },
-        {
-            "role": "user",
-            "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "{}"}],
-        },
-    ]
-    assert _labelled(Finish("Done"), ctx) == Finish("Done")
-
-
 def test_without_any_tools_it_asks_to_connect() -> None:
     ctx = TurnContext(
         system="You are FeedMe.",
@@ -368,7 +341,7 @@ def test_without_any_tools_it_asks_to_connect() -> None:
         client_tools=[],
     )
     step = PlannerBrain().next_step(ctx)
-    assert isinstance(step, Finish) and step.text.startswith(DEMO_LABEL) and "Connect" in step.text
+    assert isinstance(step, Finish) and "Connect" in step.text
 
 
 def test_a_failed_call_is_reported_not_retried() -> None:
