@@ -21,6 +21,7 @@ from swiggy_core.errors import ErrorCode, InputError
 from swiggy_core.models import ActionKind, CardAction, ChatMessage, MessageMeta, TextBlock
 
 __all__ = [
+    "REDO_TAG",
     "ActionKind",
     "CardAction",
     "action_message",
@@ -36,6 +37,9 @@ __all__ = [
 
 ACTION_TAG = "card_action"
 _TAG_RE = re.compile(rf"<{ACTION_TAG}>(.*?)</{ACTION_TAG}>", re.S)
+# The app's note to the model on a message asked again (edited, or for a fresh reply).
+REDO_TAG = "redo_note"
+_REDO_RE = re.compile(rf"<{REDO_TAG}>(.*?)</{REDO_TAG}>", re.S)
 # Angle brackets and the look-alikes a model or a tokenizer may read as one.
 _ANGLE_LIKE = {
     "<": "&lt;",
@@ -83,6 +87,8 @@ def visible_text(message: ChatMessage) -> str:
     blocks = [block for block in message.blocks() if isinstance(block, TextBlock)]
     if message.meta.action is not None:
         blocks = [block for block in blocks if not _TAG_RE.fullmatch(block.text)]
+    if message.meta.redo is not None:
+        blocks = [block for block in blocks if not _REDO_RE.fullmatch(block.text)]
     return "\n".join(block.text for block in blocks)
 
 

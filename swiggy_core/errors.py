@@ -29,6 +29,7 @@ class ErrorCode(StrEnum):
     TURN_ELSEWHERE = "E-1108"  # a reply in this chat is running in another window/replica
     TURN_INTERRUPTED = "E-1109"  # the process answering this chat died mid-reply
     APPROVAL_SETTLED = "E-1110"  # a confirm cut off by a crash, settled by reading orders
+    NOTHING_TO_REDO = "E-1111"  # edit or regenerate with no answered typed message to redo
     # E-2xxx: the model API
     API_BAD_REQUEST = "E-2000"
     API_RATE_LIMIT = "E-2001"

@@ -191,6 +191,9 @@ class MessageMeta(BaseModel):
     excluded: bool = False
     approval_id: str | None = None
     turn_id: str | None = None
+    # The person asked again: their edited words ("edit"), or the same words for a fresh
+    # reply ("regenerate"); the earlier turn stays (messages are only ever appended).
+    redo: Literal["edit", "regenerate"] | None = None
 
     def merged(self, other: MessageMeta) -> MessageMeta:
         """Both messages' facts in one (used when two same-role messages are joined)."""

@@ -40,6 +40,14 @@ from swiggy_core.models import (
 )
 from swiggy_core.parsers import AddressItem
 from swiggy_core.parsers.cards import latest_request
+from swiggy_core.redo import (
+    NOTHING_TO_REDO,
+    NothingToRedo,
+    RedoOptions,
+    edited_message,
+    redo_options,
+    regenerate_message,
+)
 from swiggy_core.session_settle import (
     Settled,
     append_answer,
@@ -155,18 +163,26 @@ class ChatSession:
         Before that, the chat is brought up to date: a confirmation cut off by a crash is
         settled, so the model never hears "did not confirm" for something confirmed.
         """
-        conversation_id = self._conversation()
-        handle, lease = self._reserve("message")
-        try:
-            self.store.expire_approvals(self.clock())
-            self._settle(conversation_id)
-            history = self.store.load_messages(conversation_id)
-            message = close_open_requests(self.store, conversation_id, history, message)
-            self.store.append_messages(conversation_id, [message])
-        except BaseException:
-            self._abandon(handle, lease)
-            raise
-        return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
+        return self._ask("message", lambda _history: message)
+
+    def edit_last(self, words: str) -> TurnHandle:
+        """Send the person's last message again as `words`: the model answers the edited
+        one. The earlier turn stays (messages are only appended); nothing in it is undone
+        or done twice (see `swiggy_core.redo`)."""
+        approvals = self._redo_approvals()
+        return self._ask("edit", lambda history: edited_message(history, approvals(), words))
+
+    def regenerate(self) -> TurnHandle:
+        """A fresh reply to the person's last message, asked again like an edit with the
+        same words: a confirmation the last reply asked for is superseded, never doubled."""
+        approvals = self._redo_approvals()
+        return self._ask("regenerate", lambda history: regenerate_message(history, approvals()))
+
+    def redo_options(self, history: list[ChatMessage]) -> RedoOptions:
+        """Whether the person's last message can be edited or asked again right now."""
+        if self.conversation_id is None:
+            return RedoOptions()
+        return redo_options(history, self.store.approvals_for(self.conversation_id))
 
     def retry(self) -> TurnHandle:
         """Run the model again on the stored history: nothing is resent, nothing re-spent."""
@@ -239,6 +255,28 @@ class ChatSession:
         return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
 
     # --- turns (on the turn's thread) ----------------------------------------------------
+
+    def _ask(self, kind: TurnKind, make: Callable[[list[ChatMessage]], ChatMessage]) -> TurnHandle:
+        """Store the message `make` builds from the settled history, then answer it."""
+        conversation_id = self._conversation()
+        handle, lease = self._reserve(kind)
+        try:
+            self.store.expire_approvals(self.clock())
+            self._settle(conversation_id)
+            history = self.store.load_messages(conversation_id)
+            message = close_open_requests(self.store, conversation_id, history, make(history))
+            self.store.append_messages(conversation_id, [message])
+        except BaseException:
+            self._abandon(handle, lease)
+            raise
+        return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
+
+    def _redo_approvals(self) -> Callable[[], list[ApprovalRecord]]:
+        """The chat's approvals, read when the redo is built (after settling)."""
+        conversation_id = self.conversation_id
+        if conversation_id is None:
+            raise NothingToRedo(NOTHING_TO_REDO)
+        return lambda: self.store.approvals_for(conversation_id)
 
     def _reserve(self, kind: TurnKind) -> tuple[TurnHandle, HeldLease]:
         """This process's registry first (a second tab here), then the chat's lease in the
@@ -313,6 +351,8 @@ class ChatSession:
             raise
         finally:
             handle.usage = handle.usage + result.usage
+            if result.stopped:
+                handle.mark_cut()
             reply = reply_message(result, handle.id, self.vertical_id, asked)
             self.store.append_messages(self._conversation(), [reply])
         return result

@@ -21,7 +21,7 @@ from swiggy_core.errors import ErrorCode, SwiggyAssistantError
 from swiggy_core.models import Usage
 from swiggy_core.turn_lease import HeldLease
 
-TurnKind = Literal["message", "confirm", "decline", "retry"]
+TurnKind = Literal["message", "confirm", "decline", "retry", "edit", "regenerate"]
 # How often a watcher wakes while nothing arrives (keeps the page responsive to Stop).
 HEARTBEAT_SECONDS = 0.25
 BUSY_MESSAGE = "A reply is still coming in: wait for it or press Stop."
@@ -53,6 +53,8 @@ class TurnHandle:
         self._changed = threading.Condition()
         self._finished = False
         self._stop = threading.Event()
+        self._pressed = False  # the person pressed Stop (not a lost lease)
+        self._cut = False  # a Stop ended a model stream of this turn early
         self._abort: Callable[[], None] | None = None
         self._abort_lock = threading.Lock()
         # Tokens of every model call of this turn (complete once the turn has finished).
@@ -68,6 +70,23 @@ class TurnHandle:
 
     def stop_requested(self) -> bool:
         return self._stop.is_set()
+
+    @property
+    def stop_came_late(self) -> bool:
+        """The person pressed Stop, but the reply had already come in whole: nothing was cut."""
+        return self._finished and self._pressed and not self._cut
+
+    def press_stop(self) -> bool:
+        """The person's Stop; False when the turn had already finished (nothing to stop)."""
+        with self._changed:
+            running = not self._finished
+        self._pressed = True
+        self.stop()
+        return running
+
+    def mark_cut(self) -> None:
+        """A Stop ended a model stream early: part of the reply never came."""
+        self._cut = True
 
     def stop(self) -> None:
         """Ask the turn to end now, keeping what arrived (a stalled stream is closed)."""

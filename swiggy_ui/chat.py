@@ -43,6 +43,7 @@ from swiggy_ui.live_turn import tool_label as tool_label
 from swiggy_ui.live_turn import watch as watch
 from swiggy_ui.safe_text import markdown_text, plain
 from swiggy_ui.suggestion_chips import suggestion_chips as suggestion_chips
+from swiggy_ui.turn_controls import render_user_message
 from swiggy_ui.turn_states import unknown_outcome_link
 
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
@@ -100,8 +101,7 @@ def render_history(
         if message.role == "user" and _only_tool_results(message):
             _render_outcomes(message, view, key=key)
         elif message.role == "user":
-            with st.chat_message("user"):
-                st.markdown(markdown_text(visible_text(message)))
+            render_user_message(message)
         elif message.blocks():
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
                 _render_assistant(message, view, key=key)
@@ -325,10 +325,11 @@ def scroll_to_newest(nonce: str) -> None:
 
 
 def show_toast() -> None:
-    """The confirmation of a card action pressed on the run before ("Added 2 × Yoga Bar")."""
-    label = state.pop_toast()
-    if label:
-        st.toast(plain(label), icon=":material/check_circle:")
+    """A note from the run before: a card action's label ("Added 2 × Yoga Bar"), a late Stop."""
+    toast = state.pop_toast()
+    if toast:
+        label, icon = toast
+        st.toast(plain(label), icon=icon)
 
 
 def show_user(message: ChatMessage) -> None:

@@ -26,6 +26,8 @@ from swiggy_ui import state
 from swiggy_ui.safe_text import markdown_text, plain
 
 ASSISTANT_AVATAR = ":material/shopping_basket:"
+LATE_STOP_NOTE = "The reply had already finished when you pressed Stop: nothing was cut."
+LATE_STOP_ICON = ":material/info:"
 
 
 def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
@@ -36,7 +38,8 @@ def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
             "Stop",
             key=f"stop-{vertical.id}",
             icon=":material/stop_circle:",
-            on_click=handle.stop,
+            on_click=_press_stop,
+            args=(handle,),
             help="End this reply now; what arrived is kept.",
         )
         statuses = st.container()
@@ -46,9 +49,19 @@ def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
     return failures
 
 
+def _press_stop(handle: TurnHandle) -> None:
+    if not handle.press_stop():  # it ended between drawing Stop and the click
+        note_late_stop()
+
+
+def note_late_stop() -> None:
+    """Say so on the next run when Stop came after the reply had come in whole."""
+    state.queue_toast(LATE_STOP_NOTE, icon=LATE_STOP_ICON)
+
+
 def tool_label(vertical: Vertical, name: str, tool_input: dict, *, details: bool) -> str:
-    """A running tool in the shop's words ("Searching Instamart for protein bars…");
-    the tool's own name only with details on."""
+    """A running tool in the words of the shop the person chose ("Searching StyleKit for
+    sunscreen…"); the tool's own name only with details on."""
     label = vertical.loading_label(name)
     query = tool_input.get("query")
     if isinstance(query, str) and query.strip() and label.endswith("…"):

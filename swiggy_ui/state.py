@@ -23,6 +23,7 @@ BACKEND = "backend"
 PENDING_DECISION = "pending_decision"
 SHOW_DETAILS = "show_details"
 PENDING_TOAST = "pending_toast"
+TOAST_ICON = ":material/check_circle:"
 # How many of the newest turns a chat draws in full at first (older ones page in).
 TURNS_SHOWN = 6
 Decision = Literal["confirm", "decline"]
@@ -60,6 +61,8 @@ class VerticalChat:
     history: HistoryCache | None = None
     # The conversation whose cut-off confirmations were last settled on opening it.
     settled_for: str | None = None
+    # The editor of the person's last message is open.
+    editing: bool = False
 
     def show_turns_of(self, conversation_id: str | None) -> int:
         """The turns to draw; another conversation starts again from the newest few."""
@@ -96,14 +99,14 @@ def pop_action() -> CardAction | None:
     return action
 
 
-def queue_toast(label: str) -> None:
-    """A card action's label, confirmed by a toast on the next run."""
-    st.session_state[PENDING_TOAST] = label
+def queue_toast(label: str, icon: str = TOAST_ICON) -> None:
+    """A short note for the next run ("Added 2 × Yoga Bar"), shown once as a toast."""
+    st.session_state[PENDING_TOAST] = (label, icon)
 
 
-def pop_toast() -> str | None:
-    label: str | None = st.session_state.pop(PENDING_TOAST, None)
-    return label
+def pop_toast() -> tuple[str, str] | None:
+    toast: tuple[str, str] | None = st.session_state.pop(PENDING_TOAST, None)
+    return toast
 
 
 def queue_decision(decision: Decision, approval_id: str, address_key: str | None = None) -> None:

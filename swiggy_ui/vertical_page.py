@@ -26,10 +26,11 @@ from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
-from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER
+from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER, note_late_stop
 from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
 from swiggy_ui.safe_text import markdown_text, plain
 from swiggy_ui.signin_state import current_token
+from swiggy_ui.turn_controls import render_turn_controls
 
 OFFLINE_BADGE = "Offline demo"
 
@@ -74,6 +75,8 @@ def render_vertical(vertical_id: str) -> None:
     _show_notice(page, vertical)
     if handle is None:
         handle = _retry_or_approval(runtime, page, session, messages or [], vertical)
+    if handle is None:
+        handle = _guard(page, lambda: render_turn_controls(page, session, messages or [], vertical))
     if handle is None:
         handle = _send_input(page, session, vertical, bool(messages))
     if handle is not None:
@@ -128,10 +131,13 @@ def _absorb(page: state.VerticalChat, handle: TurnHandle) -> None:
 
 
 def _keep_news(page: state.VerticalChat, handle: TurnHandle, failures: list[StreamFailed]) -> None:
-    """Tokens once per turn, and faults the stored reply cannot carry (a refused confirm)."""
+    """Tokens once per turn, faults the stored reply cannot carry (a refused confirm), and
+    a Stop that came after the reply had come in whole."""
     if handle.finished and handle.id not in page.counted_turns:
         page.counted_turns.add(handle.id)
         state.add_usage(handle.usage)
+        if handle.stop_came_late:
+            note_late_stop()
     kept = [f.error for f in failures if f.error.category in ("approval", "store", "internal")]
     if kept:
         page.notice = kept[-1]

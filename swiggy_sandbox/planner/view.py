@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+from swiggy_core.actions import REDO_TAG
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_UTC_OFFSET_MINUTES
 from swiggy_core.conversation import expand_back_references
 from swiggy_core.conversation.summary_read import SessionSummary
@@ -18,6 +19,8 @@ from swiggy_sandbox.planner.summary_data import summary_data
 
 IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
 _ACTION_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
+# The app's note on a message asked again (edited, or for a fresh reply): not the words.
+_REDO_RE = re.compile(rf"<{REDO_TAG}>.*?</{REDO_TAG}>", re.S)
 _USE_TYPES = frozenset({"tool_use", "mcp_tool_use"})
 _RESULT_TYPES = frozenset({"tool_result", "mcp_tool_result"})
 
@@ -265,6 +268,8 @@ def _user_words(content: Any) -> tuple[str, dict[str, Any] | None]:
     action: dict[str, Any] | None = None
     visible: list[str] = []
     for text in texts:
+        if _REDO_RE.fullmatch(text.strip()):
+            continue
         match = _ACTION_RE.search(text)
         if match is None:
             visible.append(text)
