@@ -12,7 +12,9 @@ from swiggy_core.verticals import VERTICALS
 from swiggy_ui.home import PAGE_FILES
 
 install_redaction(st.secrets)  # every log line of every logger, SDKs' included, masked
-st.set_page_config(page_title="Swiggy assistant", page_icon="🛒", layout="wide")
+st.set_page_config(
+    page_title="Swiggy assistant", page_icon=":material/shopping_cart:", layout="wide"
+)
 
 shops = [
     st.Page(PAGE_FILES[vertical.id], title=vertical.display_name, icon=vertical.icon)

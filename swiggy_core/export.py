@@ -12,6 +12,7 @@ links only to https. The JSON keeps the words as they were: it is data, not a pa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -46,8 +47,12 @@ from swiggy_core.store.records import ConversationInfo, StoredMessage
 LOCAL_ZONE: Final = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES), "IST")
 EXPORT_FORMAT: Final = "swiggy-assistant-chat/1"
 ROLE_NAMES: Final = {"user": "You", "assistant": "Assistant"}
+# The same words asked again for a fresh reply read as that, not as a second message.
+REGENERATED_NOTE: Final = "(Asked again for a fresh reply.)"
 # A long search result is summarised by its first few items (the page shows a grid of them).
 MAX_LISTED: Final = 20
+_SLUG_RE: Final = re.compile(r"[^a-z0-9]+")
+SLUG_CHARS: Final = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,17 @@ def build_export(info: ConversationInfo, stored: Sequence[StoredMessage], shop: 
     )
 
 
+def export_file_name(shop: str, title: str | None, updated: datetime) -> str:
+    """The file's name without extension, after the shop the chat was with:
+    `nutricart-high-protein-snacks-20261127`."""
+    return f"{_slug(shop, 'shop')}-{_slug(title or '', 'chat')}-{updated:%Y%m%d}"
+
+
+def _slug(text: str, fallback: str) -> str:
+    slug = _SLUG_RE.sub("-", text.lower()).strip("-")[:SLUG_CHARS].strip("-")
+    return slug or fallback
+
+
 def to_json(export: ChatExport) -> str:
     return json.dumps({"format": EXPORT_FORMAT, **asdict(export)}, ensure_ascii=False, indent=2)
 
@@ -125,6 +141,8 @@ def _exported(message: ChatMessage, cards: dict[str, ParsedToolResult]) -> Expor
             return None
         outcome = [_essentials(cards[b.tool_use_id]) for b in answers if b.tool_use_id in cards]
         return ExportedMessage("assistant", "", cards=[c for c in outcome if c])
+    if message.role == "user" and message.meta.redo == "regenerate":
+        return ExportedMessage("user", REGENERATED_NOTE)
     if message.role == "user":
         return ExportedMessage("user", visible_text(message).strip())
     return _assistant(message, cards)

@@ -8,14 +8,13 @@ Every change happens in a button's callback, so the page that follows already sh
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
 import streamlit as st
 
-from swiggy_core.export import build_export, local_day, to_json, to_markdown
+from swiggy_core.export import build_export, export_file_name, local_day, to_json, to_markdown
 from swiggy_core.store import ChatStore, ConversationInfo, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
@@ -27,7 +26,6 @@ from swiggy_ui.safe_text import plain
 MAX_LISTED: Final = 30
 TITLE_MAX_CHARS: Final = 80
 UNTITLED: Final = "Untitled chat"
-_SLUG_RE: Final = re.compile(r"[^a-z0-9]+")
 
 Confirming = Literal["delete", "clear"]
 
@@ -176,7 +174,7 @@ def _rename_form(
 
 def _export_buttons(store: ChatStore, vertical: Vertical, chat: ConversationInfo) -> None:
     """Markdown and JSON downloads; the file is built only when a button is pressed."""
-    name = f"{vertical.id}-{_slug(chat.title)}-{chat.updated_at:%Y%m%d}"
+    name = export_file_name(vertical.display_name, chat.title, chat.updated_at)
 
     def build(render: Callable[..., str]) -> Callable[[], str]:
         # Runs on the download request (no Streamlit calls): the chat as stored then.
@@ -299,7 +297,3 @@ def _kept_message(kept: tuple[str, ...], replying: list[str], *, single: bool) -
         return f"This chat was not deleted: {reason}."
     kept_noun = "1 chat was" if len(kept) == 1 else f"{len(kept)} chats were"
     return f"{kept_noun} kept because {reason}; the others were deleted."
-
-
-def _slug(title: str) -> str:
-    return _SLUG_RE.sub("-", title.lower()).strip("-")[:40].strip("-") or "chat"

@@ -1,21 +1,24 @@
 """The "Sign in with Swiggy" control on Connections: start, status, expiry, disconnect.
 
-Swiggy's sign-in page opens in a new tab and comes back to this app's `/callback` page
-(`swiggy_ui.callback`), which files the token under this person; this tab notices within
-a couple of seconds. Pasting a token stays as the fallback (hosted copies, apps Swiggy
-has not allow-listed).
+"Sign in with Swiggy" is a link to Swiggy's sign-in page, so one click opens it (in a new
+tab): the sign-in is prepared when the control is drawn (discovery, registration, PKCE),
+not on a first click that would only reveal a second button. The page comes back to this
+app's `/callback` page (`swiggy_ui.callback`), which files the token under this person;
+this tab notices within a couple of seconds. Pasting a token stays as the fallback (hosted
+copies, apps Swiggy has not allow-listed).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
 
-from swiggy_core.constants import OAUTH_EXPIRY_WARNING
+from swiggy_core.constants import OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS
 from swiggy_core.errors import ErrorCode
 from swiggy_core.oauth import OAuthError, SwiggyToken, redirect_uri_for
 from swiggy_core.settings import Settings
@@ -23,13 +26,25 @@ from swiggy_ui.banners import KEY_RECONNECT, coded_error, support_code
 from swiggy_ui.signin_state import StartedSignIn, World, current_token, sign_ins, vault
 
 KEY_SIGNIN_URL = "signin_url"
+KEY_SIGNIN_OPENED = "signin_opened"
 KEY_SIGNIN_ERROR = "signin_error"
+# A prepared link is renewed well before Swiggy's pending sign-in would expire.
+FRESH_SECONDS = OAUTH_PENDING_TTL_SECONDS / 2
 KEY_REMEMBER = "signin_remember"
 POLL_SECONDS = 2.0
 # Codes after which pasting a token is the way forward.
 PASTE_FALLBACK_CODES = frozenset(
     {ErrorCode.OAUTH_NOT_ALLOWLISTED, ErrorCode.OAUTH_REDIRECT_NOT_ALLOWED}
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSignIn:
+    """A sign-in ready to open: Swiggy's page for it and what the callback will be told."""
+
+    url: str
+    state: str
+    started: StartedSignIn
 
 
 def render_signin(
@@ -54,16 +69,16 @@ def render_signin(
         help=None if can_remember else "Set the SWIGGY_TOKEN_KEY secret to allow this.",
     )
     cols = st.columns(2)
-    again = "Sign in again" if token is not None else label
-    if cols[0].button(again, key=f"signin-start::{world}", type="primary", icon=":material/login:"):
-        _start(person, world, server_urls, remember=remember)
+    with cols[0]:
+        again = "Sign in again" if token is not None else label
+        _signin_link(again, person, world, server_urls, remember=remember)
     if token is not None and cols[1].button(
         "Disconnect", key=f"signin-disconnect::{world}", icon=":material/link_off:"
     ):
         _disconnect(person, world, token, server_urls, settings)
         st.rerun()
     failed = _show_error(world)
-    _continue_link(person, world, token)
+    _waiting(person, world, token)
     return failed in PASTE_FALLBACK_CODES
 
 
@@ -101,19 +116,80 @@ def _duration(left: timedelta) -> str:
     return f"{hours} h {minutes} min"
 
 
-def _start(person: str, world: World, server_urls: Mapping[str, str], *, remember: bool) -> None:
+def _signin_link(
+    label: str, person: str, world: World, server_urls: Mapping[str, str], *, remember: bool
+) -> None:
+    """One click opens Swiggy's sign-in page; after a failed preparation, Try again."""
+    if _failed(world):  # not prepared again on every rerun: the person asks for it
+        if st.button("Try again", key=f"signin-retry::{world}", icon=":material/refresh:"):
+            st.session_state.pop(KEY_SIGNIN_ERROR, None)
+            st.rerun()
+        return
+    prepared = _prepared(person, world, server_urls, remember=remember)
+    if prepared is None:
+        return  # the coded reason shows below
+    st.link_button(
+        label,
+        prepared.url,
+        key=f"signin-start::{world}",
+        type="primary",
+        icon=":material/login:",
+        on_click=_opened,
+        args=(world,),
+    )
+
+
+def _prepared(
+    person: str, world: World, server_urls: Mapping[str, str], *, remember: bool
+) -> PreparedSignIn | None:
+    """This session's sign-in for `world`, made once and renewed before it expires (or when
+    the servers change); "Remember me" is noted on it as it changes."""
+    key = f"{KEY_SIGNIN_URL}::{world}"
+    prepared: PreparedSignIn | None = st.session_state.get(key)
+    now = datetime.now(UTC).timestamp()
+    if (
+        prepared is None
+        or now - prepared.started.started_at > FRESH_SECONDS
+        or dict(prepared.started.server_urls) != dict(server_urls)
+    ):
+        prepared = _start(person, world, server_urls, remember=remember)
+        if prepared is None:
+            st.session_state.pop(key, None)
+            return None
+    elif prepared.started.remember != remember:
+        started = StartedSignIn(world, dict(server_urls), remember, prepared.started.started_at)
+        sign_ins().note_started(prepared.state, started)
+        prepared = PreparedSignIn(prepared.url, prepared.state, started)
+    st.session_state[key] = prepared
+    return prepared
+
+
+def _start(
+    person: str, world: World, server_urls: Mapping[str, str], *, remember: bool
+) -> PreparedSignIn | None:
     registry = sign_ins()
-    st.session_state.pop(KEY_SIGNIN_ERROR, None)
     try:
         redirect_uri = redirect_uri_for(_host())
         url = registry.service.start(f"{person}@{world}", server_urls, redirect_uri)
     except OAuthError as error:
         st.session_state[KEY_SIGNIN_ERROR] = (world, error.code, error.message)
-        return
+        return None
     state = parse_qs(urlsplit(url).query).get("state", [""])[0]
     started = StartedSignIn(world, dict(server_urls), remember, datetime.now(UTC).timestamp())
     registry.note_started(state, started)
-    st.session_state[f"{KEY_SIGNIN_URL}::{world}"] = url
+    return PreparedSignIn(url, state, started)
+
+
+def _opened(world: World) -> None:
+    """The link was followed: watch for the sign-in, and prepare a new link for a next
+    click (each sign-in page can be used once)."""
+    st.session_state[f"{KEY_SIGNIN_OPENED}::{world}"] = True
+    st.session_state.pop(f"{KEY_SIGNIN_URL}::{world}", None)
+
+
+def _failed(world: World) -> bool:
+    saved: tuple[str, str, str] | None = st.session_state.get(KEY_SIGNIN_ERROR)
+    return saved is not None and saved[0] == world
 
 
 def _disconnect(
@@ -131,6 +207,7 @@ def _disconnect(
     with contextlib.suppress(OAuthError):  # best effort: the app has already dropped it
         registry.service.revoke(token, server_urls)
     st.session_state.pop(f"{KEY_SIGNIN_URL}::{world}", None)
+    st.session_state.pop(f"{KEY_SIGNIN_OPENED}::{world}", None)
     st.toast("Disconnected from Swiggy.", icon=":material/link_off:")
 
 
@@ -143,16 +220,13 @@ def _show_error(world: World) -> ErrorCode | None:
     return ErrorCode(code)
 
 
-def _continue_link(person: str, world: World, token: SwiggyToken | None) -> None:
-    url = st.session_state.get(f"{KEY_SIGNIN_URL}::{world}")
-    if not url:
+def _waiting(person: str, world: World, token: SwiggyToken | None) -> None:
+    """After the link was followed: what to do there, and this page updates by itself."""
+    if not st.session_state.get(f"{KEY_SIGNIN_OPENED}::{world}"):
         return
-    st.link_button(
-        "Continue to Swiggy's sign-in page", url, icon=":material/open_in_new:", type="primary"
-    )
     st.caption(
-        "It opens in a new tab: enter your phone number and the OTP, approve, then come "
-        "back here. This page updates by itself."
+        "Swiggy's sign-in opened in a new tab: enter your phone number and the OTP, approve, "
+        "then come back here. This page updates by itself."
     )
     _wait_for_token(person, world, token)
 
@@ -162,7 +236,7 @@ def _wait_for_token(person: str, world: World, before: SwiggyToken | None) -> No
     """Rerun the page once the callback tab has filed a new token for this person."""
     now = sign_ins().token(person, world)
     if now is not None and now is not before:
-        st.session_state.pop(f"{KEY_SIGNIN_URL}::{world}", None)
+        st.session_state.pop(f"{KEY_SIGNIN_OPENED}::{world}", None)
         st.rerun(scope="app")
 
 

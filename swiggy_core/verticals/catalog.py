@@ -19,16 +19,22 @@ from swiggy_core.verticals.profiles_instamart import NUTRICART_PROFILE, STYLEKIT
 from swiggy_core.verticals.profiles_restaurants import FEEDME_PROFILE, TABLESCOUT_PROFILE
 from swiggy_core.verticals.vertical import Vertical
 
-# Specific patterns first: update_cart must not fall through to the generic "cart" label.
-_INSTAMART_LABELS = {
-    r"search": "Searching Instamart…",
-    r"update_cart|clear_cart": "Updating your cart…",
-    r"cart": "Checking your cart…",
-    r"checkout": "Placing your order…",
-    r"go_to_items": "Fetching your usual items…",
-    r"address": "Loading your addresses…",
-    r"order": "Checking your orders…",
-}
+
+def _instamart_labels(shop: str) -> dict[str, str]:
+    """Instamart's tools in the words of the shop the person chose (NutriCart, StyleKit).
+
+    Specific patterns first: update_cart must not fall through to the generic "cart" label.
+    """
+    return {
+        r"search": f"Searching {shop}…",
+        r"update_cart|clear_cart": "Updating your cart…",
+        r"cart": "Checking your cart…",
+        r"checkout": "Placing your order…",
+        r"go_to_items": "Fetching your usual items…",
+        r"address": "Loading your addresses…",
+        r"order": "Checking your orders…",
+    }
+
 
 NUTRICART = Vertical(
     id=VERTICAL_FOOD,
@@ -43,7 +49,7 @@ NUTRICART = Vertical(
         "Plan 3 high-protein veg dinners for two",
         "A healthy breakfast in 10 minutes",
     ),
-    loading_labels=_INSTAMART_LABELS,
+    loading_labels=_instamart_labels("NutriCart"),
 )
 
 STYLEKIT = Vertical(
@@ -59,7 +65,7 @@ STYLEKIT = Vertical(
         "Add Cetaphil Gentle Skin Cleanser",
         "Sunscreen for sensitive skin",
     ),
-    loading_labels=_INSTAMART_LABELS,
+    loading_labels=_instamart_labels("StyleKit"),
 )
 
 TABLESCOUT = Vertical(

@@ -50,16 +50,21 @@ _MEAL_WORDS = re.compile(
     r"quick|healthy|some|also)\b"
 )
 
+# A plan reads as headed lists: a heading, one line per meal, then the heading over the
+# ingredients' cards (never the meals and their ingredients run into one paragraph).
 _DINNER_PLAN = (
-    "Three high-protein vegetarian dinners for two:\n"
-    "1. Paneer bhurji with multigrain toast (about 28 g protein each)\n"
-    "2. Tofu and capsicum stir-fry with noodles (about 22 g)\n"
-    "3. Soya chunk curry with rice (about 25 g)\n\n"
-    "Here are the main ingredients:"
+    "**Three high-protein vegetarian dinners for two**\n\n"
+    "1. **Paneer bhurji** with multigrain toast: about 28 g protein each\n"
+    "2. **Tofu and capsicum stir-fry** with noodles: about 22 g\n"
+    "3. **Soya chunk curry** with rice: about 25 g\n\n"
+    "**What you'll need**"
 )
 _BREAKFAST_IDEAS = (
-    "Healthy breakfasts in 10 minutes: overnight oats with banana, a two-egg omelette on toast, "
-    "or Greek yogurt with muesli. Here's what you need:"
+    "**Healthy breakfasts in 10 minutes**\n\n"
+    "- **Overnight oats** with banana\n"
+    "- **A two-egg omelette** on toast\n"
+    "- **Greek yogurt** with muesli\n\n"
+    "**What you'll need**"
 )
 
 _HAIR: dict[str, tuple[str, tuple[str, ...]]] = {

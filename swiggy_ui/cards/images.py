@@ -32,9 +32,17 @@ _IMAGE_STYLE = (
 _ICON_STYLE = (
     f"width:{ICON_TILE_PX}px;height:{ICON_TILE_PX}px;border-radius:0.5rem;"
     "background-color:rgba(128,128,128,0.12);display:flex;align-items:center;"
-    "justify-content:center;font-size:1.3rem;margin-bottom:0.25rem;"
+    "justify-content:center;margin-bottom:0.25rem;"
 )
-CATEGORY_ICONS = {"grocery": "🛒", "beauty": "🧴", "dish": "🍲", "restaurant": "🍽️"}
+# Material Symbols (the font Streamlit ships for its `:material/…:` icons), by ligature
+# name: an emoji would be a missing-glyph box in a browser without an emoji font.
+_SYMBOL_STYLE = "font-family:'Material Symbols Rounded';font-size:1.4rem;line-height:1;opacity:0.7;"
+CATEGORY_ICONS = {
+    "grocery": "shopping_cart",
+    "beauty": "spa",
+    "dish": "ramen_dining",
+    "restaurant": "restaurant",
+}
 
 
 def image_tile_html(url: str | None, category: str = "grocery") -> str:
@@ -43,7 +51,8 @@ def image_tile_html(url: str | None, category: str = "grocery") -> str:
         icon = CATEGORY_ICONS.get(category, CATEGORY_ICONS["grocery"])
         return (
             f'<div class="{PLACEHOLDER_CLASS}" role="presentation" '
-            f'style="{escape(_ICON_STYLE)}">{icon}</div>'
+            f'style="{escape(_ICON_STYLE)}"><span aria-hidden="true" '
+            f'style="{escape(_SYMBOL_STYLE)}">{icon}</span></div>'
         )
     # `url` has no quote, backslash, bracket or whitespace (safe_image_url refuses them),
     # so it cannot leave the CSS string; the attribute is escaped as a whole.

@@ -2,7 +2,8 @@
 
 Order and booking confirmations are bordered containers headed by the app's badge: model
 and tool text cannot draw either (its directives are escaped by `safe_text`), so a reply
-that *says* "Order placed ✅" never looks like this card.
+that *says* "Order placed" never looks like this card. Their marks are Material icons, not
+emoji: a browser without an emoji font would draw a missing-glyph box.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from swiggy_ui.state import active_address, set_active_address
 
 APP_BADGE = "Swiggy assistant · verified"
 APP_BADGE_ICON = ":material/verified:"
+ORDER_PLACED_TITLE = ":green[:material/check_circle: **Order placed**]"
+TABLE_BOOKED_TITLE = ":green[:material/check_circle: **Table booked**]"
 
 
 def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
@@ -53,7 +56,7 @@ def render_addresses(result: AddressesResult, ctx: CardContext) -> None:
 def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
     with st.container(border=True):
         app_badge()
-        st.markdown(":green[**Order placed**] ✅")
+        st.markdown(ORDER_PLACED_TITLE)
         ids = result.order_ids or [result.order_id]
         label = "Order ids" if len(ids) > 1 else "Order id"
         st.markdown(f"{label} {', '.join(inline_code(order_id) for order_id in ids)}")
@@ -72,7 +75,7 @@ def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
 def render_booking_confirmed(result: BookingConfirmedResult, ctx: CardContext) -> None:
     with st.container(border=True):
         app_badge()
-        st.markdown(":green[**Table booked**] ✅")
+        st.markdown(TABLE_BOOKED_TITLE)
         st.markdown(f"Booking id {inline_code(result.booking_id)}")
         _facts(
             plain(result.restaurant_name),

@@ -3,13 +3,16 @@
 Only a slot with tables left and a free deal is a chip that books. A slot whose free deal
 has no tables left is a greyed chip; a full slot reads "Full"; a slot offered only as a paid
 prebook gets no button at all, just a line saying it is not bookable here (this app books
-free tables only). The asked-for time and its nearest free neighbours stand out. Chips wrap
-at their own width, so a phone shows several on a line instead of one per row.
+free tables only). The asked-for time is the one filled chip (filled reads as chosen); its
+nearest free neighbours are only outlined in the theme's colour. Chips wrap at their own
+width, so a phone shows several on a line instead of one per row.
 
 An older picker (`CardContext.live` False) is read-only: the times as grey text, no buttons.
 """
 
 from __future__ import annotations
+
+import re
 
 import streamlit as st
 
@@ -30,11 +33,19 @@ from swiggy_ui.state import queue_action
 
 DAYS_SHOWN = 3
 MAX_CHIPS_PER_DAY = 24  # a whole day of half-hour slots, so the asked-for time is there
-NEIGHBOURS = 2  # free times highlighted on each side of the asked-for one
+NEIGHBOURS = 2  # free times outlined on each side of the asked-for one
 MEAL_ORDER = ("Breakfast", "Lunch", "Dinner")
 PAID_NOTE = " — paid prebook, not bookable here"
 REQUESTED_ICON = ":material/star:"
+DEFAULT_OUTLINE = "#FC8019"  # Swiggy orange, when the theme names no colour of its own
+_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}")
 READ_ONLY_NOTE = "Earlier times, shown read-only: ask again for the current ones."
+# A neighbour chip's key starts with this: the style below outlines it (Streamlit puts
+# `st-key-<key>` on the element), without the fill that marks the asked-for time.
+NEAR_KEY_PREFIX = "slotnear-"
+_NEAR_STYLE = """<style>
+[class*="st-key-{prefix}"] button {{ border-color: {color}; box-shadow: inset 0 0 0 1px {color}; }}
+</style>"""
 
 
 def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
@@ -45,9 +56,10 @@ def render_time_slots(result: TimeSlotsResult, ctx: CardContext) -> None:
     asked_day = result.requested_date or result.days[0].date
     days = result.days[:DAYS_SHOWN]
     if ctx.live and asked is not None and not _open_at(result, asked_day, asked):
-        st.warning(
-            f"{clock_label(asked)} is not available; the nearest free times are highlighted."
-        )
+        st.warning(f"{clock_label(asked)} is not available; the nearest free times are outlined.")
+    if ctx.live and asked is not None:
+        # Style only: Streamlit keeps it out of the layout.
+        st.html(_NEAR_STYLE.format(prefix=NEAR_KEY_PREFIX, color=_theme_colour()))
     with st.container(border=True):
         if not ctx.live:
             st.caption(READ_ONLY_NOTE)
@@ -85,6 +97,11 @@ def highlighted(slots: list[TimeSlot], requested_minutes: int | None) -> set[int
     after = [i for i in free if (slots[i].minutes or 0) > requested_minutes][:NEIGHBOURS]
     exact = {i for i, slot in enumerate(slots) if slot.minutes == requested_minutes}
     return exact | set(before) | set(after)
+
+
+def _theme_colour() -> str:
+    colour = str(st.get_option("theme.primaryColor") or "")
+    return colour if _HEX_COLOUR.fullmatch(colour) else DEFAULT_OUTLINE
 
 
 def _open_at(result: TimeSlotsResult, date: str, minutes: int) -> bool:
@@ -168,13 +185,15 @@ def _chip(
             if value is not None
         },
     )
+    requested = asked is not None and slot.minutes == asked
+    outlined = near and slot.bookable and not requested
     st.button(
         plain(when) or "—",
-        key=key,
+        key=NEAR_KEY_PREFIX + key if outlined else key,
         help=_help(slot),
         disabled=not slot.bookable,
-        type="primary" if near and slot.bookable else "secondary",
-        icon=REQUESTED_ICON if asked is not None and slot.minutes == asked else None,
+        type="primary" if requested and slot.bookable else "secondary",
+        icon=REQUESTED_ICON if requested else None,
         on_click=queue_action,
         args=(action,),
     )

@@ -7,6 +7,8 @@ photographed whole at 1400 and 390 px (SWIGGY_SCREENSHOT_DIR keeps the pictures)
     FeedMe      "I want a paneer biryani"                         → restaurant cards
     TableScout  "Book a table for 4 tomorrow at 8 pm near Indiranagar", then Slots
                                                                    → the slot picker
+    TableScout  "italian dinner for 2 tomorrow at 8 pm", then Slots → 8 PM filled, its
+                                                                   neighbours outlined
 
 What a person would notice is asserted: no card is wider than a normal card, no "0.0 km",
 and at phone width no card or slot chip runs off the screen.
@@ -106,4 +108,46 @@ def test_slot_picker(page: Page, server: Server, screenshot_dir: Path) -> None:
     for index in range(min(chip.count(), 12)):
         if chip.nth(index).is_visible():
             _within_screen(page, chip.nth(index))
+    # Filled reads as chosen: only the asked-for time may be (this venue may have no table
+    # left at 8 pm); the nearest free times around it are outlined, never filled.
+    filled = page.get_by_test_id("stBaseButton-primary").filter(visible=True)
+    filled_times = [filled.nth(i).inner_text() for i in range(filled.count())]
+    times = [t for t in filled_times if re.search(r"\d:\d\d [AP]M", t)]
+    assert len(times) <= 1 and all(t.endswith("8:00 PM") for t in times), filled_times
+    outlined = page.locator("[class*='st-key-slotnear-'] button").filter(visible=True)
+    expect(outlined).to_have_count(4)
+    for index in range(4):
+        _outlined_in_orange(outlined.nth(index))
     whole_page_shot(page, screenshot_dir / f"cards-slots-{_width(page)}.png")
+
+
+def test_slot_picker_fills_only_the_asked_time(
+    page: Page, server: Server, screenshot_dir: Path
+) -> None:
+    _open(page, server, "TableScout")
+    send(page, "italian dinner for 2 tomorrow at 8 pm", placeholder="Ask TableScout…")
+    shown(page, server, page.get_by_role("button", name="Slots").first).click()
+    outlined = page.locator("[class*='st-key-slotnear-'] button").filter(visible=True)
+    shown(page, server, outlined.first)
+    filled = page.get_by_test_id("stBaseButton-primary").filter(visible=True)
+    expect(filled).to_have_count(1)
+    expect(filled).to_have_text(re.compile(r"8:00 PM$"))  # after its star
+    expect(outlined).to_have_count(4)
+    for index in range(4):
+        _outlined_in_orange(outlined.nth(index))
+    page.mouse.move(0, 0)  # no chip in its hover colour in the picture
+    whole_page_shot(page, screenshot_dir / f"cards-slots-asked-{_width(page)}.png")
+
+
+def _outlined_in_orange(chip: Locator) -> None:
+    """A neighbour's border is the theme's orange and its face stays unfilled."""
+    border, face = chip.evaluate(
+        "el => [getComputedStyle(el).borderTopColor, getComputedStyle(el).backgroundColor]"
+    )
+    red, green, blue = (int(part) for part in re.findall(r"\d+", border)[:3])
+    assert red > 200 and 100 < green < 160 and blue < 80, border
+    assert _channels(face) != _channels(border), face
+
+
+def _channels(colour: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", colour)[:3])

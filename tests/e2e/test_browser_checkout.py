@@ -114,6 +114,13 @@ def test_checkout_through_the_confirm_dialog(
     ).to_be_visible()
     expect(placed).to_have_count(1)
     _is_green(placed)
+    # Its mark is a Material icon (the font the page ships), never an emoji that a browser
+    # without an emoji font draws as a missing-glyph box.
+    title = placed.locator("xpath=..")  # the green line: the mark, then the words
+    mark = title.get_by_role("img", name="check_circle icon")
+    expect(mark).to_be_visible()
+    assert mark.evaluate("el => getComputedStyle(el).fontFamily").startswith('"Material Symbols')
+    assert "✅" not in title.inner_text()
     expect(dialog).to_have_count(0)
     expect(page.get_by_text("Waiting for your confirmation")).to_have_count(0)
     expect(page.get_by_text("Review and confirm", exact=True)).to_have_count(0)

@@ -118,11 +118,26 @@ def downloads(monkeypatch):
     monkeypatch.setattr(app_test, "MediaFileManager", RecordingFiles)
 
     def fetch(button) -> str:
-        manager = RecordingFiles.latest
-        assert manager is not None
-        url = manager.execute_deferred(button.proto.deferred_file_id)
-        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
-        assert stored is not None
+        stored = _pressed(button)
         return stored.content.decode() if isinstance(stored.content, bytes) else stored.content
 
     return fetch
+
+
+@pytest.fixture
+def download_names(downloads):
+    """The file name a browser would save a pressed download button's file under."""
+
+    def name(button) -> str:
+        return str(_pressed(button).filename)
+
+    return name
+
+
+def _pressed(button):
+    manager = RecordingFiles.latest
+    assert manager is not None
+    url = manager.execute_deferred(button.proto.deferred_file_id)
+    stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
+    assert stored is not None
+    return stored

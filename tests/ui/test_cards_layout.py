@@ -29,6 +29,7 @@ from swiggy_core.parsers import (
 )
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 from swiggy_ui.cards.grid import GRID_KEY_PREFIX, INITIAL_ITEMS
+from swiggy_ui.cards.slots import NEAR_KEY_PREFIX
 
 TIMEOUT = 60
 CDN = "https://media-assets.swiggy.com/swiggy/image/upload/ok.png"
@@ -150,7 +151,7 @@ def test_images_are_compact_and_an_unloadable_one_is_a_small_icon_tile():
     blocked = texts(
         m for m in _render(_products(1, "http://10.0.0.1/p.png")).markdown if m.proto.allow_html
     )
-    assert "url(" not in blocked and "height:44px" in blocked and "🛒" in blocked
+    assert "url(" not in blocked and "height:44px" in blocked and ">shopping_cart<" in blocked
 
 
 # --- dates, times and distances ---------------------------------------------------------
@@ -231,11 +232,12 @@ def test_slots_are_grouped_by_day_and_meal_in_one_time_format():
     assert "10:45 PM ₹210 — paid prebook, not bookable here" in captions
 
 
-def test_the_requested_time_and_its_neighbours_stand_out():
+def test_the_requested_time_is_filled_and_its_neighbours_outlined():
     at = _render(_picker(), "dining")
     first_day = at.tabs[0]
     primary = [b.label for b in first_day.button if b.proto.type == "primary"]
-    assert primary == ["7:00 PM", "7:30 PM", "8:00 PM", "8:30 PM", "9:00 PM"]
+    assert primary == ["8:00 PM"]  # filled reads as chosen: only the asked time
+    assert _outlined(first_day) == ["7:00 PM", "7:30 PM", "8:30 PM", "9:00 PM"]
     (asked,) = [b for b in first_day.button if b.label == "8:00 PM"]
     assert asked.proto.icon == ":material/star:"
     # Another day has no asked-for time: nothing stands out there.
@@ -248,8 +250,8 @@ def test_a_taken_requested_time_is_greyed_and_its_neighbours_offered():
     first_day = at.tabs[0]
     (asked,) = [b for b in first_day.button if b.label == "8:00 PM"]
     assert asked.disabled and asked.proto.type != "primary"
-    primary = [b.label for b in first_day.button if b.proto.type == "primary"]
-    assert primary == ["7:00 PM", "7:30 PM", "8:30 PM", "9:00 PM"]
+    assert not [b for b in first_day.button if b.proto.type == "primary"]
+    assert _outlined(first_day) == ["7:00 PM", "7:30 PM", "8:30 PM", "9:00 PM"]
 
 
 def test_the_time_asked_for_in_the_chat_stands_out_when_the_tool_had_none():
@@ -257,9 +259,14 @@ def test_the_time_asked_for_in_the_chat_stands_out_when_the_tool_had_none():
     dateless = _picker().model_copy(update={"requested_time": None})
     at = _render(dateless, "dining", asked="8 pm")
     primary = [b.label for b in at.tabs[0].button if b.proto.type == "primary"]
-    assert primary == ["7:00 PM", "7:30 PM", "8:00 PM", "8:30 PM", "9:00 PM"]
+    assert primary == ["8:00 PM"]
+    assert _outlined(at.tabs[0]) == ["7:00 PM", "7:30 PM", "8:30 PM", "9:00 PM"]
     assert not at.warning
     assert all(b.proto.type != "primary" for b in _render(dateless, "dining").button)
+
+
+def _outlined(day) -> list[str]:
+    return [b.label for b in day.button if (b.key or "").startswith(NEAR_KEY_PREFIX)]
 
 
 def test_only_a_few_days_are_shown_at_a_time():

@@ -174,6 +174,15 @@ def test_export_buttons_give_the_open_chat_as_markdown_and_json(app, downloads):
     assert "mcp_tool" not in text and "tool_use_id" not in json.dumps(data)
 
 
+def test_exports_are_named_after_the_shop_the_chat_was_with(app, download_names):
+    at = open_page(app, PAGE)
+    _say(at, "greek yogurt")
+    markdown, json_file = at.get("download_button")
+    day = datetime.now(UTC).strftime("%Y%m%d")  # the chat was active today
+    assert download_names(markdown) == f"nutricart-greek-yogurt-{day}.md"
+    assert download_names(json_file) == f"nutricart-greek-yogurt-{day}.json"
+
+
 def test_another_person_never_sees_these_chats(app):
     at = open_page(app, PAGE)
     _say(at, "show my saved addresses")

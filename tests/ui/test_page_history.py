@@ -127,9 +127,13 @@ def test_a_running_tool_is_named_in_the_shops_words():
     nutricart = get_vertical("food")
     query = {"query": "protein bars"}
     label = tool_label(nutricart, "search_products", query, details=False)
-    assert label == "Searching Instamart for protein bars…"
+    assert label == "Searching NutriCart for protein bars…"
     detailed = tool_label(nutricart, "search_products", query, details=True)
-    assert detailed == "Searching Instamart for protein bars… · search\\_products"  # escaped
+    assert detailed == "Searching NutriCart for protein bars… · search\\_products"  # escaped
+    # StyleKit shares Instamart's tools but is the shop the person chose: it says so.
+    sunscreen = {"query": "sunscreen"}
+    stylekit = tool_label(get_vertical("style"), "search_products", sunscreen, details=False)
+    assert stylekit == "Searching StyleKit for sunscreen…"
 
 
 def test_a_rerun_shows_messages_stored_since_the_last_one(app):

@@ -36,11 +36,21 @@ def _connections(at):
 
 
 def _start(at) -> str:
-    at.button(key=START).click().run()
+    """Where the one-click "Sign in with Swiggy" link leads (AppTest cannot follow it)."""
     assert not at.exception, at.exception
-    url = at.session_state["signin_url::sandbox"]
+    (link,) = [button for button in at.get("link_button") if button.key == START]
+    url = link.proto.url
     assert "/auth/authorize?" in url and "code_challenge_method=S256" in url
     return str(url)
+
+
+def test_sign_in_with_swiggy_is_one_link_to_swiggys_page():
+    at = _connections(new_app())
+    (link,) = at.get("link_button")
+    assert link.proto.label == "Sign in with Swiggy (sandbox)"
+    assert "/auth/authorize?" in link.proto.url  # the page itself: no second button
+    assert not [button for button in at.button if "Sign in" in button.label]
+    assert _start(at) == _start(at.run()), "a rerun keeps the prepared sign-in"
 
 
 def _callback(browser, params: dict[str, str]):
@@ -71,7 +81,7 @@ def test_sign_in_from_connections_files_the_token_for_this_browser_only():
     assert "expires in 4 days 23 h" in texts(_connections(same_browser(at)).success)
     # The token works on the sandbox's MCP servers; another browser has none.
     assert sign_ins().token(_person(new_app().run()), "sandbox") is None
-    server = at.session_state.get("signin_url::sandbox", url).split("/auth/")[0]
+    server = url.split("/auth/")[0]
     assert mcp_status(f"{server}/im", token.access_token).status_code == 200
 
 

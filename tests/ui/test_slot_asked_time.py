@@ -6,6 +6,8 @@ from __future__ import annotations
 from uihelpers import buttons, open_page
 
 from swiggy_core.formatting import asked_time
+from swiggy_core.parsers.clock import clock_minutes
+from swiggy_ui.cards.slots import NEAR_KEY_PREFIX
 
 
 def test_asked_times_read_from_words():
@@ -26,3 +28,18 @@ def test_the_offline_booking_flow_highlights_the_asked_time(app):
     starred = [b for b in at.button if b.proto.icon == ":material/star:"]
     assert [b.label for b in starred] == ["8:00 PM"]
     assert starred[0].proto.type == "primary"
+
+
+def test_only_the_asked_slot_is_filled_and_its_neighbours_are_outlined(app):
+    at = open_page(app, "app_pages/tablescout.py")
+    at.chat_input[0].set_value("italian dinner for 2 tomorrow at 8 pm").run()
+    at = buttons(at, "Slots")[0].click().run()
+    assert not at.exception
+    chips = [b for b in at.button if b.label.endswith(("AM", "PM"))]
+    filled = [b.label for b in chips if b.proto.type == "primary"]
+    assert filled == ["8:00 PM"]  # filled reads as chosen: only the asked time is
+    outlined = [b for b in chips if b.key.startswith(NEAR_KEY_PREFIX)]
+    minutes = sorted(clock_minutes(b.label) or 0 for b in outlined)
+    assert len(minutes) == 4 and minutes[1] < 20 * 60 < minutes[2]  # two free on each side
+    assert all(b.proto.type == "secondary" and not b.disabled for b in outlined)
+    assert any(f"st-key-{NEAR_KEY_PREFIX}" in html.value for html in at.get("html"))

@@ -27,16 +27,17 @@ from uihelpers import buttons, open_page, use_scripted_model
 from swiggy_core.models import ChatMessage, block_from_dict
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import text_turn
-from swiggy_ui.cards.outcomes import APP_BADGE, APP_BADGE_ICON
+from swiggy_ui.cards.outcomes import APP_BADGE, APP_BADGE_ICON, ORDER_PLACED_TITLE
 
 BROWSER = "fedcba9876543210fedcba9876543210"
 VIEWER = f"b-{BROWSER}@sandbox"  # the store's key for this browser in the sandbox world
 PAGE = "app_pages/nutricart.py"
 APP_BADGE_BODY = f":green-badge[{APP_BADGE_ICON} {APP_BADGE}]"
-APP_ORDER_BODY = ":green[**Order placed**] ✅"
+APP_ORDER_BODY = ORDER_PLACED_TITLE
 TILE_RE = re.compile(
     r'<div class="swiggy-card-image" role="presentation" style="(?P<style>[^"<>]*)">'
-    r'[^"<>]{0,2}</div>'  # an image, or the category's icon (an emoji) on a blank tile
+    # an image, or the category's icon (a Material Symbols ligature) on a blank tile
+    r'(?:<span aria-hidden="true" style="[^"<>]*">[a-z_]+</span>)?</div>'
 )
 
 # The hazard reader of the unit tests (what a Markdown source would render).

@@ -193,7 +193,8 @@ def test_unknown_vertical_raises_with_the_valid_ids():
 @pytest.mark.parametrize(
     ("vertical_id", "tool_name", "label"),
     [
-        ("food", "search_products", "Searching Instamart…"),
+        ("food", "search_products", "Searching NutriCart…"),
+        ("style", "search_products", "Searching StyleKit…"),
         ("food", "update_cart", "Updating your cart…"),
         ("style", "get_cart", "Checking your cart…"),
         ("food", "checkout", "Placing your order…"),
