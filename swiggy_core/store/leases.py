@@ -8,8 +8,8 @@ next turn takes it over. Every operation is one transaction decided by the datab
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from datetime import datetime, timedelta
+from functools import partial
 
 from sqlalchemy import delete, insert, select, update
 
