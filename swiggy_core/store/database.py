@@ -141,7 +141,7 @@ def _make_engine(url: URL, busy_timeout_ms: int) -> Engine:
             engine = create_engine(
                 url, connect_args={"check_same_thread": False}, hide_parameters=True
             )
-        _prepare_sqlite(engine, busy_timeout_ms, on_file=file is not None)
+        prepare_sqlite(engine, busy_timeout_ms, on_file=file is not None)
         return engine
     engine = create_engine(
         url,
@@ -154,7 +154,12 @@ def _make_engine(url: URL, busy_timeout_ms: int) -> Engine:
     return engine
 
 
-def _prepare_sqlite(engine: Engine, busy_timeout_ms: int, *, on_file: bool) -> None:
+def prepare_sqlite(
+    engine: Engine, busy_timeout_ms: int, *, on_file: bool, always_immediate: bool = False
+) -> None:
+    """Busy timeout, WAL on a file, and BEGIN issued by us: IMMEDIATE for a transaction
+    that intends to write (every transaction, with `always_immediate`)."""
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         # The driver would otherwise begin transactions lazily (before the first write,
@@ -176,7 +181,7 @@ def _prepare_sqlite(engine: Engine, busy_timeout_ms: int, *, on_file: bool) -> N
         # IMMEDIATE takes the write lock up front, so a read-then-write transaction can
         # never fail half-way because another writer committed in between; it waits
         # (busy_timeout) instead.
-        write = bool(conn.get_execution_options().get(_WRITE_OPTION))
+        write = always_immediate or bool(conn.get_execution_options().get(_WRITE_OPTION))
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 

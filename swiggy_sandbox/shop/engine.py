@@ -12,8 +12,6 @@ transaction takes so that processes sharing one database see one consistent shop
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import suppress
 from typing import Any, Final
 
 from sqlalchemy import Connection, MetaData, create_engine, event, exc, make_url, text
@@ -23,6 +21,7 @@ from sqlalchemy.pool import StaticPool
 from swiggy_core.store.database import (
     POSTGRES_CONNECT_TIMEOUT_SECONDS,
     normalise_url,
+    prepare_sqlite,
     sqlite_file_of,
 )
 
@@ -58,7 +57,8 @@ def open_engine(url: URL) -> Engine:
             # One shared connection in memory, or each connection would see an empty shop.
             **({} if on_file else {"poolclass": StaticPool}),
         )
-        _prepare_sqlite(engine, on_file=on_file)
+        # Every shop transaction reads then writes: all of them take the write lock first.
+        prepare_sqlite(engine, BUSY_TIMEOUT_MS, on_file=on_file, always_immediate=True)
         return engine
     if url.get_backend_name() != "postgresql":
         # Elsewhere nothing would serialise the processes sharing the shop.
@@ -98,27 +98,6 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
             # CREATE; on the next attempt the check sees it.
             if attempt == _CREATE_ATTEMPTS - 1:
                 raise
-
-
-def _prepare_sqlite(engine: Engine, *, on_file: bool) -> None:
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
-        # The driver would otherwise begin lazily (before the first write, not the first
-        # read); `_on_begin` emits BEGIN itself instead.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            if on_file:
-                # Readers of the app's own tables never wait for a shop writer.
-                with suppress(sqlite3.OperationalError):
-                    cursor.execute("PRAGMA journal_mode=WAL")
-        finally:
-            cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _prepare_postgres(engine: Engine) -> None:
