@@ -28,6 +28,12 @@ _BAR_STYLE = """<style>
 [data-testid="stBottom"] [data-testid="stLayoutWrapper"]:has(> [class*="st-key-cart-bar-"]) {
   order: 1;
 }
+/* A long cart (or a short window) must not push Place order below the sidebar's edge. */
+[data-testid="stSidebar"] [class*="st-key-cart-"][class*="-checkout"] {
+  position: sticky;
+  bottom: 0.75rem;
+  z-index: 1;
+}
 @media (min-width: 768px) {
   .stApp:has([data-testid="stSidebar"][data-collapsed="false"])
     [data-testid="stLayoutWrapper"]:has(> [class*="st-key-cart-bar-"]) {

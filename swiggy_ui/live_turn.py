@@ -139,6 +139,13 @@ WORKING_PLACEHOLDER = "Working on your last message… press Stop to end it."
 ELSEWHERE_PLACEHOLDER = "A reply is coming in another window…"
 
 
-def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> None:
-    """The input while a reply streams: visibly busy, nothing typed can be lost."""
-    st.chat_input(placeholder, key=f"input-{vertical.id}", disabled=True)
+def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> str | None:
+    """The input while a reply streams: visibly busy, nothing typed can be lost.
+
+    Until a run reaches this call the browser still shows the open input of the run
+    before, and Enter there sends: those words are returned, for the page to keep.
+    """
+    key = f"input-{vertical.id}"
+    typed = st.session_state.get(key)  # this run's submission, read before it is replaced
+    st.chat_input(placeholder, key=key, disabled=True)
+    return typed if isinstance(typed, str) and typed.strip() else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from swiggy_core.actions import typed_message
 from swiggy_core.approval import ApprovalView
@@ -55,7 +56,7 @@ def render_vertical(vertical_id: str) -> None:
         return
     handle = session.running()
     if handle is not None:  # a turn started by an earlier run (or another tab): watch it
-        chat.busy_input(vertical)
+        _keep_typed(page, chat.busy_input(vertical))
         if page.watching is not None and page.watching.id == handle.id:
             chat.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
         _watch(page, handle, vertical)
@@ -67,7 +68,7 @@ def render_vertical(vertical_id: str) -> None:
         page.watching = None
     chat.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
     if _guard(page, session.replying_elsewhere):
-        chat.busy_input(vertical, ELSEWHERE_PLACEHOLDER)
+        _keep_typed(page, chat.busy_input(vertical, ELSEWHERE_PLACEHOLDER))
         _show_notice(page, vertical)
         turn_states.wait_for_other_window(page, session)
         return
@@ -226,13 +227,27 @@ def _send_input(
     return handle
 
 
+def _keep_typed(page: state.VerticalChat, typed: str | None) -> None:
+    """Words sent while a reply ran: kept under "Not sent yet" to send when it is done."""
+    if typed:
+        page.unsent = f"{page.unsent}\n\n{typed}" if page.unsent else typed
+    if page.unsent:  # in view while the reply runs; Send again comes once it is done
+        _kept_box(page)
+
+
 def _unsent_retry(page: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
-    with st.container(border=True):
-        st.caption("Not sent yet (kept for you):")
-        st.markdown(markdown_text(page.unsent or ""))
+    with _kept_box(page):
         if st.button("Send again", key=f"resend-{vertical.id}", icon=":material/send:"):
             return typed_message(page.unsent or "")
     return None
+
+
+def _kept_box(page: state.VerticalChat) -> DeltaGenerator:
+    box = st.container(border=True)
+    with box:
+        st.caption("Not sent yet (kept for you):")
+        st.markdown(markdown_text(page.unsent or ""))
+    return box
 
 
 def _send_report(runtime: Runtime, vertical: Vertical, error: ErrorInfo) -> None:

@@ -79,14 +79,32 @@ class Server:
 @contextmanager
 def running_app(folder: Path) -> Iterator[Server]:
     """The offline demo (nothing configured) on a free port, with its own SQLite file."""
+    database = folder / "chats.db"
+    server = spawn_app(folder, {"SWIGGY_DATABASE_URL": f"sqlite:///{database}"}, "streamlit.log")
+    server.database = database
+    try:
+        wait_healthy(server)
+        yield server
+    finally:
+        process = server.process
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(15)
+
+
+def spawn_app(folder: Path, settings: dict[str, str], log_name: str) -> Server:
+    """`streamlit run app.py` on a free port with only `settings` configured (none of the
+    caller's own ANTHROPIC_/SWIGGY_/REDIS_ variables); its output goes to `log_name`."""
     port = free_port()
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "SWIGGY_"))
+        if not key.startswith(("ANTHROPIC_", "SWIGGY_", "REDIS_"))
     }
-    database = folder / "chats.db"
-    env["SWIGGY_DATABASE_URL"] = f"sqlite:///{database}"
+    env.update(settings)
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
         "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -97,21 +115,11 @@ def running_app(folder: Path) -> Iterator[Server]:
         # Show the traceback in the page so a failure names the app's exception.
         "--client.showErrorDetails", "full",
     ]  # fmt: skip
-    log = folder / "streamlit.log"
+    log = folder / log_name
     started = time.monotonic()
     with log.open("wb") as sink:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=sink)
-    server = Server(f"http://127.0.0.1:{port}", process, log, started, database)
-    try:
-        wait_healthy(server)
-        yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(15)
+    return Server(f"http://127.0.0.1:{port}", process, log, started, folder / "chats.db")
 
 
 def wait_healthy(server: Server) -> None:

@@ -5,10 +5,7 @@ looks into the shared database (polled, never the page) for what a crash left be
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import ROOT, Server, free_port, wait_healthy
+from e2e_support import Server, spawn_app, wait_healthy
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
@@ -27,39 +24,22 @@ LEASE_SECONDS = "3"  # a dead replica's chat lease lapses this fast in these tes
 @contextmanager
 def replica(folder: Path, database_url: str, redis_url: str, **env: str) -> Iterator[Server]:
     """One app process on the shared database and Redis; killed (if still alive) at the end."""
-    port = free_port()
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "SWIGGY_", "REDIS_"))
-    }
-    environment.update(
-        SWIGGY_DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        SWIGGY_TURN_LEASE_SECONDS=LEASE_SECONDS,
-        SWIGGY_HEALTH_POLL="off",
-        **env,
-    )
     folder.mkdir(parents=True, exist_ok=True)
-    log = folder / f"replica-{port}.log"
-    command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none", "--server.runOnSave", "false",
-        "--client.showErrorDetails", "full",
-    ]  # fmt: skip
-    started = time.monotonic()
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=sink, stderr=sink)
-    server = Server(f"http://127.0.0.1:{port}", process, log, started, folder / "unused.db")
+    settings = {
+        "SWIGGY_DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "SWIGGY_TURN_LEASE_SECONDS": LEASE_SECONDS,
+        "SWIGGY_HEALTH_POLL": "off",
+        **env,
+    }
+    server = spawn_app(folder, settings, f"replica-{time.monotonic_ns()}.log")
     try:
         wait_healthy(server)
         yield server
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-        process.wait(30)
+        if server.process.poll() is None:
+            server.process.send_signal(signal.SIGKILL)
+        server.process.wait(30)
 
 
 def kill(server: Server) -> None:

@@ -61,13 +61,12 @@ def app_sandboxes() -> Iterator[Callable[[str], SandboxServices]]:
     started: list[SandboxServices] = []
 
     def start(database_url: str) -> SandboxServices:
-        app_runtime._sandbox.clear()
-        sandbox = app_runtime._sandbox("envelope", database_url)
+        # The function under the cache: clearing the cache would stop the earlier replica.
+        sandbox = app_runtime._sandbox.__wrapped__("envelope", database_url)
         started.append(sandbox)
         return sandbox
 
     yield start
-    app_runtime._sandbox.clear()
     for sandbox in started:
         sandbox.stop()
 

@@ -254,7 +254,8 @@ def test_a_malformed_config_file_is_reported_by_line_and_the_rest_still_runs(
     monkeypatch.setenv("SWIGGY_MCP_CONFIG", str(config))
     at = open_page(app, PAGE)
     warning = texts(at.warning)
-    assert "E-3201" in warning and "line 6" in warning and "broken" in warning
+    assert "line 6" in warning and "broken" in warning
+    assert "E-3201" in texts(at.caption) and "E-3201" not in warning  # the code under the words
     assert "sse · `127.0.0.1`" in _row_of(at, "weather")  # the valid one (a url alone: SSE)
     assert "**broken**" not in _rows(at)
 

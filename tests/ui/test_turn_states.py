@@ -69,3 +69,33 @@ def test_a_chat_replying_in_another_replica_waits_and_then_shows_the_reply(app) 
     assert "another window" not in texts(at.info)
     assert "Eggs are in stock." in texts(at.markdown)
     assert not at.chat_input[0].disabled
+
+
+def test_words_sent_from_the_input_as_it_turned_busy_are_kept_to_send_again(app) -> None:
+    # The page shows an open input; another window starts a reply before Enter reaches
+    # the app. The run that gets the words is one that waits for that reply: it keeps them.
+    eggs = ChatMessage(role="assistant", content=[TextBlock(text="Eggs are in stock.")])
+    conversation_id = _chat(typed_message("find eggs"), eggs)
+    at = _open(app)
+    assert not at.chat_input[0].disabled
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    elsewhere = TurnGate(store.leases).take(conversation_id, "turn-in-replica-b", "message")
+    try:
+        at = at.chat_input[0].set_value("and some bread").run()
+        assert at.chat_input[0].disabled and "another window" in texts(at.info)
+        assert "and some bread" in texts(at.markdown)  # kept on screen while it waits
+        store.append_messages(conversation_id, [typed_message("find milk")])
+        milk = ChatMessage(role="assistant", content=[TextBlock(text="Milk is in stock.")])
+        store.append_messages(conversation_id, [milk])
+    finally:
+        elsewhere.release()
+        store.close()
+    at = at.run()
+    assert "Not sent yet (kept for you):" in texts(at.caption)
+    at = buttons(at, "Send again")[0].click().run()
+    for _ in range(10):  # the reply streams on its own thread; each run watches it
+        if not buttons(at, "Send again"):
+            break
+        at = at.run()
+    users = [m for m in at.chat_message if m.name == "user"]
+    assert "and some bread" in texts(users[-1].markdown)
