@@ -1,4 +1,5 @@
-"""The cart bar under the chat input: "2 items · ₹147", a tap away from the whole cart.
+"""The cart bar under the chat input: "2 items · ₹147", a tap away from the whole cart,
+and Place order beside it.
 
 A phone folds the sidebar (and its cart) away, so after Add only a toast said anything.
 The bar stays pinned under the chat input; tapping it slides the sidebar in at its cart
@@ -18,6 +19,8 @@ import streamlit as st
 from swiggy_core.cart import CartState
 from swiggy_core.formatting import rupees
 from swiggy_core.verticals import Vertical
+from swiggy_ui import state
+from swiggy_ui.cart_actions import checkout_action
 
 BAR_ICON = ":material/shopping_cart:"
 
@@ -78,21 +81,31 @@ def bar_label(cart: CartState) -> str:
     return text if amount is None else f"{text} · {rupees(amount)}"
 
 
-def render_cart_bar(vertical: Vertical, cart: CartState) -> None:
-    """The bar of a cart with lines (nothing for an empty cart)."""
+def render_cart_bar(vertical: Vertical, cart: CartState, *, busy: bool) -> None:
+    """The bar of a cart with lines (nothing for an empty cart): what it holds, which
+    opens the whole cart, and Place order, so a phone orders without opening anything."""
     if cart.is_empty:
         return
     st.html(_BAR_STYLE)  # style only: Streamlit keeps it out of the layout
     # No gap: the script's element is empty and must not push the bar off the input.
     with st.bottom, st.container(key=f"cart-bar-{vertical.id}", gap=None):
         st.html(_DRAWER_SCRIPT, unsafe_allow_javascript=True)
-        st.button(
-            bar_label(cart),
-            key=f"cart-open-{vertical.id}",
-            icon=BAR_ICON,
-            type="primary",
-            width="stretch",
-        )
+        with st.container(horizontal=True, wrap=False, gap="small"):
+            st.button(
+                bar_label(cart),
+                key=f"cart-open-{vertical.id}",
+                icon=BAR_ICON,
+                width="stretch",
+            )
+            st.button(
+                "Place order",
+                key=f"cart-place-{vertical.id}",
+                type="primary",
+                width="content",
+                disabled=busy,
+                on_click=state.queue_action,
+                args=(checkout_action(),),
+            )
 
 
 def _amount(cart: CartState) -> float | None:

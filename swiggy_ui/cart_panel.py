@@ -48,7 +48,7 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
     # While the shared-cart question is open this chat's lines may not be the server's:
     # shown, but nothing acts on them (an update would replace the cart with stale lines).
     busy = asked or (watching is not None and not watching.finished)
-    render_cart_bar(vertical, cart)  # under the chat input: a phone folds the sidebar away
+    render_cart_bar(vertical, cart, busy=busy)  # under the input: a phone folds the sidebar
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)
         if cart.is_empty:

@@ -1,8 +1,8 @@
 """The cart bar under the chat input, on the real NutriCart page with the offline planner.
 
 A phone folds the sidebar away: the bar says what the cart holds ("2 items · ₹…") as soon
-as the cart changes, and its tap slides the sidebar's cart in (in the browser; see
-tests/e2e/test_browser_cart_bar.py).
+as the cart changes, its tap slides the sidebar's cart in (in the browser; see
+tests/e2e/test_browser_cart_bar.py), and its Place order opens the confirmation.
 """
 
 from __future__ import annotations
@@ -34,9 +34,11 @@ def test_the_bar_under_the_input_says_what_the_cart_holds(app):
 
     at.chat_input[0].set_value("add 2 amul taaza milk").run()
     assert not at.exception
-    (bar,) = _bottom_buttons(at)
+    labels = {button.label: button for button in _bottom_buttons(at)}
+    assert set(labels) - {"Place order"} and "Place order" in labels, list(labels)
+    (bar,) = [button for label, button in labels.items() if label != "Place order"]
     assert re.fullmatch(r"2 items · ₹\d[\d,]*", bar.label), bar.label
-    assert bar.proto.icon == BAR_ICON and bar.proto.type == "primary"
+    assert bar.proto.icon == BAR_ICON and labels["Place order"].proto.type == "primary"
     # The same total as the sidebar's panel says.
     sidebar = "\n".join(str(m.value) for m in at.sidebar.markdown)
     assert f"**{bar.label.split(' · ')[1]}**" in sidebar  # "**To pay**" then "**₹147**"
@@ -60,3 +62,18 @@ def test_the_bar_counts_units_and_says_the_total_it_knows():
     assert bar_label(billed) == "3 items · ₹124"
     unknown = CartState(items=[_line("Milk", 2, 54), _line("Eggs", 1, None)])
     assert bar_label(unknown) == "3 items"  # never a sum that leaves a line out
+
+
+def test_the_bars_place_order_opens_the_confirmation(app):
+    at = open_page(app, "app_pages/nutricart.py")
+    at.chat_input[0].set_value("add 2 amul taaza milk").run()
+    bottom = [button.id for button in _bottom_buttons(at) if button.label == "Place order"]
+    (place,) = [button for button in at.button if button.id in bottom]
+    at = place.click().run()
+    for _ in range(10):  # the reply streams on its own thread; each run watches it
+        if any(button.label == "Confirm" for button in at.button):
+            break
+        at = at.run()
+    assert not at.exception
+    assert any(button.label == "Confirm" for button in at.button)
+    assert "address" not in " ".join(str(e.value) for e in at.error).lower()
