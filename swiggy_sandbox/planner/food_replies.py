@@ -138,7 +138,7 @@ def food_cart_reply(data: dict[str, Any], opening: str = "") -> str:
     ]
     where = cart_restaurant(data).get("name") or "the restaurant"
     return (
-        f"{opening}Your cart from {where}:\n{en.listing(lines)}\n"
+        f"{opening}Your cart from {where}:\n{en.listing(lines)}\n\n"
         f"To pay: {en.rupees(to_pay(data))} (delivery, fees and taxes included)."
     )
 

@@ -197,7 +197,7 @@ def cart_reply(data: dict[str, Any], opening: str = "") -> str:
         for item in items
     ]
     return (
-        f"{opening}Your cart:\n{en.listing(lines)}\n"
+        f"{opening}Your cart:\n{en.listing(lines)}\n\n"
         f"To pay: {en.rupees(to_pay(data))} (fees included)."
     )
 

@@ -75,3 +75,20 @@ def test_restaurant_menu_and_venue_replies_name_one_place_or_dish() -> None:
     reply = dineout_replies.venues_reply({"restaurants": venues}, " for 4", [])
     assert _named(reply, ["Toit", "The Fatty Bao", "Truffles"]) == ["Toit"]
     assert "\n" not in reply
+
+
+def test_the_amount_to_pay_is_its_own_paragraph_after_the_cart_list() -> None:
+    # Markdown runs a line straight after a list into its last item ("— ₹108 To pay: …").
+    grocery = {
+        "items": [{"quantity": 4, "name": "Amul Taaza Toned Milk", "finalPrice": 108}],
+        "billBreakdown": {"toPay": 147},
+    }
+    food = {
+        "restaurant": {"name": "Meghana Foods"},
+        "items": [{"quantity": 1, "name": "Paneer Biryani", "total": 320}],
+        "pricing": {"to_pay": 371},
+    }
+    for reply in (instamart_replies.cart_reply(grocery), food_replies.food_cart_reply(food)):
+        listed, _, after = reply.rpartition("\n\n")
+        assert after.startswith("To pay: ₹"), reply
+        assert listed.splitlines()[-1].startswith("1. "), reply
