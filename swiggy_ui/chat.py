@@ -306,15 +306,31 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
 # A fixed script of the app's own (no text from anyone goes in): bring the newest reply
 # into view. Streamlit follows a growing chat only when the view is already at its end,
 # so a message sent while scrolled up, or a card pressed in an older reply, would answer
-# below the screen. `nonce` makes each turn's copy a new element, so it runs again.
+# below the screen. The reply keeps growing for a while (and later on a busy machine), so
+# the script follows it for a few seconds, and lets go as soon as the person scrolls,
+# clicks or pages up.
+# `nonce` makes each turn's copy a new element, so it runs again.
 _SCROLL_SCRIPT = """<script>/* {nonce} */
 const doc = window.parent.document;
+const kinds = ["wheel", "touchmove", "mousedown", "keydown"];
+const paging = ["PageUp", "ArrowUp", "Home"];
+let letGo = false;
+const onInput = (event) => {{
+  if (event.type !== "keydown" || paging.includes(event.key)) letGo = true;
+}};
+kinds.forEach((kind) => doc.addEventListener(kind, onInput, {{passive: true}}));
+const started = Date.now();
 function toEnd() {{
+  if (letGo || Date.now() - started > 5000) {{
+    kinds.forEach((kind) => doc.removeEventListener(kind, onInput));
+    return;
+  }}
   const main = doc.querySelector('[data-testid="stAppScrollToBottomContainer"]')
     || doc.querySelector('[data-testid="stMain"]');
   if (main) main.scrollTo({{top: main.scrollHeight}});
+  setTimeout(toEnd, 200);
 }}
-toEnd(); setTimeout(toEnd, 150); setTimeout(toEnd, 600);
+toEnd();
 </script>"""
 
 

@@ -39,8 +39,8 @@ def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
         page.mouse.wheel(0, -1500)
         page.wait_for_timeout(250)
         if _on_screen(heading):
-            # The page's own scroll to the newest reply may still fire (up to 600 ms after
-            # a render, later on a loaded machine): if it pulled the page down, go on.
+            # The page follows a reply for a few seconds until the person scrolls; should
+            # it have pulled the page down before the first wheel landed, go on.
             settled(page)
             page.wait_for_timeout(1000)
             if _on_screen(heading):
