@@ -99,6 +99,8 @@ class ChatSession:
     retry_policy: RetryPolicy | None = None
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    # The time the model is told (default: real time); the sandbox passes its shop's clock.
+    moment: Callable[[], datetime] | None = None
     gate: TurnGate | None = None  # the chat leases (default: in this session's store)
 
     def __post_init__(self) -> None:
@@ -334,6 +336,7 @@ class ChatSession:
                 self.client(),
                 self.hooked_setup(),
                 messages,
+                now=self.moment() if self.moment is not None else None,
                 manager=self.manager,
                 retry_policy=self.retry_policy,
                 sleep=self.sleep,

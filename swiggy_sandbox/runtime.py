@@ -9,6 +9,8 @@ process serves the same carts, orders and bookings to the same person.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
@@ -84,6 +86,13 @@ class SandboxServices:
     def auth_base_url(self) -> str:
         """The sandbox authorization server's issuer (`{base}/auth`, Swiggy's layout)."""
         return str(self.mcp.app.state.auth.issuer)
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The shop's clock ($SWIGGY_SANDBOX_NOW may freeze it): the model is told this time,
+        so "tomorrow" is the same day to whoever asks and to the shop that answers."""
+        clock: Callable[[], datetime] = self.mcp.app.state.shop.clock
+        return clock
 
     @property
     def emulator_url(self) -> str:

@@ -198,6 +198,7 @@ class Runtime:
             setup=self.setup(vertical_id),
             manager=shared_manager(),
             conversation_id=chat.conversation_id,
+            moment=self.sandbox.clock if self.sandbox is not None else None,
         )
 
 

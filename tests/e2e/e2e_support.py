@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx2
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from sandbox_clock import FIXED_SANDBOX_NOW, SANDBOX_NOW_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -80,7 +81,8 @@ class Server:
 def running_app(folder: Path) -> Iterator[Server]:
     """The offline demo (nothing configured) on a free port, with its own SQLite file."""
     database = folder / "chats.db"
-    server = spawn_app(folder, {"SWIGGY_DATABASE_URL": f"sqlite:///{database}"}, "streamlit.log")
+    settings = {"SWIGGY_DATABASE_URL": f"sqlite:///{database}", SANDBOX_NOW_ENV: FIXED_SANDBOX_NOW}
+    server = spawn_app(folder, settings, "streamlit.log")
     server.database = database
     try:
         wait_healthy(server)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from e2e_support import Server, spawn_app, wait_healthy
+from sandbox_clock import FIXED_SANDBOX_NOW, SANDBOX_NOW_ENV
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
@@ -30,6 +31,7 @@ def replica(folder: Path, database_url: str, redis_url: str, **env: str) -> Iter
         "REDIS_URL": redis_url,
         "SWIGGY_TURN_LEASE_SECONDS": LEASE_SECONDS,
         "SWIGGY_HEALTH_POLL": "off",
+        SANDBOX_NOW_ENV: FIXED_SANDBOX_NOW,
         **env,
     }
     server = spawn_app(folder, settings, f"replica-{time.monotonic_ns()}.log")

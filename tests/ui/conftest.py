@@ -7,10 +7,10 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from sandbox_clock import FIXED_SANDBOX_NOW, SANDBOX_NOW_ENV
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest, app_test
 from uihelpers import new_app
@@ -19,13 +19,8 @@ from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
 from swiggy_sandbox.servers.summary import RESULT_FORMS
 
 ROOT = Path(__file__).resolve().parents[2]
-# The app's sandbox lives for the whole test process: freeze its clock at 1 pm IST today so
-# restaurants are open and "tomorrow" means the same date to the planner and the shop.
-IST = timezone(timedelta(hours=5, minutes=30))
-os.environ.setdefault(
-    "SWIGGY_SANDBOX_NOW",
-    datetime.now(IST).replace(hour=13, minute=0, second=0, microsecond=0).isoformat(),
-)
+# The app's sandbox lives for the whole test process: its clock is frozen on a known day.
+os.environ.setdefault(SANDBOX_NOW_ENV, FIXED_SANDBOX_NOW)
 
 
 @pytest.fixture(autouse=True)

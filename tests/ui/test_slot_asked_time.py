@@ -23,6 +23,9 @@ def test_the_offline_booking_flow_highlights_the_asked_time(app):
     at.chat_input[0].set_value("show my saved addresses").run()
     buttons(at, "Use this address")[0].click().run()
     at.chat_input[0].set_value("italian dinner for 2 tomorrow at 8 pm").run()
+    # The model is told the shop's time: "tomorrow" is the day after the sandbox's frozen
+    # Tuesday 24 November, whatever today's real date (the shop's slots are for that day).
+    assert any("Wednesday 25 November" in block.value for block in at.markdown)
     at = buttons(at, "Slots")[0].click().run()
     assert not at.exception
     starred = [b for b in at.button if b.proto.icon == ":material/star:"]
