@@ -184,6 +184,8 @@ RATE_WINDOW_SECONDS: Final = 60.0
 # every replica; a status older than the TTL is dropped as stale.
 HEALTH_MIN_INTERVAL_SECONDS: Final = 10.0
 HEALTH_STATUS_TTL_SECONDS: Final = 3_600.0
+# Refresh while another thread or replica is probing a server waits this long for its answer.
+HEALTH_REFRESH_WAIT_SECONDS: Final = 30.0
 # The background health poller runs unless this is "off" (tests: no probe leaves the machine).
 HEALTH_POLL_ENV: Final = "SWIGGY_HEALTH_POLL"
 

@@ -16,7 +16,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from swiggy_core.constants import HEALTH_MIN_INTERVAL_SECONDS, HEALTH_STATUS_TTL_SECONDS
+from swiggy_core.constants import (
+    HEALTH_MIN_INTERVAL_SECONDS,
+    HEALTH_REFRESH_WAIT_SECONDS,
+    HEALTH_STATUS_TTL_SECONDS,
+)
 from swiggy_core.errors import ErrorCode
 from swiggy_core.logsafe import redact
 from swiggy_core.mcp.config import ServerConfig
@@ -29,6 +33,7 @@ logger = logging.getLogger(__name__)
 Probe = Callable[[ServerConfig], "ServerHealth"]
 _STATUS_KEY = "health:"
 _LOCK_KEY = "health-lock:"
+_AWAIT_POLL_SECONDS = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +80,13 @@ class HealthBoard:
         min_interval: float = HEALTH_MIN_INTERVAL_SECONDS,
         *,
         clock: Clock = time.time,
+        refresh_wait: float = HEALTH_REFRESH_WAIT_SECONDS,
     ) -> None:
         self._state = state
         self._probe = probe
         self._min_interval = min_interval
         self._clock = clock
+        self._refresh_wait = refresh_wait
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -113,7 +120,8 @@ class HealthBoard:
         """Every server's status, probing those whose status is older than `min_interval`.
 
         `force` probes even a fresh one (the Refresh button), but still never more than
-        once per `min_interval`: a server probed by any replica within it is not probed.
+        once per `min_interval`: a server probed by any replica within it is not probed,
+        and one being probed elsewhere right now is waited for (`refresh_wait` at most).
         """
         return {config.key: self._check_one(config, force=force) for config in configs}
 
@@ -151,15 +159,42 @@ class HealthBoard:
                 error="Switched off in the configuration.",
             )
         try:
+            if force:
+                return self._refresh_one(config)
             known = self.status(config.key)
             fresh = known is not None and self._clock() - known.checked_at < self._min_interval
-            if (fresh and not force) or not self._take_turn(config.key):
+            if fresh or not self._take_turn(config.key):
                 return known or ServerStatus(config.key, None)  # another replica is on it
-            status = self._probe_now(config)
-            self._state.set(_STATUS_KEY + config.key, status.to_json(), HEALTH_STATUS_TTL_SECONDS)
-            return status
+            return self._probe_and_keep(config)
         except SharedStateError as error:
             return ServerStatus(config.key, None, error_code=str(error.code), error=error.message)
+
+    def _refresh_one(self, config: ServerConfig) -> ServerStatus:
+        """Probe now, or, while another thread or replica probes it, wait for that answer
+        (the person pressed Refresh: "unknown" because someone else was asking is no answer)."""
+        deadline = time.monotonic() + self._refresh_wait
+        while True:
+            if self._take_turn(config.key):
+                return self._probe_and_keep(config)
+            status, started = self.status(config.key), self._turn_started(config.key)
+            if status is not None and started is not None and status.checked_at >= started:
+                return status  # that probe's answer, or one from within the last 10 s
+            if time.monotonic() >= deadline:
+                return status or ServerStatus(config.key, None)
+            if started is not None:  # else the turn just lapsed: take it on the next round
+                time.sleep(_AWAIT_POLL_SECONDS)
+
+    def _turn_started(self, key: str) -> float | None:
+        """When the probe holding `key`'s turn began (None when no probe holds it)."""
+        try:
+            return float(self._state.get(_LOCK_KEY + key) or "")
+        except ValueError:
+            return None
+
+    def _probe_and_keep(self, config: ServerConfig) -> ServerStatus:
+        status = self._probe_now(config)
+        self._state.set(_STATUS_KEY + config.key, status.to_json(), HEALTH_STATUS_TTL_SECONDS)
+        return status
 
     def _take_turn(self, key: str) -> bool:
         return self._state.set_if_absent(_LOCK_KEY + key, str(self._clock()), self._min_interval)

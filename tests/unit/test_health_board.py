@@ -107,6 +107,52 @@ def test_refresh_probes_a_fresh_status_once_the_floor_has_passed() -> None:
     assert probe.probed == ["food", "food"]
 
 
+def test_refresh_while_another_probes_waits_for_that_answer() -> None:
+    """The poller (or another replica) is probing when the person presses Refresh: they get
+    its answer, not "unknown", and the server is still probed once."""
+    entered, release = threading.Event(), threading.Event()
+
+    class HeldProbe(CountingProbe):
+        def __call__(self, config: ServerConfig) -> Any:
+            entered.set()
+            assert release.wait(10)
+            return super().__call__(config)
+
+    probe = HeldProbe()
+    state = MemoryState()
+    poller, page = HealthBoard(state, probe), HealthBoard(state, probe, refresh_wait=10)
+    background = threading.Thread(target=poller.check, args=([FOOD],))
+    background.start()
+    assert entered.wait(10)
+    threading.Timer(0.5, release.set).start()  # the poller's probe answers half a second on
+    refreshed = page.check([FOOD], force=True)["food"]
+    background.join(10)
+    assert refreshed.ok is True and refreshed.tool_count == 5
+    assert refreshed == poller.status("food") and probe.probed == ["food"]
+
+
+def test_refresh_gives_up_waiting_with_what_it_knows() -> None:
+    entered, release = threading.Event(), threading.Event()
+
+    class StuckProbe(CountingProbe):
+        def __call__(self, config: ServerConfig) -> Any:
+            entered.set()
+            release.wait(10)
+            return super().__call__(config)
+
+    state = MemoryState()
+    poller = HealthBoard(state, StuckProbe())
+    page = HealthBoard(state, StuckProbe(), refresh_wait=0.5)
+    background = threading.Thread(target=poller.check, args=([FOOD],))
+    background.start()
+    try:
+        assert entered.wait(10)
+        assert page.check([FOOD], force=True) == {"food": ServerStatus("food", None)}
+    finally:
+        release.set()
+        background.join(10)
+
+
 def test_a_failing_server_keeps_its_coded_error_without_secrets() -> None:
     down = SimpleNamespace(
         ok=False,
