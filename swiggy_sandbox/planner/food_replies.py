@@ -25,10 +25,16 @@ def restaurants_reply(data: dict[str, Any], query: str) -> str:
     if not open_now:
         closed = " (the ones that have it are closed right now)" if found else ""
         return f"No restaurant near you delivers “{query}” right now{closed}. Try another dish?"
+    # The dishes come first on screen, each with its own Add (as in the Swiggy app).
+    if dish := _best_dish(data.get("dishes") or [], {str(r.get("id")) for r in open_now}):
+        return (
+            f"For “{query}”, {_dish_line(dish)} looks best. "
+            "Press Add on a dish to order it, or Menu on a restaurant for everything it has."
+        )
     best = _ranked_like_cards(open_now, query)[0]
     return (
         f"For “{query}”, {_restaurant_line(best)} looks best. "
-        "Tap Menu on a card, or say “order from the first restaurant”."
+        "Press Menu on a card, or say “order from the first restaurant”."
     )
 
 
@@ -41,6 +47,31 @@ def _ranked_like_cards(restaurants: list[dict[str, Any]], query: str) -> list[di
     by_id = {str(r.get("id")): r for r in restaurants}
     order = [by_id.get(item.restaurant_id or "") for item in [*ranked.items, *ranked.dropped]]
     return [restaurant for restaurant in order if restaurant is not None] or restaurants
+
+
+def _best_dish(dishes: list[Any], open_ids: set[str]) -> dict[str, Any] | None:
+    """The in-stock dish of the best-rated open restaurant (the cheaper one on a tie)."""
+    orderable = [
+        d
+        for d in dishes
+        if isinstance(d, dict) and in_stock(d) and str(d.get("restaurantId")) in open_ids
+    ]
+    if not orderable:
+        return None
+    return max(
+        orderable,
+        key=lambda d: (float(d.get("restaurantRating") or 0), -float(d.get("price") or 0)),
+    )
+
+
+def _dish_line(dish: dict[str, Any]) -> str:
+    """ "Paneer Biryani from Meghana Foods (rated 4.5, ₹259)"."""
+    facts = [f"rated {dish['restaurantRating']}"] if dish.get("restaurantRating") else []
+    if dish.get("price"):
+        facts.append(en.rupees(float(dish["price"]) / _PAISE))
+    where = f" from {dish['restaurantName']}" if dish.get("restaurantName") else ""
+    about = f" ({', '.join(facts)})" if facts else ""
+    return f"{dish.get('name')}{where}{about}"
 
 
 def _restaurant_line(restaurant: dict[str, Any]) -> str:

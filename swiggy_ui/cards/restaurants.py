@@ -1,7 +1,7 @@
 """Restaurant cards: identity, rating, cost for two, delivery time, Menu / Slots buttons.
 
 Dineout deals show under the restaurant; a paid prebook says it is not bookable here.
-A Food search that also matched dishes shows them under the restaurants.
+A Food search that also matched dishes shows them first, above the restaurants.
 """
 
 from __future__ import annotations
@@ -27,6 +27,13 @@ MAX_DEALS_SHOWN = 4
 
 def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
     dining = ctx.vertical.id == VERTICAL_DINING
+    if result.dishes:
+        # Dishes first, each with its Add: a named dish is ordered without opening a menu
+        # (the Swiggy app opens a dish search on its Dishes tab too).
+        st.markdown("**Dishes**")
+        dishes = ProductsResult(kind="menu", items=result.dishes, tool_name=result.tool_name)
+        render_products(dishes, replace(ctx, key=f"{ctx.key}-dishes"))
+        st.markdown("**Restaurants**")
     ranked_grid(
         result.items,
         lambda item, key: _restaurant_card(item, key, dining, ctx.image_origin),
@@ -34,10 +41,6 @@ def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
         fitting=result.fitting,
         fit_less_why=result.fit_less_why,
     )
-    if result.dishes:
-        st.markdown("**Matching dishes**")
-        dishes = ProductsResult(kind="menu", items=result.dishes, tool_name=result.tool_name)
-        render_products(dishes, replace(ctx, key=f"{ctx.key}-dishes"))
 
 
 def _restaurant_card(

@@ -38,3 +38,21 @@ def test_feedme_orders_the_cart_it_showed_after_confirm(app, result_form):
     assert "Order placed" in page
     assert f"{cart_to_pay} to pay in cash on delivery" in page
     assert not buttons(at, "Confirm")
+
+
+def test_a_dish_found_by_name_is_ordered_in_four_actions(app):
+    """Search, Add on a matching dish, Place order, Confirm: no menu to open on the way
+    (the Swiggy app's dish results have their own Add)."""
+    at = open_page(app, "app_pages/feedme.py")
+    at.chat_input[0].set_value("I want a paneer biryani").run()  # 1
+    labels = [b.label for b in at.button]
+    assert labels.index("Add") < labels.index("Menu"), "the dishes come first"
+    assert "Press Add on a dish to order it" in texts(at.markdown)
+    _click(at, "Add")  # 2: the first matching dish
+    assert "Paneer Biryani" in texts(at.markdown)
+    _click(at, "Place order", index=-1)  # 3
+    assert "Waiting for your confirmation" in texts(at.markdown)
+    _click(at, "Confirm")  # 4
+    page = texts(at.markdown)
+    assert "Order placed" in page and "Paneer Biryani" in page
+    assert not buttons(at, "Confirm")

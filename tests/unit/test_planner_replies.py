@@ -92,3 +92,42 @@ def test_the_amount_to_pay_is_its_own_paragraph_after_the_cart_list() -> None:
         listed, _, after = reply.rpartition("\n\n")
         assert after.startswith("To pay: ₹"), reply
         assert listed.splitlines()[-1].startswith("1. "), reply
+
+
+def _dish(name: str, where: str, rating: float, paise: int, **more: Any) -> dict[str, Any]:
+    return {
+        "id": f"{where}-{name}",
+        "name": name,
+        "price": paise,
+        "inStock": True,
+        "restaurantId": where,
+        "restaurantName": where.title(),
+        "restaurantRating": rating,
+        **more,
+    }
+
+
+def test_a_dish_search_recommends_a_dish_to_add_from_an_open_place() -> None:
+    restaurants = [
+        {"id": "blues", "name": "Blues", "avgRating": 4.0},
+        {"id": "meghana", "name": "Meghana", "avgRating": 4.5},
+        {"id": "shut", "name": "Shut", "avgRating": 4.9, "availabilityStatus": "CLOSED"},
+    ]
+    dishes = [
+        _dish("Paneer Biryani", "blues", 4.0, 24900),
+        _dish("Paneer Biryani", "shut", 4.9, 19900),  # closed: never recommended
+        _dish("Paneer Biryani", "meghana", 4.5, 25900),
+        _dish("Paneer Biryani XL", "meghana", 4.5, 35900, inStock=False),
+    ]
+    reply = food_replies.restaurants_reply(
+        {"restaurants": restaurants, "dishes": dishes}, "paneer biryani"
+    )
+    assert "Paneer Biryani from Meghana (rated 4.5, ₹259) looks best" in reply
+    assert "Press Add on a dish" in reply and "Shut" not in reply
+
+
+def test_a_search_without_dishes_points_at_the_menus() -> None:
+    reply = food_replies.restaurants_reply(
+        {"restaurants": [{"id": "a", "name": "Wok Express", "avgRating": 4.1}]}, "chinese"
+    )
+    assert "Wok Express" in reply and "Press Menu on a card" in reply
