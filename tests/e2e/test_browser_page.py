@@ -11,6 +11,7 @@ from e2e_support import (
     send,
     settled,
     shown,
+    turn_ended,
     whole_page_shot,
 )
 from playwright.sync_api import Locator, Page, expect
@@ -26,10 +27,14 @@ def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
     width = page.viewport_size["width"] if page.viewport_size else 0
     page.goto(f"{server.url}/nutricart")
     shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    add = page.get_by_role("button", name="Add")
     send(page, "Find high-protein snacks under ₹200")
-    shown(page, server, page.get_by_role("button", name="Add").first)
+    turn_ended(page, server, add.first)
+    first_reply_adds = add.count()
     send(page, "find milk")
-    shown(page, server, page.get_by_role("button", name="Add").first)
+    # Wait for this reply to end (its own cards, then the open input): words sent while a
+    # reply runs are kept rather than sent, which is tested on its own.
+    turn_ended(page, server, add.nth(first_reply_adds))
     # Scroll up as a person does (a wheel), so Streamlit stops following the chat's end.
     # A phone's chat is many screens tall and still grows while images arrive: keep
     # scrolling until the top is on screen, as a person would.
