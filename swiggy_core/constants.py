@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import timedelta, timezone
 from typing import Final
 
 
@@ -103,6 +103,8 @@ SWIGGY_IMAGE_BASE_URL: Final = (
 )
 # Swiggy serves India: epoch times become IST dates and clock times.
 SWIGGY_UTC_OFFSET_MINUTES: Final = 330
+SWIGGY_TZ_LABEL: Final = "IST"
+SWIGGY_TZ: Final = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES), SWIGGY_TZ_LABEL)
 PAISE_PER_RUPEE: Final = 100
 
 # The compact session-state summary sent each turn stays under this many characters.
@@ -134,6 +136,8 @@ OAUTH_PINNED_ISSUERS: Final = {SWIGGY_MCP_BASE_URL: f"{SWIGGY_MCP_BASE_URL}/auth
 # Loopback (sandbox) hosts follow the same layout: their pinned issuer is `{origin}` + this.
 OAUTH_LOOPBACK_ISSUER_PATH: Final = "/auth"
 OAUTH_LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1")
+# This machine's names: plain http is accepted only for these (127.0.0.0/8 counts too).
+LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 OAUTH_SCOPE: Final = "mcp:tools"
 OAUTH_SCOPES_SUPPORTED: Final = ("mcp:tools", "mcp:resources", "mcp:prompts")
 OAUTH_PENDING_TTL_SECONDS: Final = 600

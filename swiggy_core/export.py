@@ -15,11 +15,11 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any, Final
 
 from swiggy_core.actions import visible_text
-from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.formatting import clock_label, date_time_label, day_label, rupees, time_label
 from swiggy_core.models import (
     ChatMessage,
@@ -44,7 +44,7 @@ from swiggy_core.safe_markdown import markdown_text, plain
 from swiggy_core.store.records import ConversationInfo, StoredMessage
 
 # Dates and times are shown as a person in India reads them.
-LOCAL_ZONE: Final = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES), "IST")
+LOCAL_ZONE: Final = SWIGGY_TZ
 EXPORT_FORMAT: Final = "swiggy-assistant-chat/1"
 ROLE_NAMES: Final = {"user": "You", "assistant": "Assistant"}
 # The same words asked again for a fresh reply read as that, not as a second message.

@@ -23,6 +23,7 @@ import streamlit as st
 from streamlit.components.v2 import component as define_component
 from streamlit.components.v2.types import ComponentRenderer
 
+from swiggy_core.constants import LOOPBACK_HOSTS
 from swiggy_core.settings import Settings
 
 BROWSER_COOKIE = "swiggy_uid"
@@ -43,7 +44,7 @@ export default function ({ data, setStateValue }) {
   if (document.cookie.split("; ").includes(`${name}=${id}`)) setStateValue("stored", id);
 }
 """.replace("__COOKIE__", BROWSER_COOKIE)
-_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
+_LOOPBACK_HOSTS = LOOPBACK_HOSTS | {"[::1]"}  # a Host header brackets IPv6
 
 IdentityKind = Literal["signed_in", "browser"]
 

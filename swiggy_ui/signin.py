@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
 
-from swiggy_core.constants import OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS
+from swiggy_core.constants import OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS, SWIGGY_TZ
 from swiggy_core.errors import ErrorCode
 from swiggy_core.oauth import OAuthError, SwiggyToken, redirect_uri_for
 from swiggy_core.settings import Settings
@@ -87,7 +87,7 @@ def _status(token: SwiggyToken, now: datetime, where: str) -> None:
         st.success(f"Signed in to {where}.", icon=":material/link:")
         return
     left = token.expires_at - now
-    when = token.expires_at.astimezone().strftime("%a %d %b, %I:%M %p")
+    when = token.expires_at.astimezone(SWIGGY_TZ).strftime("%a %d %b, %I:%M %p IST")
     if token.expired(now):
         st.error(
             f"Your sign-in to {where} expired on {when}. Sign in again.",

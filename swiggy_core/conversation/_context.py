@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from swiggy_core.constants import SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import SWIGGY_TZ, SWIGGY_TZ_LABEL
 
-TZ_LABEL = "IST"
-LOCAL_TZ = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES), TZ_LABEL)
+TZ_LABEL = SWIGGY_TZ_LABEL
+LOCAL_TZ = SWIGGY_TZ
 
 # Fixed English names: strftime's %A/%B follow the process locale.
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

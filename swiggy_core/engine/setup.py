@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from swiggy_core.constants import STREAM_TIMEOUT_SECONDS
+from swiggy_core.constants import LOOPBACK_HOSTS, STREAM_TIMEOUT_SECONDS
 from swiggy_core.conversation import (
     StreamParams,
     ToolMode,
@@ -20,7 +20,6 @@ from swiggy_core.mcp.config import ResolvedServer
 from swiggy_core.models import ChatMessage
 
 Engine = Literal["connector", "local"]
-_LOOPBACK_HOSTS = frozenset({"localhost", "::1"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +78,7 @@ def choose_engine(
 
 def _is_loopback(url: str | None) -> bool:
     host = (urlsplit(url).hostname or "") if url else ""
-    return host in _LOOPBACK_HOSTS or host.startswith("127.")
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
 
 
 def build_turn_params(

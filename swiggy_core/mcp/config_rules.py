@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
-from swiggy_core.constants import VERTICAL_IDS
+from swiggy_core.constants import LOOPBACK_HOSTS, VERTICAL_IDS
 from swiggy_core.mcp.records import (
     SECRET_PREFIX,
     SWIGGY_CREDENTIAL,
@@ -30,7 +30,6 @@ _NAME_RE: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # A header, env var or query parameter whose name holds one of these carries a credential.
 _SECRET_WORDS: Final = ("token", "secret", "key", "password", "auth", "cookie")
 _SECRET_VALUE_RE: Final = re.compile(r"^\s*(bearer|basic)\s|sk-ant-", re.I)
-LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 _TRANSPORT_ALIASES: Final[dict[str, Transport]] = {
     "stdio": "stdio",
     "http": "http",

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
-from swiggy_core.constants import SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.parsers._values import NUMBER_TYPES, to_float, to_str
 
-TZ = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
+TZ = SWIGGY_TZ  # Swiggy serves India: epoch times are read in IST
 _CLOCK_RE = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(?::\d{2})?\s?([ap])?", re.IGNORECASE)
 _CLOCK_SCAN_CHARS = 40
 _CACHE_SIZE = 1_024  # slot times and dates repeat across days and results

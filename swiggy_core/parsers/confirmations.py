@@ -11,10 +11,10 @@ placed some orders is an order, with what failed listed beside it.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
-from swiggy_core.constants import SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.parsers._values import (
     as_dict,
     as_list,
@@ -30,7 +30,6 @@ from swiggy_core.parsers.results import BookingConfirmedResult, OrderPlacedResul
 from swiggy_core.parsers.routing import is_booking_tool
 from swiggy_core.parsers.unwrap import Envelope, error_text
 
-_TZ = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
 _MIN_EPOCH, _MAX_EPOCH = 10**9, 10**11
 _ORDER_ID_KEYS = ("orderId", "order_id", "orderID", "orderNumber", "order_number")
 _BOOKING_ID_KEYS = (
@@ -213,7 +212,7 @@ def _date_time(record: dict[str, Any]) -> str | None:
     value = pick(record, "reservationTime", "reservation_time", "dateTime", "slotTime", "time")
     epoch = to_float(value) if isinstance(value, int | float) else None
     if epoch is not None and _MIN_EPOCH <= epoch < _MAX_EPOCH:
-        return datetime.fromtimestamp(epoch, tz=_TZ).strftime("%Y-%m-%d %H:%M")
+        return datetime.fromtimestamp(epoch, tz=SWIGGY_TZ).strftime("%Y-%m-%d %H:%M")
     text = to_str(value, 60)
     date = to_str(pick(record, "reservationDate", "date"), 20)
     if text and date and date not in text:

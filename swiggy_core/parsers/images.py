@@ -16,10 +16,9 @@ from types import MappingProxyType
 from typing import Any, Final
 from urllib.parse import quote, urlsplit
 
-from swiggy_core.constants import SWIGGY_IMAGE_BASE_URL
+from swiggy_core.constants import LOOPBACK_HOSTS, SWIGGY_IMAGE_BASE_URL
 
 _MAX_URL_CHARS = 2_048
-_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 # Host → the path every image URL on it must start with ("/" = any path). The allow-list
 # for card images (DESIGN.md, "What the page may show"); kept here, beside the parser.
 IMAGE_HOSTS: Final[Mapping[str, str]] = MappingProxyType(
@@ -105,7 +104,7 @@ def _checked_url(ref: str, scheme: str) -> str | None:
         return None
     if scheme == "https":
         return ref if _allowed_host(host, parts.path) else None
-    if scheme == "http" and host in _LOOPBACK_HOSTS:
+    if scheme == "http" and host in LOOPBACK_HOSTS:
         return ref
     return None
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime, time, timedelta, timezone
+from datetime import datetime, time
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.formatting import rupees
 
-IST = timezone(timedelta(hours=5, minutes=30), "IST")
+IST = SWIGGY_TZ
 CITY = "Bengaluru"
 _EARTH_RADIUS_KM = 6371.0
 _MINUTES_PER_KM = 4

@@ -6,6 +6,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from swiggy_core import formatting
 from swiggy_sandbox.planner import numbers
 
 _NUMBER_WORDS = {
@@ -232,12 +233,12 @@ def pick(items: list[Any], position: int | None) -> Any | None:
 
 
 def rupees(value: Any) -> str:
-    """₹120 or ₹54.5."""
+    """₹120 or ₹54.50, grouped as the app's cards group them (₹1,50,000); ₹? for no number."""
     try:
         amount = float(value)
     except (TypeError, ValueError):
         return "₹?"
-    return f"₹{amount:,.0f}" if amount == int(amount) else f"₹{amount:,.2f}"
+    return formatting.rupees(amount)
 
 
 def listing(lines: list[str]) -> str:

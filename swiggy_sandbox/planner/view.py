@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime
 from typing import Any
 
 from swiggy_core.actions import REDO_TAG
-from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.conversation import expand_back_references
 from swiggy_core.conversation.summary_read import SessionSummary
 from swiggy_core.verticals import VERTICALS
@@ -17,7 +17,7 @@ from swiggy_sandbox.connector import TurnContext
 from swiggy_sandbox.planner.session import profile_vertical, request_summary
 from swiggy_sandbox.planner.summary_data import summary_data
 
-IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
+IST = SWIGGY_TZ
 _ACTION_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
 # The app's note on a message asked again (edited, or for a fresh reply): not the words.
 _REDO_RE = re.compile(rf"<{REDO_TAG}>.*?</{REDO_TAG}>", re.S)

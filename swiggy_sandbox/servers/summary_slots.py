@@ -6,12 +6,10 @@ which windows have free tables, and whether booking there is free or a paid preb
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime
 
-from swiggy_core.constants import SWIGGY_UTC_OFFSET_MINUTES
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_sandbox.servers.summary_format import Record, first, line, numbered, records, rupees
-
-_IST = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES))
 
 
 def slots(record: Record) -> str | None:
@@ -82,7 +80,7 @@ def _date_of(slot: Record) -> str:
         return str(slot["dateStr"])
     moment = slot.get("reservationTime")
     if isinstance(moment, int | float):
-        return datetime.fromtimestamp(moment, UTC).astimezone(_IST).date().isoformat()
+        return datetime.fromtimestamp(moment, UTC).astimezone(SWIGGY_TZ).date().isoformat()
     return "Other dates"
 
 
