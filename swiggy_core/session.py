@@ -196,14 +196,16 @@ class ChatSession:
         """When the chat is opened: settle confirmations whose turn died and show their
         outcome. Nothing happens while a live turn holds the chat (it is not cut off)."""
         conversation_id = self.conversation_id
-        if conversation_id is None or self.running() is not None:
+        if conversation_id is None:
             return Settled()
+        if self.running() is not None:
+            return Settled(deferred=True)
         if not needs_settling(self.store, conversation_id):
             return Settled()
         try:
             lease = self._gate.take(conversation_id, f"settle-{uuid.uuid4().hex}", "settle")
         except TurnElsewhere:
-            return Settled()
+            return Settled(deferred=True)
         try:
             return self._settle(conversation_id)
         finally:

@@ -31,6 +31,7 @@ class Settled:
 
     settled: tuple[ApprovalRecord, ...] = ()  # approvals moved out of executing/unknown
     answered: tuple[str, ...] = ()  # tool_use ids that got their answer now
+    deferred: bool = False  # a live turn held the chat: nothing was looked at; look again
 
     @property
     def changed(self) -> bool:

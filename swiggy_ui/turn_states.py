@@ -27,13 +27,19 @@ INTERRUPTED_MESSAGE = (
 )
 
 
-def settle_once(page: state.VerticalChat, session: ChatSession) -> None:
+def settle_once(page: state.VerticalChat, session: ChatSession) -> bool:
     """On opening a chat: settle confirmations a crash cut off (the core reads the orders
-    and stores the outcome where the dialog was). Raises StoreError on a database fault."""
+    and stores the outcome where the dialog was). Raises StoreError on a database fault.
+
+    True when a live turn held the chat, so nothing could be looked at yet: the page
+    looks again once that turn has let go (a dead replica's hold lapses in seconds).
+    """
     if session.conversation_id is None or page.settled_for == session.conversation_id:
-        return
-    session.settle_on_sight()
+        return False
+    if session.settle_on_sight().deferred:
+        return True
     page.settled_for = session.conversation_id
+    return False
 
 
 def interrupted_banner(

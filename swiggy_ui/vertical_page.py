@@ -43,8 +43,9 @@ def render_vertical(vertical_id: str) -> None:
     page = state.vertical_chat(vertical.id)
     _header(runtime, vertical)
     session = _guard(page, lambda: runtime.session(vertical.id))
+    deferred = False  # a turn held the chat, so a crash it may hide is not settled yet
     if session is not None:  # settled before the history is read: its outcome shows below
-        _guard(page, lambda: turn_states.settle_once(page, session))
+        deferred = bool(_guard(page, lambda: turn_states.settle_once(page, session)))
     messages = _guard(page, lambda: _history(runtime, page, session)) if session else None
     origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
     shown = page.show_turns_of(page.conversation_id)
@@ -73,7 +74,7 @@ def render_vertical(vertical_id: str) -> None:
         turn_states.wait_for_other_window(page, session)
         return
     handle = _decide(page, session)
-    _show_notice(page, vertical)
+    _show_notice(page, vertical, keep=deferred)  # kept for the run that settles
     if handle is None:
         handle = _retry_or_approval(runtime, page, session, messages or [], vertical)
     if handle is None:
@@ -84,6 +85,8 @@ def render_vertical(vertical_id: str) -> None:
         # A fresh run shows the stored message, a busy input and the live reply.
         page.conversation_id = session.conversation_id
         page.watching = handle
+        st.rerun()
+    if deferred:  # what held the chat let go while this run drew it: settle it now
         st.rerun()
 
 
@@ -265,9 +268,12 @@ def _send_report(runtime: Runtime, vertical: Vertical, error: ErrorInfo) -> None
     st.info(markdown_text(answer), icon=":material/bug_report:")
 
 
-def _show_notice(page: state.VerticalChat, vertical: Vertical) -> None:
+def _show_notice(page: state.VerticalChat, vertical: Vertical, *, keep: bool = False) -> None:
+    """The page's notice, once (`keep`: this run will be redrawn at once: show it again)."""
     if page.notice is not None:
-        notice, page.notice = page.notice, None
+        notice = page.notice
+        if not keep:
+            page.notice = None
         error_banner(notice, key=f"notice-{vertical.id}")
 
 

@@ -194,7 +194,8 @@ def test_nothing_is_settled_while_a_live_turn_holds_the_chat(
     other_replica = TurnGate(store.leases)
     held = other_replica.take(session.conversation_id, "turn-elsewhere", "confirm")
     try:
-        assert not session.settle_on_sight().changed
+        looked = session.settle_on_sight()
+        assert not looked.changed and looked.deferred  # the page must look again later
         assert session.replying_elsewhere()
         with pytest.raises(TurnElsewhere):
             session.send(typed_message("are you there?"))
@@ -204,6 +205,10 @@ def test_nothing_is_settled_while_a_live_turn_holds_the_chat(
         held.release()
     texts = [m.text() for m in session.history() if m.role == "user"]
     assert "are you there?" not in texts  # refused before it was stored; the page keeps it
+    again = session.settle_on_sight()  # once the hold is gone, looking again settles it
+    assert again.changed and not again.deferred
+    record = store.get_approval(approval_id)
+    assert record is not None and record.status != "executing"
 
 
 def test_a_reply_cut_off_shows_as_interrupted_and_retry_answers_it(
