@@ -1,4 +1,5 @@
-"""Shared fixtures: a real PostgreSQL server and a real Redis for the tests that need them.
+"""Shared fixtures: a real PostgreSQL server and a real Redis for the tests that need them,
+and (for every test) no connection off this machine (`loopback_guard`).
 
 `postgres_url` starts a throw-away cluster once per test session (initdb in a temporary
 directory, trust authentication, loopback only, a free port) and stops it at the end.
@@ -24,6 +25,7 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from loopback_guard import only_loopback  # noqa: F401 - an autouse fixture for every test
 
 POSTGRES_URL_ENV = "SWIGGY_TEST_POSTGRES_URL"
 POSTGRES_SYSTEM_USER = "postgres"
