@@ -312,16 +312,18 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
 # `nonce` makes each turn's copy a new element, so it runs again.
 _SCROLL_SCRIPT = """<script>/* {nonce} */
 const doc = window.parent.document;
+// Kept on the page, per turn: once you scroll during a reply, no later run pulls you down.
+const letGo = window.parent.swiggyLetGo = window.parent.swiggyLetGo || {{}};
+const turn = "{turn}";
 const kinds = ["wheel", "touchmove", "mousedown", "keydown"];
 const paging = ["PageUp", "ArrowUp", "Home"];
-let letGo = false;
 const onInput = (event) => {{
-  if (event.type !== "keydown" || paging.includes(event.key)) letGo = true;
+  if (event.type !== "keydown" || paging.includes(event.key)) letGo[turn] = true;
 }};
 kinds.forEach((kind) => doc.addEventListener(kind, onInput, {{passive: true}}));
 const started = Date.now();
 function toEnd() {{
-  if (letGo || Date.now() - started > 5000) {{
+  if (letGo[turn] || Date.now() - started > 5000) {{
     kinds.forEach((kind) => doc.removeEventListener(kind, onInput));
     return;
   }}
@@ -334,10 +336,13 @@ toEnd();
 </script>"""
 
 
-def scroll_to_newest(nonce: str) -> None:
-    """Scroll the page to the newest reply (once per `nonce`, e.g. a turn's id)."""
-    safe = re.sub(r"[^A-Za-z0-9_-]", "", nonce)
-    st.iframe(_SCROLL_SCRIPT.format(nonce=safe), height=1, width=1)
+def scroll_to_newest(turn_id: str, *, drawn: bool = False) -> None:
+    """Follow the newest reply of `turn_id` for a few seconds, until you scroll: while it
+    streams, and again once (`drawn`) when its stored cards replace the live text, which
+    makes the page taller after the first follow has ended."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "", turn_id)
+    nonce = f"{safe}-{'drawn' if drawn else 'live'}"
+    st.iframe(_SCROLL_SCRIPT.format(nonce=nonce, turn=safe), height=1, width=1)
 
 
 def show_toast() -> None:

@@ -54,6 +54,8 @@ class VerticalChat:
     counted_turns: set[str] = field(default_factory=set)
     # The turn this page started and has not yet watched to its end.
     watching: TurnHandle | None = None
+    # The turn this page sent whose stored reply is drawn next: follow it into view.
+    follow_drawn: str | None = None
     # How many of the newest turns are drawn in full, and for which conversation.
     turns_shown: int = TURNS_SHOWN
     turns_shown_for: str | None = None

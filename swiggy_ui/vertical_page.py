@@ -60,13 +60,17 @@ def render_vertical(vertical_id: str) -> None:
         _keep_typed(page, chat.busy_input(vertical))
         if page.watching is not None and page.watching.id == handle.id:
             chat.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
+            page.follow_drawn = handle.id
         _watch(page, handle, vertical)
         page.watching = None
         st.rerun()
     if page.watching is not None:  # it ended before a run could watch it: keep its news
-        chat.scroll_to_newest(page.watching.id)
+        page.follow_drawn = page.watching.id
         _absorb(page, page.watching)
         page.watching = None
+    if page.follow_drawn is not None:  # the reply this page sent, drawn in full now
+        chat.scroll_to_newest(page.follow_drawn, drawn=True)
+        page.follow_drawn = None
     chat.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
     if _guard(page, session.replying_elsewhere):
         _keep_typed(page, chat.busy_input(vertical, ELSEWHERE_PLACEHOLDER))
