@@ -1,36 +1,40 @@
 """Tool results → typed card models (`parse_tool_result`), routed on meaning, never raising."""
 
-from swiggy_core.parsers.images import safe_image_url
-from swiggy_core.parsers.orchestrator import parse_tool_result
-from swiggy_core.parsers.results import (
-    RESULT_TYPES,
-    AddressesResult,
-    AddressItem,
+from swiggy_core.parsers.catalog_results import (
+    DishAddon,
+    DishVariant,
+    ItemGroup,
+    ProductItem,
+    ProductsResult,
+    ProductVariation,
+    RestaurantDeal,
+    RestaurantItem,
+    RestaurantsResult,
+)
+from swiggy_core.parsers.checkout_results import (
     BillLine,
     BookingConfirmedResult,
     CartLine,
     CartResult,
-    DishAddon,
-    DishVariant,
-    InfoResult,
-    ItemGroup,
-    MediaItem,
-    MediaResult,
     OrderPlacedResult,
-    ParsedToolResult,
-    ProductItem,
-    ProductsResult,
-    ProductVariation,
-    RawResult,
-    RestaurantDeal,
-    RestaurantItem,
-    RestaurantsResult,
+)
+from swiggy_core.parsers.choice_results import (
+    AddressesResult,
+    AddressItem,
     SlotDay,
-    StatusResult,
     TimeSlot,
     TimeSlotsResult,
-    parsed_result_adapter,
 )
+from swiggy_core.parsers.images import safe_image_url
+from swiggy_core.parsers.orchestrator import parse_tool_result
+from swiggy_core.parsers.plain_results import (
+    InfoResult,
+    MediaItem,
+    MediaResult,
+    RawResult,
+    StatusResult,
+)
+from swiggy_core.parsers.results import RESULT_TYPES, ParsedToolResult, parsed_result_adapter
 
 __all__ = [
     "RESULT_TYPES",

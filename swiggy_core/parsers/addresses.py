@@ -15,8 +15,8 @@ from swiggy_core.parsers._values import (
     to_int,
     to_str,
 )
+from swiggy_core.parsers.choice_results import AddressesResult
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import AddressesResult
 from swiggy_core.parsers.shapes import ADDRESS_TEXT_KEYS, is_address_record
 
 _ADDRESS_PARTS = ("line1", "line2", "addressLine1", "addressLine2", "area", "locality", "city")

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_str
-from swiggy_core.parsers.results import BillKind, BillLine
+from swiggy_core.parsers.checkout_results import BillKind, BillLine
 
 BILL_KEYS = (
     "billBreakdown",

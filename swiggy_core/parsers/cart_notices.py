@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_int, to_str
-from swiggy_core.parsers.results import BillLine
+from swiggy_core.parsers.checkout_results import BillLine
 
 _MAX_NOTICES = 10
 _NAME_KEYS = ("itemName", "name", "displayName", "item_name")

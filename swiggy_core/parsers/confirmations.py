@@ -26,7 +26,8 @@ from swiggy_core.parsers._values import (
     to_int,
     to_str,
 )
-from swiggy_core.parsers.results import BookingConfirmedResult, OrderPlacedResult, StatusResult
+from swiggy_core.parsers.checkout_results import BookingConfirmedResult, OrderPlacedResult
+from swiggy_core.parsers.plain_results import StatusResult
 from swiggy_core.parsers.routing import is_booking_tool
 from swiggy_core.parsers.unwrap import Envelope, error_text
 

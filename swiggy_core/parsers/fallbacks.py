@@ -6,7 +6,7 @@ from typing import Any
 
 from swiggy_core.constants import PARSER_MAX_RAW_CHARS
 from swiggy_core.parsers._values import CONTAINER_TYPES, compact, to_str
-from swiggy_core.parsers.results import InfoResult, RawResult, StatusResult
+from swiggy_core.parsers.plain_results import InfoResult, RawResult, StatusResult
 from swiggy_core.parsers.unwrap import NOT_JSON, Envelope, Unwrapped, error_text, read_envelope
 
 _MAX_INFO_FIELDS = 30

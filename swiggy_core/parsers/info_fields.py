@@ -7,7 +7,7 @@ from typing import Any
 
 from swiggy_core.formatting import price_known, rupees
 from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_int, to_str
-from swiggy_core.parsers.results import InfoResult
+from swiggy_core.parsers.plain_results import InfoResult
 
 MAX_ENTRIES = 12
 _MAX_ITEMS_LISTED = 8

@@ -11,7 +11,8 @@ from typing import Any, Final
 
 from pydantic import TypeAdapter, ValidationError
 
-from swiggy_core.parsers.results import MediaItem, MediaResult, ParsedToolResult, StatusResult
+from swiggy_core.parsers.plain_results import MediaItem, MediaResult, StatusResult
+from swiggy_core.parsers.results import ParsedToolResult
 from swiggy_core.tool_content import (
     MEDIA_PART_TYPES,
     DocumentContent,

@@ -17,7 +17,7 @@ from swiggy_core.parsers.info_fields import (
     joined,
     status_words,
 )
-from swiggy_core.parsers.results import InfoResult
+from swiggy_core.parsers.plain_results import InfoResult
 
 _LIST_MARKERS = frozenset(
     {"totalAmount", "orderTotal", "restaurantName", "storeName", "itemCount", "orderedItems"}

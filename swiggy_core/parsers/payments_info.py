@@ -11,7 +11,7 @@ from typing import Any
 
 from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_bool, to_id, to_str
 from swiggy_core.parsers.info_fields import MAX_ENTRIES, amount, info, joined, status_words
-from swiggy_core.parsers.results import InfoResult
+from swiggy_core.parsers.plain_results import InfoResult
 
 _ONLINE_ONLY_WORDS = (
     *("upi", "online payment", "pay online", "prepaid", "credit card", "debit card"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from swiggy_core.parsers.results import ProductItem, RestaurantItem
+from swiggy_core.parsers.catalog_results import ProductItem, RestaurantItem
 from swiggy_core.ranking.amounts import UNITS, Amount, pack_amount
 from swiggy_core.ranking.lexicon import lexicon
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from swiggy_core.parsers.results import ProductItem, RestaurantItem
+from swiggy_core.parsers.catalog_results import ProductItem, RestaurantItem
 from swiggy_core.ranking.facts import Facts, product_facts, restaurant_facts
 from swiggy_core.ranking.score import Fit, fit
 from swiggy_core.ranking.wants import Wants

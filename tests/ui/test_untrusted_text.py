@@ -357,7 +357,7 @@ def test_a_streaming_reply_is_made_safe_as_a_whole(listener):
 
 
 def _order_card() -> None:
-    from swiggy_core.parsers.results import OrderPlacedResult
+    from swiggy_core.parsers import OrderPlacedResult
     from swiggy_core.verticals import get_vertical
     from swiggy_ui.cards import CardContext, render_result
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from swiggy_core.export import build_export, local_day, local_when, to_json, to_markdown
 from swiggy_core.models import ChatMessage, block_from_dict
-from swiggy_core.parsers.results import (
+from swiggy_core.parsers import (
     BillLine,
     CartLine,
     CartResult,

@@ -11,7 +11,7 @@ from swiggy_core.models import (
     conversation_adapter,
     result_text,
 )
-from swiggy_core.parsers.results import RawResult, StatusResult
+from swiggy_core.parsers import RawResult, StatusResult
 
 WIRE_BLOCKS = [
     {"type": "text", "text": "Here are some snacks."},
