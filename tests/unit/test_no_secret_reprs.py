@@ -24,6 +24,7 @@ from swiggy_core.logsafe import (
     register_secret,
     uninstall_redaction,
 )
+from swiggy_core.logsafe.records import WITHHELD
 from swiggy_core.mcp import McpManager
 from swiggy_core.mcp.connection import Connection
 from swiggy_core.mcp.transports import endpoint_for
@@ -85,7 +86,7 @@ def test_the_mcp_manager_and_its_connections_mask_the_token() -> None:
     manager = McpManager()
     endpoint = endpoint_for(f"http://user:{DB_PASSWORD}@127.0.0.1:8765/im", TOKEN)
     connection = Connection(endpoint, 5.0)
-    manager._connections[("user", URL, "digest")] = connection  # type: ignore[index]
+    manager._pool.connections[("user", URL, "digest")] = connection  # type: ignore[index]
     texts = (repr(manager), str(manager), repr(connection), str(connection), repr(endpoint))
     for text in texts:
         assert shows_no_secret(text), text
@@ -338,7 +339,7 @@ def test_the_filter_never_raises(redaction, root_buffer) -> None:
     logger.warning("%s", Hostile())
     logger.warning(Hostile())
     logs = root_buffer.getvalue()
-    assert "too few" in logs and logs.count(logsafe._WITHHELD) == 2
+    assert "too few" in logs and logs.count(WITHHELD) == 2
 
 
 def test_install_is_idempotent_and_uninstall_restores() -> None:
