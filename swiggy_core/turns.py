@@ -3,6 +3,7 @@
 `swiggy_core.session.ChatSession` owns a turn end to end (storing, approvals, audit); this
 module only runs the model: Anthropic's connector executes the MCP tools, or this app
 does (the local engine). Either way spending tools are never available to the model.
+The request is built once here; the engine is the only thing that differs.
 """
 
 from __future__ import annotations
@@ -14,17 +15,18 @@ from datetime import datetime
 import anthropic
 
 from swiggy_core.engine import (
+    AbortHook,
+    Engine,
     RetryPolicy,
     StopCheck,
     StreamEvent,
+    TurnRequest,
     TurnSetup,
-    build_turn_params,
-    run_local_turn,
-    run_message_stream,
+    engine_named,
+    never_stop,
 )
-from swiggy_core.engine.stream import AbortHook, _never
 from swiggy_core.hooks import CallScope
-from swiggy_core.mcp.manager import McpManager, shared_manager
+from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import ChatMessage, TurnResult
 
 
@@ -38,41 +40,27 @@ def stream_turn(
     retry_policy: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
     manager: McpManager | None = None,
-    should_stop: StopCheck = _never,
+    should_stop: StopCheck = never_stop,
     on_abortable: AbortHook | None = None,
     scope: CallScope | None = None,
+    engine: Engine | None = None,
 ) -> Generator[StreamEvent, None, TurnResult]:
     """Stream the reply to `messages` (ending with the person's turn); returns the result.
 
     Every tool call passes `setup.hooks` as a call of `scope` (who, which page and chat).
+    `engine` runs the turn; by default the one `setup.engine` names.
     """
-    if setup.engine == "local":
-        return (
-            yield from run_local_turn(
-                client,
-                setup,
-                messages,
-                manager=manager or shared_manager(),
-                pending_approval=pending_approval,
-                now=now,
-                retry_policy=retry_policy,
-                sleep=sleep,
-                should_stop=should_stop,
-                on_abortable=on_abortable,
-                scope=scope,
-            )
-        )
-    params = build_turn_params(setup, messages, pending_approval=pending_approval, now=now)
-    return (
-        yield from run_message_stream(
-            client,
-            params,
-            timeout=setup.timeout,
-            retry_policy=retry_policy,
-            sleep=sleep,
-            should_stop=should_stop,
-            on_abortable=on_abortable,
-            hooks=setup.hooks,
-            scope=scope,
-        )
+    request = TurnRequest(
+        client=client,
+        setup=setup,
+        messages=messages,
+        manager=manager,
+        pending_approval=pending_approval,
+        now=now,
+        retry_policy=retry_policy or RetryPolicy(),
+        sleep=sleep,
+        should_stop=should_stop,
+        on_abortable=on_abortable,
+        scope=scope,
     )
+    return (yield from (engine or engine_named(setup.engine)).stream(request))

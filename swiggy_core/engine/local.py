@@ -14,13 +14,10 @@ extra servers are offered under prefixed names (`swiggy_core.engine.local_tools`
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
-
-import anthropic
+from typing import Any, Literal
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation import StreamParams, sanitize_assistant_blocks
@@ -40,18 +37,13 @@ from swiggy_core.engine.local_history import (
     with_round_breakpoint,
 )
 from swiggy_core.engine.local_tools import HELD_MESSAGE, LocalTools
-from swiggy_core.engine.retry import RetryPolicy
+from swiggy_core.engine.requests import TurnRequest
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
-from swiggy_core.engine.stream import (
-    AbortHook,
-    StopCheck,
-    _never,
-    _ToolErrorBudget,
-    run_message_stream,
-)
+from swiggy_core.engine.stream import run_message_stream
+from swiggy_core.engine.tool_error_budget import ToolErrorBudget
 from swiggy_core.hooks import NO_HOOKS, CallScope, exchanges_of
 from swiggy_core.mcp.client import McpCallError
-from swiggy_core.mcp.manager import McpManager, ToolOutput
+from swiggy_core.mcp.manager import McpManager, ToolOutput, shared_manager
 from swiggy_core.models import (
     ChatMessage,
     ContentBlock,
@@ -64,7 +56,7 @@ from swiggy_core.models import (
 from swiggy_core.tool_errors import category_of
 from swiggy_core.verticals import get_vertical
 
-__all__ = ["HELD_MESSAGE", "MAX_TOOL_ROUNDS", "local_params", "run_local_turn"]
+__all__ = ["HELD_MESSAGE", "MAX_TOOL_ROUNDS", "LocalEngine", "local_params"]
 
 # Tool rounds per turn; after the last one the model must answer without tools.
 MAX_TOOL_ROUNDS = 8
@@ -91,83 +83,69 @@ class _Turn:
         self.stopped = self.stopped or result.stopped
 
 
-def run_local_turn(
-    client: anthropic.Anthropic,
-    setup: TurnSetup,
-    messages: Sequence[ChatMessage],
-    *,
-    manager: McpManager,
-    pending_approval: str | None = None,
-    now: datetime | None = None,
-    retry_policy: RetryPolicy | None = None,
-    sleep: Callable[[float], None] = time.sleep,
-    should_stop: StopCheck = _never,
-    on_abortable: AbortHook | None = None,
-    max_rounds: int = MAX_TOOL_ROUNDS,
-    scope: CallScope | None = None,
-) -> Generator[StreamEvent, None, TurnResult]:
-    """Stream the reply to the conversation `messages`, running tool calls here.
+@dataclass(frozen=True, slots=True)
+class LocalEngine:
+    """The app runs the model's tool calls itself, at most `max_rounds` rounds a turn."""
 
-    `scope` names who the calls belong to (for the hooks and the audit).
-    """
-    tools = _tools_for(setup, manager, scope or CallScope(vertical_id=setup.vertical_id), messages)
-    turn = _Turn()
-    try:
-        listing = tools.listing()
-    except McpCallError as error:
-        turn.error = _error_info(error)
-        return (yield from _finish(turn))
-    params = local_params(
-        setup,
-        messages,
-        listing,
-        pending_approval=pending_approval,
-        now=now,
-        confirmable=tools.confirmable(),
-    )
-    wire: list[dict[str, Any]] = params["messages"]
-    budget = _ToolErrorBudget()
-    for round_index in range(max_rounds + 1):
-        request: StreamParams = {**params, "messages": wire}
-        if listing and round_index == max_rounds:
-            request["tool_choice"] = {"type": "none"}  # out of rounds: answer now
-        stream = run_message_stream(
-            client,
-            request,
-            timeout=setup.timeout,
-            retry_policy=retry_policy,
-            sleep=sleep,
-            should_stop=should_stop,
-            on_abortable=on_abortable,
+    max_rounds: int = MAX_TOOL_ROUNDS
+    name: Literal["local"] = "local"
+
+    def stream(self, request: TurnRequest) -> Generator[StreamEvent, None, TurnResult]:
+        """Stream the reply to `request.messages`, running tool calls here."""
+        setup, messages, should_stop = request.setup, request.messages, request.should_stop
+        manager = request.manager or shared_manager()
+        scope = request.scope or CallScope(vertical_id=setup.vertical_id)
+        tools = _tools_for(setup, manager, scope, messages)
+        turn = _Turn()
+        try:
+            listing = tools.listing()
+        except McpCallError as error:
+            turn.error = _error_info(error)
+            return (yield from _finish(turn))
+        params = local_params(
+            setup,
+            messages,
+            listing,
+            pending_approval=request.pending_approval,
+            now=request.now,
+            confirmable=tools.confirmable(),
         )
-        result = yield from _relay(stream)
-        turn.add(result)
-        uses = [block for block in result.blocks if isinstance(block, ToolUseBlock)]
-        asks = [use for use in uses if use.name == APPROVAL_TOOL_NAME]
-        calls = [use for use in uses if use.name != APPROVAL_TOOL_NAME]
-        final = result.error is not None or result.stopped or result.stop_reason != "tool_use"
-        if final or not uses or round_index == max_rounds:
-            turn.blocks += to_stored_blocks(result.blocks, {}, tools.server_name, keep=asks)
-            break
-        outputs, for_model = yield from _execute(calls, tools, budget, turn)
-        turn.blocks += _stored(result.blocks, outputs, tools, asks)
-        if turn.error is not None or asks or should_stop():
-            # An approval request ends the turn unanswered: the person answers it.
-            turn.stopped = turn.stopped or should_stop()
-            break
-        answers = [
-            tool_result_block(use.id, [p.to_param() for p in out.parts()], out.is_error, use.input)
-            for use in calls
-            if (out := for_model.get(use.id)) is not None
-        ]
-        assistant = {"role": "assistant", "content": [b.to_param() for b in result.blocks]}
-        wire = with_round_breakpoint(
-            [*wire, assistant, {"role": "user", "content": answers}],
-            model=setup.model,
-            tools=params.get("tools", ()),
-            system=params["system"],
-        )  # each tool round reads the prefix the round before wrote
-    return (yield from _finish(turn))
+        wire: list[dict[str, Any]] = params["messages"]
+        budget = ToolErrorBudget()
+        for round_index in range(self.max_rounds + 1):
+            round_params: StreamParams = {**params, "messages": wire}
+            if listing and round_index == self.max_rounds:
+                round_params["tool_choice"] = {"type": "none"}  # out of rounds: answer now
+            result = yield from _relay(run_message_stream(request.model_stream(round_params)))
+            turn.add(result)
+            uses = [block for block in result.blocks if isinstance(block, ToolUseBlock)]
+            asks = [use for use in uses if use.name == APPROVAL_TOOL_NAME]
+            calls = [use for use in uses if use.name != APPROVAL_TOOL_NAME]
+            final = result.error is not None or result.stopped or result.stop_reason != "tool_use"
+            if final or not uses or round_index == self.max_rounds:
+                turn.blocks += to_stored_blocks(result.blocks, {}, tools.server_name, keep=asks)
+                break
+            outputs, for_model = yield from _execute(calls, tools, budget, turn)
+            turn.blocks += _stored(result.blocks, outputs, tools, asks)
+            if turn.error is not None or asks or should_stop():
+                # An approval request ends the turn unanswered: the person answers it.
+                turn.stopped = turn.stopped or should_stop()
+                break
+            answers = [
+                tool_result_block(
+                    use.id, [p.to_param() for p in out.parts()], out.is_error, use.input
+                )
+                for use in calls
+                if (out := for_model.get(use.id)) is not None
+            ]
+            assistant = {"role": "assistant", "content": [b.to_param() for b in result.blocks]}
+            wire = with_round_breakpoint(
+                [*wire, assistant, {"role": "user", "content": answers}],
+                model=setup.model,
+                tools=params.get("tools", ()),
+                system=params["system"],
+            )  # each tool round reads the prefix the round before wrote
+        return (yield from _finish(turn))
 
 
 def local_params(
@@ -244,7 +222,7 @@ def _relay(stream: Iterator[StreamEvent]) -> Generator[StreamEvent, None, TurnRe
 
 
 def _execute(
-    uses: Sequence[ToolUseBlock], tools: LocalTools, budget: _ToolErrorBudget, turn: _Turn
+    uses: Sequence[ToolUseBlock], tools: LocalTools, budget: ToolErrorBudget, turn: _Turn
 ) -> Generator[StreamEvent, None, tuple[dict[str, ToolOutput], dict[str, ToolOutput]]]:
     """Run one round's calls in order: the full outputs (stored) and what the model reads.
 

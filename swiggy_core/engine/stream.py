@@ -1,6 +1,7 @@
-"""Stream one conversation turn through the real SDK and yield typed UI events.
+"""Stream one Messages API request through the real SDK and yield typed UI events.
 
-`run_message_stream` is a generator: pages iterate it (text deltas go straight into
+`run_message_stream` (the connector engine's stream, and each round of the local
+engine's) is a generator: pages iterate it (text deltas go straight into
 `st.write_stream`); the last event is `TurnDone` carrying the `TurnResult`, which is
 also the generator's return value. A broken stream never loses what already arrived.
 """
@@ -9,8 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import time
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,13 +18,7 @@ import anthropic
 import httpx2
 from pydantic import ValidationError
 
-from swiggy_core.constants import (
-    CONNECT_TIMEOUT_SECONDS,
-    MAX_PAUSE_CONTINUATIONS,
-    MCP_AUTH_ERROR_LIMIT,
-    MCP_TOOL_ERROR_LIMIT,
-    STREAM_TIMEOUT_SECONDS,
-)
+from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MAX_PAUSE_CONTINUATIONS
 from swiggy_core.conversation import sanitize_assistant_blocks
 from swiggy_core.engine.connector_hooks import ConnectorCalls
 from swiggy_core.engine.errors import (
@@ -32,37 +26,19 @@ from swiggy_core.engine.errors import (
     RATE_LIMIT,
     SERVER,
     TIMEOUT,
-    ToolError,
-    ToolErrorCategory,
     classify_api_error,
-    classify_mcp_tool_error,
     error_info,
 )
-from swiggy_core.engine.events import (
-    RetryScheduled,
-    StreamEvent,
-    StreamFailed,
-    TextDelta,
-    ToolFinished,
-    ToolStarted,
-    TurnDone,
-)
+from swiggy_core.engine.events import RetryScheduled, StreamEvent, StreamFailed, TurnDone
+from swiggy_core.engine.requests import StreamRequest
 from swiggy_core.engine.retry import RetryPolicy, extract_rate_limit_headers
+from swiggy_core.engine.sdk_events import handle_event
+from swiggy_core.engine.tool_error_budget import ToolErrorBudget
 from swiggy_core.hooks import CallScope, ToolHooks
 from swiggy_core.models import ContentBlock, ErrorInfo, TurnResult, Usage, block_from_dict
-from swiggy_core.tool_errors import RECONNECT_CATEGORIES, tool_error_info
 
-Clock = Callable[[], float]
-StopCheck = Callable[[], bool]
-# Receives a function that aborts the open stream (None once it is closed), so Stop can
-# end a reply that stalls between events.
-AbortHook = Callable[[Callable[[], None] | None], None]
 # In-stream errors arrive with HTTP 200; retry decisions need the status they stand for.
 _CATEGORY_STATUS = {RATE_LIMIT: 429, SERVER: 500, OVERLOADED: 529}
-
-
-# Nothing the model can do about these within the turn: stop and tell the person.
-_STOP_AT_ONCE = frozenset({ToolErrorCategory.ADDRESS, ToolErrorCategory.RATE_LIMIT})
 
 
 class _DeadlineExceeded(Exception):
@@ -71,10 +47,6 @@ class _DeadlineExceeded(Exception):
 
 class _Stopped(Exception):
     """The person pressed Stop."""
-
-
-def _never() -> bool:
-    return False
 
 
 @dataclass
@@ -88,62 +60,32 @@ class _Outcome:
     stopped: bool = False
 
 
-@dataclass
-class _ToolErrorBudget:
-    """Counts tool errors in one turn and says when the turn must stop."""
-
-    total: int = 0
-    auth: int = 0
-
-    def record(self, error: ToolError) -> bool:
-        """Record one error; True means abort the turn now."""
-        self.total += 1
-        if error.category in RECONNECT_CATEGORIES:
-            self.auth += 1
-            return self.auth >= MCP_AUTH_ERROR_LIMIT
-        if error.category in _STOP_AT_ONCE:
-            return True
-        return self.total >= MCP_TOOL_ERROR_LIMIT
-
-
-def run_message_stream(
-    client: anthropic.Anthropic,
-    params: Mapping[str, Any],
-    *,
-    timeout: float = STREAM_TIMEOUT_SECONDS,
-    retry_policy: RetryPolicy | None = None,
-    sleep: Callable[[float], None] = time.sleep,
-    clock: Clock = time.monotonic,
-    should_stop: StopCheck = _never,
-    on_abortable: AbortHook | None = None,
-    hooks: ToolHooks | None = None,
-    scope: CallScope | None = None,
-) -> Generator[StreamEvent, None, TurnResult]:
+def run_message_stream(request: StreamRequest) -> Generator[StreamEvent, None, TurnResult]:
     """Stream one turn: retries before any content, continues after pause_turn.
 
-    `should_stop` is polled between events: True ends the turn, keeping what arrived.
-    Every `mcp_tool_result` the connector returns goes through the post `hooks` (audit,
-    error detection) as a call of `scope`.
+    `request.should_stop` is polled between events: True ends the turn, keeping what
+    arrived. Every `mcp_tool_result` the connector returns goes through the post
+    `request.hooks` (audit, error detection) as a call of `request.scope`.
     """
-    policy = retry_policy or RetryPolicy()
-    messages = list(params["messages"])
-    budget = _ToolErrorBudget()
-    calls = ConnectorCalls(hooks or ToolHooks(), scope or CallScope())
+    policy = request.retry_policy
+    should_stop = request.should_stop
+    messages = list(request.params["messages"])
+    budget = ToolErrorBudget()
+    calls = ConnectorCalls(request.hooks or ToolHooks(), request.scope or CallScope())
     blocks: list[ContentBlock] = []
     usage = Usage()
     headers: dict[str, str] = {}
     attempts = retries = continuations = 0
     while True:
         attempts += 1
-        request = {**params, "messages": messages}
         outcome = yield from _stream_once(
-            client, request, timeout, clock, (budget, calls), should_stop, on_abortable
+            request, {**request.params, "messages": messages}, (budget, calls)
         )
         headers.update(outcome.rate_limit_headers)
         delay = None if should_stop() else _retry_delay(outcome, policy, retries)
         if delay is not None and outcome.error is not None:
             yield RetryScheduled(attempt=retries + 1, delay_seconds=delay, error=outcome.error)
-            sleep(delay)
+            request.sleep(delay)
             retries += 1
             continue
         blocks.extend(outcome.blocks)
@@ -189,20 +131,18 @@ def _retry_delay(outcome: _Outcome, policy: RetryPolicy, retries: int) -> float 
 
 
 def _stream_once(
-    client: anthropic.Anthropic,
-    request: dict[str, Any],
-    timeout: float,
-    clock: Clock,
-    tracking: tuple[_ToolErrorBudget, ConnectorCalls],
-    should_stop: StopCheck,
-    on_abortable: AbortHook | None,
+    request: StreamRequest,
+    params: dict[str, Any],
+    tracking: tuple[ToolErrorBudget, ConnectorCalls],
 ) -> Generator[StreamEvent, None, _Outcome]:
+    clock, timeout = request.clock, request.timeout
+    should_stop, on_abortable = request.should_stop, request.on_abortable
     deadline = clock() + timeout
     outcome = _Outcome()
     stream = None
     http_timeout = httpx2.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT_SECONDS))
     try:
-        with client.beta.messages.stream(**request, timeout=http_timeout) as stream:
+        with request.client.beta.messages.stream(**params, timeout=http_timeout) as stream:
             if on_abortable is not None:
                 on_abortable(_aborter(stream))
             outcome.rate_limit_headers = extract_rate_limit_headers(stream.response.headers)
@@ -211,7 +151,7 @@ def _stream_once(
                     raise _Stopped
                 if clock() > deadline:
                     raise _DeadlineExceeded
-                abort = yield from _handle_event(event, stream, *tracking)
+                abort = yield from handle_event(event, stream, *tracking)
                 if abort is not None:
                     outcome.error = abort
                     _keep_snapshot(stream, outcome)
@@ -262,62 +202,6 @@ def _aborter(stream: Any) -> Callable[[], None]:
             sock.shutdown(socket.SHUT_RDWR)
 
     return abort
-
-
-def _handle_event(
-    event: Any, stream: Any, budget: _ToolErrorBudget, calls: ConnectorCalls
-) -> Generator[StreamEvent, None, ErrorInfo | None]:
-    """Yield UI events for one SDK event; return an ErrorInfo when the turn must abort."""
-    if event.type == "text":
-        yield TextDelta(text=event.text)
-    elif event.type == "content_block_stop":
-        block = stream.current_message_snapshot.content[event.index]
-        if block.type in ("mcp_tool_use", "tool_use"):
-            calls.started(block.id)
-            # The input is complete only once the block stops (it arrives as JSON deltas).
-            yield ToolStarted(
-                tool_use_id=block.id,
-                name=block.name,
-                server_name=getattr(block, "server_name", None),
-                input=dict(block.input or {}),
-            )
-    elif event.type == "content_block_start" and event.content_block.type == "mcp_tool_result":
-        return (yield from _tool_result(event.content_block, stream, budget, calls))
-    return None
-
-
-def _tool_result(
-    block: Any, stream: Any, budget: _ToolErrorBudget, calls: ConnectorCalls
-) -> Generator[StreamEvent, None, ErrorInfo | None]:
-    text = block.content if isinstance(block.content, str) else _joined_text(block.content)
-    use = _tool_use(stream, block.tool_use_id)
-    name = str(getattr(use, "name", ""))
-    tool_error = classify_mcp_tool_error(text) if block.is_error else None
-    arguments = dict(getattr(use, "input", None) or {})
-    server = getattr(use, "server_name", None)
-    calls.finished(block.tool_use_id, name, server, arguments, text, bool(block.is_error))
-    yield ToolFinished(
-        tool_use_id=block.tool_use_id,
-        name=name,
-        is_error=bool(block.is_error),
-        content_text=text,
-        error=tool_error,
-    )
-    if tool_error is not None and budget.record(tool_error):
-        return tool_error_info(tool_error, name)
-    return None
-
-
-def _joined_text(parts: Any) -> str:
-    return "".join(getattr(part, "text", "") for part in parts or [])
-
-
-def _tool_use(stream: Any, tool_use_id: str) -> Any:
-    """The use block a result answers (None when it is not in the snapshot)."""
-    for block in stream.current_message_snapshot.content:
-        if getattr(block, "id", None) == tool_use_id:
-            return block
-    return None
 
 
 def _keep_snapshot(stream: Any, outcome: _Outcome) -> None:

@@ -12,17 +12,16 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import anthropic
 import pytest
 
 from swiggy_core.actions import typed_message
-from swiggy_core.constants import CACHE_MAX_BREAKPOINTS, MCP_SERVERS, TURN_CONTEXT_HEADER
+from swiggy_core.constants import CACHE_MAX_BREAKPOINTS, MCP_SERVERS, SWIGGY_TZ, TURN_CONTEXT_HEADER
 from swiggy_core.conversation.cache_points import min_cacheable_tokens
-from swiggy_core.engine import TurnSetup
-from swiggy_core.engine.local import run_local_turn
+from swiggy_core.engine import LocalEngine, TurnRequest, TurnSetup
 from swiggy_core.engine.setup import build_turn_params
 from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage
@@ -33,8 +32,7 @@ from swiggy_sandbox.emulator.script import RecordedRequest
 from swiggy_sandbox.planner import PlannerBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
-IST = timezone(timedelta(hours=5, minutes=30))
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 MODEL = "claude-haiku-4-5"
 SAID = (
     "find high-protein snacks under 200",
@@ -160,7 +158,9 @@ def test_the_local_engines_converted_requests_carry_them_too(
         try:
             for text in SAID[:5]:
                 history.append(typed_message(text))
-                turn = run_local_turn(sdk, setup, history, manager=manager, now=NOW)
+                turn = LocalEngine().stream(
+                    TurnRequest(sdk, setup, history, manager=manager, now=NOW)
+                )
                 try:
                     while True:
                         next(turn)

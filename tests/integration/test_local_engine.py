@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Generator, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import anthropic
@@ -23,19 +23,21 @@ from swiggy_core.constants import (
     APPROVAL_TOOL_NAME,
     BETA_MCP_CLIENT,
     MCP_SERVERS,
+    SWIGGY_TZ,
     TURN_CONTEXT_HEADER,
 )
 from swiggy_core.engine import (
     HELD_MESSAGE,
+    LocalEngine,
     StreamEvent,
     StreamFailed,
     TextDelta,
     ToolFinished,
     ToolStarted,
     TurnDone,
+    TurnRequest,
     TurnSetup,
     make_client,
-    run_local_turn,
 )
 from swiggy_core.engine.local_tools import NEEDS_YOUR_CONFIRMATION
 from swiggy_core.hooks import refusal_text
@@ -59,7 +61,7 @@ from swiggy_sandbox.emulator import EmulatorServer, ScriptedTurn
 from swiggy_sandbox.emulator.script import text_block, tool_use_block
 from swiggy_sandbox.servers import DEMO_TOKEN, RateLimits, SandboxHttpServer
 
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 ADDRESS = "addr_home_indiranagar"
 SERVER = MCP_SERVERS["instamart"].name
 MODEL = "claude-haiku-4-5"
@@ -177,7 +179,9 @@ def test_a_search_runs_in_the_app_and_is_stored_like_a_connector_turn(
     emu.brain.enqueue(search(), count_products)
     message = typed_message("find milk")
     events, result = drain(
-        run_local_turn(client, setup_for(sandbox), [message], manager=manager, now=NOW)
+        LocalEngine().stream(
+            TurnRequest(client, setup_for(sandbox), [message], manager=manager, now=NOW)
+        )
     )
 
     assert result.ok and result.stop_reason == "end_turn"
@@ -257,7 +261,9 @@ def test_checkout_is_never_run_by_the_engine_with_or_without_a_confirm(
 
     emu.brain.enqueue(checkout, echo_result)
     asked = typed_message("place the order")
-    events, held = drain(run_local_turn(client, setup, [asked], manager=manager, now=NOW))
+    events, held = drain(
+        LocalEngine().stream(TurnRequest(client, setup, [asked], manager=manager, now=NOW))
+    )
 
     assert held.ok and held.text() == f"error=True: {gate}"
     use, answer, _ = held.blocks
@@ -280,7 +286,9 @@ def test_checkout_is_never_run_by_the_engine_with_or_without_a_confirm(
     ):
         emu.brain.enqueue(checkout, echo_result)
         events, again = drain(
-            run_local_turn(client, setup, [*history, confirm], manager=manager, now=NOW)
+            LocalEngine().stream(
+                TurnRequest(client, setup, [*history, confirm], manager=manager, now=NOW)
+            )
         )
         assert again.ok and again.text() == f"error=True: {gate}"
         assert not any(isinstance(e, ToolStarted | ToolFinished) for e in events)
@@ -300,8 +308,10 @@ def test_a_request_confirmation_call_ends_the_turn_unanswered(
     before = len(orders(manager, url, token))
     emu.brain.enqueue(search(), ask_approval())
     events, result = drain(
-        run_local_turn(
-            client, setup_for(sandbox, token), [typed_message("order milk")], manager=manager
+        LocalEngine().stream(
+            TurnRequest(
+                client, setup_for(sandbox, token), [typed_message("order milk")], manager=manager
+            )
         )
     )
 
@@ -324,7 +334,11 @@ def test_a_request_confirmation_call_ends_the_turn_unanswered(
     declined = ToolResultBlock(tool_use_id=ask.id, content='{"approval":"declined"}')
     history = [typed_message("order milk"), result.as_message()]
     history.append(ChatMessage(role="user", content=[declined]))
-    _, reply = drain(run_local_turn(client, setup_for(sandbox, token), history, manager=manager))
+    _, reply = drain(
+        LocalEngine().stream(
+            TurnRequest(client, setup_for(sandbox, token), history, manager=manager)
+        )
+    )
     assert reply.ok and reply.text() == "Not placed."
     sent = emu.requests[-1].body["messages"]
     asked_for, answered = sent[-2:]
@@ -359,8 +373,10 @@ def test_other_calls_beside_an_approval_request_run_and_a_spender_never_does(
         )
     )
     events, result = drain(
-        run_local_turn(
-            raw_client, setup_for(sandbox, token), [typed_message("order it")], manager=manager
+        LocalEngine().stream(
+            TurnRequest(
+                raw_client, setup_for(sandbox, token), [typed_message("order it")], manager=manager
+            )
         )
     )
 
@@ -393,7 +409,9 @@ def test_a_dead_server_gives_a_coded_error_and_keeps_the_persons_text(
     before = [m.model_copy(deep=True) for m in [*history, message]]
     pool = McpManager(call_timeout=5)
     try:
-        events, result = drain(run_local_turn(client, setup, [*history, message], manager=pool))
+        events, result = drain(
+            LocalEngine().stream(TurnRequest(client, setup, [*history, message], manager=pool))
+        )
     finally:
         pool.close()
 
@@ -420,7 +438,9 @@ def test_a_server_lost_mid_turn_is_a_tool_error_then_stops_the_turn(
     emu.brain.enqueue(search(), search("bread"))
     try:
         events, result = drain(
-            run_local_turn(client, setup_for(sandbox), [typed_message("milk")], manager=pool)
+            LocalEngine().stream(
+                TurnRequest(client, setup_for(sandbox), [typed_message("milk")], manager=pool)
+            )
         )
     finally:
         pool.close()
@@ -469,8 +489,8 @@ def test_out_of_rounds_the_model_must_answer_and_unanswered_calls_are_dropped(
     manager: McpManager,
 ) -> None:
     emu.brain.enqueue(search("milk"), search("bread"), search("eggs"))
-    turn = run_local_turn(
-        client, setup_for(sandbox), [typed_message("shop")], manager=manager, max_rounds=2
+    turn = LocalEngine(max_rounds=2).stream(
+        TurnRequest(client, setup_for(sandbox), [typed_message("shop")], manager=manager)
     )
     _, result = drain(turn)
 
@@ -492,12 +512,14 @@ def test_stop_after_a_tool_round_keeps_it_and_asks_no_more(
     def pressed_stop() -> bool:
         return any(isinstance(event, ToolFinished) for event in events)
 
-    turn = run_local_turn(
-        client,
-        setup_for(sandbox),
-        [typed_message("find milk")],
-        manager=manager,
-        should_stop=pressed_stop,
+    turn = LocalEngine().stream(
+        TurnRequest(
+            client,
+            setup_for(sandbox),
+            [typed_message("find milk")],
+            manager=manager,
+            should_stop=pressed_stop,
+        )
     )
     while True:
         try:

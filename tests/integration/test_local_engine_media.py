@@ -20,7 +20,7 @@ from media_server import PDF, PNG
 
 from swiggy_core.actions import typed_message
 from swiggy_core.conversation import build_message_stream_params
-from swiggy_core.engine import TurnSetup, make_client, run_local_turn
+from swiggy_core.engine import LocalEngine, TurnRequest, TurnSetup, make_client
 from swiggy_core.mcp import McpManager
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
 from swiggy_core.models import (
@@ -79,7 +79,7 @@ def setup() -> TurnSetup:
 
 
 def run(client: anthropic.Anthropic, manager: McpManager, history: list[ChatMessage]) -> TurnResult:
-    turn = run_local_turn(client, setup(), history, manager=manager)
+    turn = LocalEngine().stream(TurnRequest(client, setup(), history, manager=manager))
     while True:
         try:
             next(turn)

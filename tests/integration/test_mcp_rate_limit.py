@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import anthropic
@@ -17,7 +17,8 @@ import pytest
 from starlette.types import Receive, Scope, Send
 
 from swiggy_core.actions import typed_message
-from swiggy_core.engine import StreamFailed, TurnSetup, make_client, run_local_turn
+from swiggy_core.constants import SWIGGY_TZ
+from swiggy_core.engine import LocalEngine, StreamFailed, TurnRequest, TurnSetup, make_client
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp import McpCallError, McpManager
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
@@ -28,7 +29,7 @@ from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer, runner
 from swiggy_sandbox.servers.http_app import build_http_app
 
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 PERSON = "Swiggy is limiting requests right now (429)."
 FOR_MODEL = "Retry after 60 s: do not call this server's tools again before then."
 
@@ -197,7 +198,9 @@ def test_the_local_engine_stops_with_the_wait_and_the_model_reads_it(
 def _drain(
     client: anthropic.Anthropic, setup: TurnSetup, manager: McpManager
 ) -> tuple[list[Any], Any]:
-    turn = run_local_turn(client, setup, [typed_message("what is in my cart?")], manager=manager)
+    turn = LocalEngine().stream(
+        TurnRequest(client, setup, [typed_message("what is in my cart?")], manager=manager)
+    )
     events: list[Any] = []
     while True:
         try:

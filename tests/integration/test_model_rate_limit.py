@@ -10,7 +10,13 @@ import anthropic
 import pytest
 
 from swiggy_core.conversation import build_message_stream_params
-from swiggy_core.engine import RetryScheduled, TurnDone, make_client, run_message_stream
+from swiggy_core.engine import (
+    RetryScheduled,
+    StreamRequest,
+    TurnDone,
+    make_client,
+    run_message_stream,
+)
 from swiggy_core.models import ChatMessage, TurnResult
 from swiggy_core.retry_after import RETRY_AFTER_CAP_SECONDS
 from swiggy_sandbox.emulator import EmulatorServer, Fault, text_turn
@@ -42,7 +48,7 @@ def run(client: anthropic.Anthropic) -> tuple[list[Any], list[float], TurnResult
         swiggy_token=None,
     )
     waits: list[float] = []
-    events = list(run_message_stream(client, params, sleep=waits.append))
+    events = list(run_message_stream(StreamRequest(client, params, sleep=waits.append)))
     assert isinstance(events[-1], TurnDone)
     return events, waits, events[-1].result
 

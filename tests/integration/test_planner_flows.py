@@ -6,7 +6,7 @@ through the `request_confirmation` client tool: the test plays the app's part af
 Confirm (it runs the tool through its own MCP client and answers with the outcome).
 
 The main flow of each vertical also runs with the sandbox in the summary result form,
-through the local engine (`run_local_turn`, as `auto` chooses): the app calls the tools and
+through the local engine (`LocalEngine`, as `auto` chooses): the app calls the tools and
 keeps their structuredContent.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -24,16 +24,16 @@ import pytest
 from swiggy_core.actions import CardAction, action_message, typed_message
 from swiggy_core.constants import (
     APPROVAL_TOOL_NAME,
-    CONFIRM_TOOL_BY_SERVER,
     DEFAULT_MODEL,
     MCP_SERVERS,
+    SWIGGY_TZ,
 )
-from swiggy_core.engine import TurnSetup, build_turn_params
-from swiggy_core.engine.local import run_local_turn
+from swiggy_core.engine import LocalEngine, TurnRequest, TurnSetup, build_turn_params
 from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage
 from swiggy_core.parsers import ProductsResult
 from swiggy_core.parsers.cards import parse_cards
+from swiggy_core.shops import SHOPS
 from swiggy_sandbox.catalog.wire import address_wire
 from swiggy_sandbox.connector import McpBridge
 from swiggy_sandbox.connector.toolsets import ServerSpec
@@ -43,9 +43,8 @@ from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 from swiggy_sandbox.servers.summary import RESULT_FORMS
 from swiggy_sandbox.shop import Shop
 
-IST = timezone(timedelta(hours=5, minutes=30))
 # A Friday lunchtime: restaurants are open and "tomorrow" is a Saturday in the slot window.
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 TOMORROW = "2026-11-21"
 SERVER_KEYS = ("instamart", "food", "dineout")
 SERVER_OF = {"food": "instamart", "style": "instamart", "foodorder": "food", "dining": "dineout"}
@@ -127,7 +126,7 @@ class Chat:
         key = SERVER_OF[self.vertical]
         server = ServerSpec(MCP_SERVERS[key].name, self.sandbox.url_for(key), self.token)
         tool = use.input["tool"]
-        assert tool == CONFIRM_TOOL_BY_SERVER[key]
+        assert tool in SHOPS[key].spender_names
         called = bridge.call_tool(server, tool, dict(use.input["arguments"]))
         result = _envelope([called.text], called.structured, called.is_error)
         return self._answer(use.id, {"approval": "confirmed", "tool": tool, "result": result})
@@ -189,7 +188,9 @@ class Chat:
         )
         manager = McpManager(call_timeout=30)
         try:
-            turn = run_local_turn(self.client, setup, self.history, manager=manager, now=NOW)
+            turn = LocalEngine().stream(
+                TurnRequest(self.client, setup, self.history, manager=manager, now=NOW)
+            )
             while True:
                 next(turn)
         except StopIteration as done:

@@ -292,9 +292,9 @@ def test_the_planner_reads_ids_from_a_summary_alone(summary_sandbox: SandboxHttp
 def test_auto_picks_the_local_engine_when_results_are_summary_only() -> None:
     swiggy = {"food": "https://mcp.swiggy.com/food"}
     # Real Swiggy: summary assumed (integrators' reports) unless the setting says envelope.
-    assert choose_engine("auto", base_url=None, server_urls=swiggy) == "local"
+    assert choose_engine("auto", base_url=None, server_urls=swiggy).name == "local"
     told = load_settings({}, {"SWIGGY_RESULT_FORM": "envelope"}).result_form
-    assert choose_engine("auto", base_url=None, server_urls=swiggy, result_form=told) == (
+    assert choose_engine("auto", base_url=None, server_urls=swiggy, result_form=told).name == (
         "connector"
     )
     # The sandbox with the offline planner: its form decides.
@@ -306,5 +306,5 @@ def test_auto_picks_the_local_engine_when_results_are_summary_only() -> None:
                 base_url=services.emulator_url,
                 server_urls=services.server_urls,
                 result_form=services.result_form,
-            )
+            ).name
             assert chosen == engine

@@ -15,6 +15,7 @@ from swiggy_core.engine import (
     RetryPolicy,
     RetryScheduled,
     StreamFailed,
+    StreamRequest,
     TextDelta,
     ToolFinished,
     ToolStarted,
@@ -58,7 +59,9 @@ def _params(**overrides):
 
 
 def _run(client, params, **kwargs):
-    events = list(run_message_stream(client, params, sleep=lambda _s: None, **kwargs))
+    events = list(
+        run_message_stream(StreamRequest(client, params, sleep=lambda _s: None, **kwargs))
+    )
     assert isinstance(events[-1], TurnDone)
     return events, events[-1].result
 
@@ -158,7 +161,7 @@ def test_without_a_token_no_tools_and_no_mcp_beta_are_sent(emu, client):
 def test_rate_limit_is_retried_then_succeeds(emu, client):
     emu.brain.enqueue(Fault(kind="rate_limit", retry_after=0.2), _tool_turn())
     waits = []
-    events = list(run_message_stream(client, _params(), sleep=waits.append))
+    events = list(run_message_stream(StreamRequest(client, _params(), sleep=waits.append)))
     result = events[-1].result
     assert result.ok and result.attempts == 2
     assert waits == [0.2]
@@ -173,7 +176,11 @@ def test_server_faults_retry_twice_then_report(emu, client, kind, code):
     emu.brain.enqueue(Fault(kind=kind), Fault(kind=kind), Fault(kind=kind))
     policy = RetryPolicy(random_fn=lambda: 0.5)
     waits = []
-    events = list(run_message_stream(client, _params(), sleep=waits.append, retry_policy=policy))
+    events = list(
+        run_message_stream(
+            StreamRequest(client, _params(), sleep=waits.append, retry_policy=policy)
+        )
+    )
     result = events[-1].result
     assert result.error.code == code and result.attempts == 3
     assert waits == [0.5, 1.0]
@@ -291,7 +298,9 @@ def test_stop_ends_the_turn_keeping_what_arrived(emu, client):
     emu.brain.enqueue(ScriptedTurn(content=[{"type": "text", "text": LONG_TEXT}]))
     events = []
     stream = run_message_stream(
-        client, _params(), sleep=lambda _s: None, should_stop=_stop_after_first_text(events)
+        StreamRequest(
+            client, _params(), sleep=lambda _s: None, should_stop=_stop_after_first_text(events)
+        )
     )
     for event in stream:
         events.append(event)
@@ -316,7 +325,7 @@ def test_stop_mid_tool_turn_keeps_the_blocks_so_far(emu, client):
     def stop_after_tool():
         return any(isinstance(e, ToolStarted) for e in events)
 
-    for event in run_message_stream(client, _params(), should_stop=stop_after_tool):
+    for event in run_message_stream(StreamRequest(client, _params(), should_stop=stop_after_tool)):
         events.append(event)
     result = events[-1].result
     assert result.stopped and result.error is None
@@ -329,7 +338,9 @@ def test_a_stopped_turn_is_not_retried(emu, client):
     emu.brain.enqueue(Fault(kind="rate_limit", retry_after=0.2))
     waits = []
     events = list(
-        run_message_stream(client, _params(), sleep=waits.append, should_stop=lambda: True)
+        run_message_stream(
+            StreamRequest(client, _params(), sleep=waits.append, should_stop=lambda: True)
+        )
     )
     result = events[-1].result
     assert waits == [] and result.attempts == 1

@@ -234,15 +234,16 @@ def test_choose_engine() -> None:
     swiggy = {"instamart": "https://mcp.swiggy.com/im"}
     emulator = "http://127.0.0.1:9000"
 
-    assert choose_engine("connector", base_url=None, server_urls=sandbox) == "connector"
-    assert choose_engine("local", base_url=None, server_urls=swiggy) == "local"
-    assert choose_engine("auto", base_url=None, server_urls=sandbox) == "local"
-    assert choose_engine("auto", base_url="https://api.anthropic.com", server_urls=sandbox) == (
-        "local"
+    assert choose_engine("connector", base_url=None, server_urls=sandbox).name == "connector"
+    assert choose_engine("local", base_url=None, server_urls=swiggy).name == "local"
+    assert choose_engine("auto", base_url=None, server_urls=sandbox).name == "local"
+    assert (
+        choose_engine("auto", base_url="https://api.anthropic.com", server_urls=sandbox).name
+        == "local"
     )
-    assert choose_engine("auto", base_url=emulator, server_urls=sandbox) == "connector"
+    assert choose_engine("auto", base_url=emulator, server_urls=sandbox).name == "connector"
     localhost = {"food": "http://localhost:8000/food"}
-    assert choose_engine("auto", base_url=None, server_urls=localhost) == "local"
+    assert choose_engine("auto", base_url=None, server_urls=localhost).name == "local"
 
 
 def test_auto_prefers_the_local_engine_when_results_are_summary_only() -> None:
@@ -250,21 +251,29 @@ def test_auto_prefers_the_local_engine_when_results_are_summary_only() -> None:
     swiggy = {"instamart": "https://mcp.swiggy.com/im"}
     emulator = "http://127.0.0.1:9000"
     # Real Swiggy is assumed to answer with a summary (+ structuredContent) unless told.
-    assert choose_engine("auto", base_url=None, server_urls=swiggy) == "local"
-    assert choose_engine("auto", base_url=None, server_urls=None) == "local"
-    assert choose_engine("auto", base_url=None, server_urls=None, result_form="summary") == "local"
-    told = choose_engine("auto", base_url=None, server_urls=swiggy, result_form="envelope")
+    assert choose_engine("auto", base_url=None, server_urls=swiggy).name == "local"
+    assert choose_engine("auto", base_url=None, server_urls=None).name == "local"
+    assert (
+        choose_engine("auto", base_url=None, server_urls=None, result_form="summary").name
+        == "local"
+    )
+    told = choose_engine("auto", base_url=None, server_urls=swiggy, result_form="envelope").name
     assert told == "connector"
     # The sandbox says how it answers: its envelope keeps the connector, a summary does not.
-    assert choose_engine("auto", base_url=emulator, server_urls=sandbox) == "connector"
-    assert choose_engine(
-        "auto", base_url=emulator, server_urls=sandbox, result_form="envelope"
-    ) == ("connector")
-    assert choose_engine("auto", base_url=emulator, server_urls=sandbox, result_form="summary") == (
-        "local"
+    assert choose_engine("auto", base_url=emulator, server_urls=sandbox).name == "connector"
+    assert (
+        choose_engine("auto", base_url=emulator, server_urls=sandbox, result_form="envelope").name
+        == "connector"
+    )
+    assert (
+        choose_engine("auto", base_url=emulator, server_urls=sandbox, result_form="summary").name
+        == "local"
     )
     # An explicit engine always wins.
-    assert choose_engine("connector", base_url=None, server_urls=swiggy) == "connector"
-    assert choose_engine(
-        "connector", base_url=emulator, server_urls=sandbox, result_form="summary"
-    ) == ("connector")
+    assert choose_engine("connector", base_url=None, server_urls=swiggy).name == "connector"
+    assert (
+        choose_engine(
+            "connector", base_url=emulator, server_urls=sandbox, result_form="summary"
+        ).name
+        == "connector"
+    )
