@@ -11,7 +11,11 @@ from types import FrameType
 
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.logsafe import install_redaction, mask_url_password
-from swiggy_sandbox.servers.summary import RESULT_FORMS, ResultForm, resolve_result_form
+from swiggy_sandbox.servers.summary import (
+    ResultForm,
+    add_result_form_option,
+    parse_checking_result_form,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,13 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     mcp.add_argument("server", choices=sorted(MCP_SERVERS))
     mcp.add_argument("--stdio", action="store_true", required=True)
     for command in (serve, mcp):
-        command.add_argument(
-            "--result-form",
-            choices=RESULT_FORMS,
-            default=None,
-            help="envelope: JSON text; summary: prose + structuredContent "
-            "(default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope)",
-        )
+        add_result_form_option(command)
         command.add_argument(
             "--db",
             metavar="URL",
@@ -38,11 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             help="where the shop lives: an SQLite file or PostgreSQL URL that several "
             "sandboxes may share (default: $SWIGGY_SANDBOX_DB, else in memory)",
         )
-    args = parser.parse_args(argv)
-    try:  # $SWIGGY_SANDBOX_RESULT_FORM is checked before anything starts
-        resolve_result_form(args.result_form)
-    except ValueError as error:
-        parser.error(str(error))
+    args = parse_checking_result_form(parser, argv)
     install_redaction()  # no key or token in any log line, whoever logs it
     if args.command == "mcp":
         from swiggy_sandbox.servers import run_stdio

@@ -150,7 +150,7 @@ def _make_engine(url: URL, busy_timeout_ms: int) -> Engine:
         connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS},
     )
     if url.get_backend_name() == "postgresql":
-        _prepare_postgres(engine, busy_timeout_ms)
+        prepare_postgres(engine, busy_timeout_ms)
     return engine
 
 
@@ -185,10 +185,12 @@ def prepare_sqlite(
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
-def _prepare_postgres(engine: Engine, busy_timeout_ms: int) -> None:
+def prepare_postgres(engine: Engine, busy_timeout_ms: int) -> None:
+    """A lock wait longer than `busy_timeout_ms` fails as busy instead of hanging; set per
+    session, so the URL's own `options` stay as the operator wrote them."""
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Waiting for a row or table lock longer than this is reported as "busy".
         autocommit = dbapi_connection.autocommit
         dbapi_connection.autocommit = True
         with dbapi_connection.cursor() as cursor:

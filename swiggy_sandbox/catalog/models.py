@@ -2,8 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import re
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Entity = TypeVar("Entity", bound="DataclassInstance")
+_WORD_START_RE = re.compile(r"_([a-z])")
+
+
+def from_camel(cls: type[Entity], raw: dict[str, Any], **given: Any) -> Entity:
+    """An entity read from its JSON shape, where each field is the camelCase key of its
+    name (`avg_rating` ← `avgRating`) and a list is kept as a tuple; `given` fields are
+    taken as they are."""
+    values = dict(given)
+    for field in fields(cls):
+        if field.name not in values:
+            value = raw[_WORD_START_RE.sub(lambda m: m.group(1).upper(), field.name)]
+            values[field.name] = tuple(value) if isinstance(value, list) else value
+    return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +38,7 @@ class Nutrition:
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Nutrition:
         """Build from the JSON shape."""
-        return cls(raw["energyKcal"], raw["proteinG"], raw["carbsG"], raw["fatG"], raw["fibreG"])
+        return from_camel(cls, raw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,18 +85,7 @@ class Product:
             hair_types=tuple(raw.get("hairTypes", ())),
             is_veg=raw.get("isVeg"),
             nutrition=Nutrition.from_dict(nutrition) if nutrition else None,
-            variations=tuple(
-                Variation(
-                    v["spinId"],
-                    v["skuId"],
-                    v["quantityDescription"],
-                    v["mrp"],
-                    v["offerPrice"],
-                    v["stock"],
-                    v["maxQuantity"],
-                )
-                for v in raw["variations"]
-            ),
+            variations=tuple(from_camel(Variation, v) for v in raw["variations"]),
         )
 
     @property
@@ -146,22 +154,7 @@ class Restaurant:
             for section in raw["menu"]
             for dish in section["dishes"]
         )
-        return cls(
-            id=raw["id"],
-            name=raw["name"],
-            cuisines=tuple(raw["cuisines"]),
-            area_name=raw["areaName"],
-            lat=raw["lat"],
-            lng=raw["lng"],
-            avg_rating=raw["avgRating"],
-            total_ratings=raw["totalRatings"],
-            cost_for_two=raw["costForTwo"],
-            veg=raw["veg"],
-            opens_at=raw["opensAt"],
-            closes_at=raw["closesAt"],
-            prep_minutes=raw["prepMinutes"],
-            dishes=dishes,
-        )
+        return from_camel(cls, raw, dishes=dishes)
 
     @property
     def search_text(self) -> str:
@@ -192,23 +185,7 @@ class Venue:
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Venue:
         """Build from the JSON shape."""
-        return cls(
-            id=raw["id"],
-            name=raw["name"],
-            cuisines=tuple(raw["cuisines"]),
-            locality=raw["locality"],
-            address=raw["address"],
-            lat=raw["lat"],
-            lng=raw["lng"],
-            cost_for_two=raw["costForTwo"],
-            avg_rating=raw["avgRating"],
-            tags=tuple(raw["tags"]),
-            meals=tuple(raw["meals"]),
-            free_offer_percent=raw["freeOfferPercent"],
-            free_ticket_id=raw["freeTicketId"],
-            prime_ticket_id=raw["primeTicketId"],
-            prime_price=raw["primePrice"],
-        )
+        return from_camel(cls, raw)
 
     @property
     def search_text(self) -> str:

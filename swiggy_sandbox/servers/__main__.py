@@ -9,7 +9,7 @@ from swiggy_core.logsafe import install_redaction
 from swiggy_sandbox.servers.registry import SERVER_KEYS
 from swiggy_sandbox.servers.runner import SandboxHttpServer
 from swiggy_sandbox.servers.stdio import run_stdio
-from swiggy_sandbox.servers.summary import RESULT_FORMS, resolve_result_form
+from swiggy_sandbox.servers.summary import add_result_form_option, parse_checking_result_form
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,18 +19,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--stdio", action="store_true", help="serve one server over stdio")
     parser.add_argument("--port", type=int, default=8765, help="port for http (0: any free)")
     parser.add_argument("--db", default="sqlite://", help="SQLAlchemy URL for http state")
-    parser.add_argument(
-        "--result-form",
-        choices=RESULT_FORMS,
-        default=None,
-        help="envelope: JSON text; summary: prose + structuredContent "
-        "(default: $SWIGGY_SANDBOX_RESULT_FORM, else envelope)",
-    )
-    args = parser.parse_args(argv)
-    try:  # $SWIGGY_SANDBOX_RESULT_FORM is checked before anything starts
-        resolve_result_form(args.result_form)
-    except ValueError as error:
-        parser.error(str(error))
+    add_result_form_option(parser)
+    args = parse_checking_result_form(parser, argv)
     install_redaction()  # no token in any log line, whoever logs it
     if args.server == "http":
         options = {"db_url": args.db, "result_form": args.result_form}

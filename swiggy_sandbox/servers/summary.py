@@ -8,6 +8,7 @@ on the data's keys, never on the tool name alone, so documented and older shapes
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
@@ -48,6 +49,29 @@ def resolve_result_form(
     if chosen not in RESULT_FORMS:
         raise ValueError(f"{RESULT_FORM_ENV_VAR} must be envelope or summary; got {raw!r}.")
     return cast(ResultForm, chosen)
+
+
+def add_result_form_option(parser: argparse.ArgumentParser) -> None:
+    """`--result-form`, as every sandbox command line takes it."""
+    parser.add_argument(
+        "--result-form",
+        choices=RESULT_FORMS,
+        default=None,
+        help="envelope: JSON text; summary: prose + structuredContent "
+        f"(default: ${RESULT_FORM_ENV_VAR}, else envelope)",
+    )
+
+
+def parse_checking_result_form(
+    parser: argparse.ArgumentParser, argv: list[str] | None
+) -> argparse.Namespace:
+    """The arguments, with $SWIGGY_SANDBOX_RESULT_FORM checked before anything starts."""
+    args = parser.parse_args(argv)
+    try:
+        resolve_result_form(args.result_form)
+    except ValueError as error:
+        parser.error(str(error))
+    return args
 
 
 def render_summary(tool: str, data: Any, message: str = "") -> str:

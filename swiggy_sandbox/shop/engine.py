@@ -12,15 +12,16 @@ transaction takes so that processes sharing one database see one consistent shop
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from sqlalchemy import Connection, MetaData, create_engine, event, exc, make_url, text
+from sqlalchemy import Connection, MetaData, create_engine, exc, make_url, text
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.pool import StaticPool
 
 from swiggy_core.store.database import (
     POSTGRES_CONNECT_TIMEOUT_SECONDS,
     normalise_url,
+    prepare_postgres,
     prepare_sqlite,
     sqlite_file_of,
 )
@@ -71,7 +72,7 @@ def open_engine(url: URL) -> Engine:
         hide_parameters=True,
         connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS},
     )
-    _prepare_postgres(engine)
+    prepare_postgres(engine, BUSY_TIMEOUT_MS)
     return engine
 
 
@@ -98,15 +99,3 @@ def create_tables(engine: Engine, metadata: MetaData) -> None:
             # CREATE; on the next attempt the check sees it.
             if attempt == _CREATE_ATTEMPTS - 1:
                 raise
-
-
-def _prepare_postgres(engine: Engine) -> None:
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # A wait for the shop's lock longer than this fails instead of hanging forever
-        # (set per session: the URL's own `options` stay as the operator wrote them).
-        autocommit = dbapi_connection.autocommit
-        dbapi_connection.autocommit = True
-        with dbapi_connection.cursor() as cursor:
-            cursor.execute(f"SET lock_timeout = {BUSY_TIMEOUT_MS}")
-        dbapi_connection.autocommit = autocommit
