@@ -13,9 +13,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME, CONFIRM_TOOL_BY_SERVER
+from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ErrorInfo
+from swiggy_core.shops import shop_for
 from swiggy_core.verticals import Vertical
 
 AnswerKind = Literal[
@@ -59,9 +60,9 @@ def outcome_error(code: ErrorCode, message: str) -> ErrorInfo:
     return ErrorInfo(code=code.value, category=OUTCOME_CATEGORY, message=message)
 
 
-def spending_tool_for(vertical: Vertical) -> str:
-    """The spending tool of this vertical's server (checkout, place_food_order, book_table)."""
-    return CONFIRM_TOOL_BY_SERVER[vertical.server_key]
+def spending_tools_for(vertical: Vertical) -> tuple[str, ...]:
+    """The spending tools of this vertical's shop (checkout; place_food_order; book_table)."""
+    return shop_for(vertical.server_key).spender_names
 
 
 # How much of a confirmable tool's description and schema the approval tool repeats.
@@ -76,10 +77,10 @@ def approval_tool(
     `confirmable`: tools of the person's own servers that change something (not annotated
     read-only): never offered directly, only through this tool, each with its schema.
     """
-    spender = spending_tool_for(vertical)
-    names = [spender, *(str(tool["name"]) for tool in confirmable)]
+    spenders = spending_tools_for(vertical)
+    names = [*spenders, *(str(tool["name"]) for tool in confirmable)]
     description = (
-        f"Ask the person to approve `{spender}`. You cannot call it yourself: call this "
+        f"Ask the person to approve {_either(spenders)}. You cannot call it yourself: call this "
         "with the exact tool name and arguments; the app shows the person what will "
         "happen and, only if they press Confirm, runs it once and gives you its result. "
         "Use it only when the person has asked to order or book."
@@ -105,6 +106,11 @@ def approval_tool(
             "required": ["tool", "arguments"],
         },
     }
+
+
+def _either(names: Sequence[str]) -> str:
+    """`checkout`, or `a` or `b` for a shop with more than one spending tool."""
+    return " or ".join(f"`{name}`" for name in names)
 
 
 def _described(tool: Mapping[str, Any]) -> str:

@@ -115,13 +115,6 @@ SESSION_SUMMARY_PREFIX: Final = (
     "the latest tool result, trust the tool result):\n"
 )
 
-# The one money-spending tool each server's confirm button switches on, by server key.
-CONFIRM_TOOL_BY_SERVER: Final = {
-    "instamart": "checkout",
-    "food": "place_food_order",
-    "dineout": "book_table",
-}
-
 # The client tool through which the model asks the person to approve a spending action.
 APPROVAL_TOOL_NAME: Final = "request_confirmation"
 # A pending approval lives this long; any newer cart change ends it sooner.
@@ -159,27 +152,6 @@ OAUTH_CODE_TTL_SECONDS: Final = 120
 REDIS_URL_ENV: Final = "REDIS_URL"
 SHARED_STATE_KEY_PREFIX: Final = "swiggy:"
 REDIS_SOCKET_TIMEOUT_SECONDS: Final = 3.0
-# Every tool that changes state on Swiggy's side (Swiggy's reference marks them "M"): they
-# spend the smaller write budget as well as the call budget.
-WRITE_TOOL_NAMES: Final = frozenset(
-    {
-        "update_cart",
-        "clear_cart",
-        "apply_coupon",
-        "checkout",
-        "update_food_cart",
-        "flush_food_cart",
-        "apply_food_coupon",
-        "place_food_order",
-        "create_cart",
-        "book_table",
-        "cancel_booking",
-        "create_address",
-        "delete_address",
-        "confirm_order",
-        "report_error",
-    }
-)
 # Our own budget, per person and server, under Swiggy's planned limits.
 RATE_CALLS_PER_MINUTE: Final = 120
 RATE_WRITES_PER_MINUTE: Final = 30

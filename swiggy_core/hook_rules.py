@@ -1,8 +1,9 @@
 """The built-in tool hooks and the default set every session uses.
 
-The default set (`default_hooks`): a switched-off server is refused, `book_table` needs a
-slot some `get_available_slots` of this conversation returned, the per-user rate budget
-is spent; every outcome is audited and large results are shrunk for the model.
+The default set (`default_hooks`): a switched-off server is refused, a shop's table
+booking (`book_table`) needs a slot its slots read (`get_available_slots`) returned in
+this conversation, the per-user rate budget is spent; every outcome is audited and large
+results are shrunk for the model.
 """
 
 from __future__ import annotations
@@ -25,14 +26,14 @@ from swiggy_core.hooks import (
     ToolOutcome,
 )
 from swiggy_core.mcp.manager import ToolOutput, shrink_for_model
+from swiggy_core.shops import Preparation, find_spender
 from swiggy_core.store.tool_audit import ToolCallEntry, world_of
 from swiggy_core.verticals.policy import ToolPolicy
 
 logger = logging.getLogger(__name__)
 
-SLOT_TOOL = "get_available_slots"
-BOOKING_TOOL = "book_table"
-SLOT_NEEDED = "book_table needs a slot from get_available_slots"
+# Opens the refusal of a table booked without a listed slot (the tool, its slots read).
+SLOT_NEEDED = "{tool} needs a slot from {slots}"
 _SLOT_KEYS = ("slotId", "slot_id")
 # Seconds to wait before each new try of an audit write the database was too busy for
 # (each try itself waits out the store's busy timeout first): a loaded machine's queue of
@@ -83,23 +84,28 @@ def disabled_servers(keys: Callable[[], Collection[str]]) -> PreHook:
 
 
 def require_listed_slot(info: ToolCallInfo) -> Denial | None:
-    """`book_table` only with a slot that an earlier `get_available_slots` returned."""
-    if info.tool != BOOKING_TOOL:
+    """A table booking only with a slot that an earlier read of its shop's slots returned."""
+    found = find_spender(info.tool)
+    if found is None:
         return None
+    shop, tool = found
+    if tool.preparation is not Preparation.FREE_TABLE or shop.slots is None:
+        return None
+    slots_tool = shop.slots.tool
     slot = next((info.arguments[k] for k in _SLOT_KEYS if info.arguments.get(k)), None)
-    listed = _listed_slots(info.history)
+    listed = _listed_slots(info.history, slots_tool)
     if slot is not None and str(slot) in listed:
         return None
     return Denial(
-        f"{SLOT_NEEDED}: call {SLOT_TOOL} for this restaurant and date first, then use "
-        "one of the slotId values it returned."
+        f"{SLOT_NEEDED.format(tool=info.tool, slots=slots_tool)}: call {slots_tool} for this "
+        "restaurant and date first, then use one of the slotId values it returned."
     )
 
 
-def _listed_slots(history: Iterable[ToolExchange]) -> set[str]:
+def _listed_slots(history: Iterable[ToolExchange], slots_tool: str) -> set[str]:
     slots: set[str] = set()
     for exchange in history:
-        if exchange.tool != SLOT_TOOL or exchange.is_error:
+        if exchange.tool != slots_tool or exchange.is_error:
             continue
         for text in exchange.texts:
             try:

@@ -33,7 +33,7 @@ from swiggy_core.approval_tool import (
     ApprovalAnswer,
     ApprovalRequest,
     outcome_error,
-    spending_tool_for,
+    spending_tools_for,
 )
 from swiggy_core.audited import run_hooked
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
@@ -55,6 +55,7 @@ from swiggy_core.mcp.transports import ServerTarget
 from swiggy_core.models import ErrorInfo, ToolUseBlock
 from swiggy_core.parsers import ParsedToolResult
 from swiggy_core.session_actions import execute_action
+from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
 from swiggy_core.turn_handle import TurnHandle
 from swiggy_core.verticals import Vertical
@@ -252,7 +253,7 @@ class SessionSteps:
     def _changed(self, record: ApprovalRecord) -> str | None:
         """Why the action differs from what the person saw (the limits were checked in the
         compare-and-set that confirmed it)."""
-        what = "The slot" if self.vertical.server_key == "dineout" else "The cart"
+        what = shop_for(self.vertical.server_key).subject
         try:
             digest = recheck(self.vertical, record.tool, record.arguments, self.read)
         except ApprovalInvalid as error:
@@ -276,7 +277,7 @@ class SessionSteps:
 
     def own_tool(self, name: str) -> OwnTool | None:
         """The person's own server's tool the model asked for, if it needs confirming."""
-        if name == spending_tool_for(self.vertical) or not self.setup.extra_servers:
+        if name in spending_tools_for(self.vertical) or not self.setup.extra_servers:
             return None
         policy = self.vertical.tool_policy
         servers = self.setup.extra_servers

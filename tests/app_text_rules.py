@@ -40,7 +40,8 @@ _PROSE_RE = re.compile(r"[A-Za-z]{2,}[ ,;:’']+[A-Za-z]{2,}")
 @cache
 def tool_names() -> frozenset[str]:
     """Every tool the sandbox's Swiggy servers offer, the approval tool and the write tools."""
-    from swiggy_core.constants import APPROVAL_TOOL_NAME, WRITE_TOOL_NAMES
+    from swiggy_core.constants import APPROVAL_TOOL_NAME
+    from swiggy_core.shops import WRITE_TOOL_NAMES
 
     names = {APPROVAL_TOOL_NAME, *WRITE_TOOL_NAMES}
     for path in (ROOT / "swiggy_sandbox" / "servers").glob("*.py"):

@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from swiggy_core.approval.records import ApprovalInvalid, ApprovalView, Prepared, Reader, digest_of
-from swiggy_core.approval_tool import ApprovalRequest
-from swiggy_core.conversation._context import LOCAL_TZ, long_date
+from swiggy_core.approval.records import ApprovalInvalid, ApprovalView, Prepared, Spend, digest_of
+from swiggy_core.constants import SWIGGY_TZ
+from swiggy_core.conversation._context import long_date
+from swiggy_core.formatting import rupees
 from swiggy_core.parsers.deals import read_deal, seats_left
 from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.parsers.unwrap import NOT_JSON, read_envelope, structured_envelope, unwrap_content
-from swiggy_core.verticals import Vertical
 
 MAX_GUESTS = 20
 _BOOKING_NOTES = ("Free table booking: nothing is charged now.",)
@@ -35,14 +35,18 @@ _BOOKING_KEYS = (
 )
 
 
-def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) -> Prepared:
-    missing = [key for key in _BOOKING_KEYS if request.arguments.get(key) in (None, "")]
+def prepare_booking(spend: Spend) -> Prepared:
+    """The table as asked, if the venue lists that slot now with a free deal and seats."""
+    if spend.shop.slots is None:
+        raise ApprovalInvalid("This shop lists no slots to book.")
+    slots_tool = spend.shop.slots.tool
+    missing = [key for key in _BOOKING_KEYS if spend.arguments.get(key) in (None, "")]
     if missing:
         raise ApprovalInvalid(
             _NOT_A_SLOT,
-            for_model=f"book_table needs {', '.join(missing)} from get_available_slots.",
+            for_model=f"{spend.tool.name} needs {', '.join(missing)} from {slots_tool}.",
         )
-    arguments = {key: request.arguments[key] for key in _BOOKING_KEYS}
+    arguments = {key: spend.arguments[key] for key in _BOOKING_KEYS}
     guests = _int(arguments["guestCount"])
     when = _int(arguments["reservationTime"])
     if guests is None or not 1 <= guests <= MAX_GUESTS:
@@ -54,19 +58,19 @@ def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) 
         raise ApprovalInvalid(
             _NOT_A_SLOT, for_model="reservationTime must be the slot's unix time in seconds."
         )
-    local = datetime.fromtimestamp(when, UTC).astimezone(LOCAL_TZ)
+    local = datetime.fromtimestamp(when, UTC).astimezone(SWIGGY_TZ)
     slots_args = {
         "restaurantId": str(arguments["restaurantId"]),
         "date": local.date().isoformat(),
         "latitude": arguments["latitude"],
         "longitude": arguments["longitude"],
     }
-    payload = _payload(read("get_available_slots", slots_args))
+    payload = _payload(spend.read(slots_tool, slots_args))
     slot = _find_slot(payload, arguments["slotId"])
     if slot is None:
         raise ApprovalInvalid(
             _NOT_A_SLOT,
-            for_model="That slot is not in get_available_slots for this restaurant.",
+            for_model=f"That slot is not in {slots_tool} for this restaurant.",
         )
     if not _available(slot):
         full = "That slot is full or no longer available."
@@ -81,7 +85,7 @@ def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) 
     name = _restaurant_name(payload)
     view = ApprovalView(
         kind="booking",
-        tool=request.tool,
+        tool=spend.tool.name,
         title="Book this table?",
         restaurant_name=name,
         date_text=long_date(local.date()),
@@ -89,7 +93,7 @@ def prepare_booking(vertical: Vertical, request: ApprovalRequest, read: Reader) 
         guests=guests,
         notes=list(_BOOKING_NOTES),
     )
-    facts = {"tool": request.tool, "arguments": arguments, "slot": _slot_facts(slot)}
+    facts = {"tool": spend.tool.name, "arguments": arguments, "slot": _slot_facts(slot)}
     return Prepared(arguments=arguments, digest=digest_of(facts), view=view)
 
 
@@ -136,7 +140,7 @@ def _check_free_deal(slot: dict[str, Any], item_id: str) -> None:
             for_model="itemId is not one of this slot's deals: use its free deal.",
         )
     if deal.paid:
-        price = f" (₹{deal.price:g})" if deal.price else ""
+        price = f" ({rupees(deal.price)})" if deal.price else ""
         raise _paid(price)
     if deal.seats_left == 0:
         gone = "That deal has no tables left."

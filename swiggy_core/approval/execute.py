@@ -2,9 +2,9 @@
 
 Swiggy's spending tools are not idempotent and cannot be cancelled, so nothing here ever
 calls one twice. When the outcome is unclear (a timeout, an unreadable answer) the app
-compares the order ids listed before and after the call instead of retrying. Dineout has
-no list of bookings: an unclear booking is settled by `get_booking_status` of the
-`orderId` the answer carried, and stays "unknown" when it carried none.
+compares the order ids the shop lists before and after the call instead of retrying. A
+shop with no such list (Dineout) is asked the status of the id the answer carried; the
+outcome stays "unknown" when it carried none.
 """
 
 from __future__ import annotations
@@ -27,19 +27,12 @@ from swiggy_core.parsers import (
     parse_tool_result,
 )
 from swiggy_core.parsers.records import iter_nodes
+from swiggy_core.shops import StatusRead, shop_for
 from swiggy_core.verticals import Vertical
 
-# Read tools that list what was placed, by server key, with their arguments. Dineout's
-# get_booking_status needs an orderId (there is no list), so it is used per booking instead.
-STATUS_READERS: dict[str, tuple[str, dict[str, Any]]] = {
-    "instamart": ("get_orders", {}),
-    "food": ("get_food_orders", {}),
-}
-BOOKING_STATUS_TOOL = "get_booking_status"
+# Statuses of a placed id that say the spend went through.
 _BOOKED_STATUSES = frozenset({"CONFIRMED", "COMPLETED", "BOOKED", "SUCCESS"})
 _SUMMARY_ID_RE = re.compile(r"\(ID:\s*([A-Za-z0-9_-]+)")
-# Arguments of the spending call that its status reader needs too (Food lists orders per address).
-_READER_KEYS: dict[str, tuple[str, ...]] = {"food": ("addressId",)}
 _ID_KEYS = ("orderId", "order_id", "bookingId", "booking_id")
 _DONE = (OrderPlacedResult, BookingConfirmedResult)
 
@@ -58,17 +51,12 @@ def placed_ids(
     vertical: Vertical, read: Reader, spend_arguments: dict[str, Any] | None = None
 ) -> set[str] | None:
     """Order ids the account has now; None when they cannot be read (or there is no list)."""
-    if vertical.server_key not in STATUS_READERS:
+    reader = shop_for(vertical.server_key).placed
+    arguments = None if reader is None else reader.arguments(spend_arguments or {})
+    if reader is None or arguments is None:
         return None
-    tool, arguments = STATUS_READERS[vertical.server_key]
-    arguments = dict(arguments)
-    for key in _READER_KEYS.get(vertical.server_key, ()):
-        value = (spend_arguments or {}).get(key)
-        if value in (None, ""):
-            return None
-        arguments[key] = value
     try:
-        payload = json.loads(read(tool, arguments))
+        payload = json.loads(read(reader.tool, arguments))
     except (McpCallError, ValueError):
         return None
     if isinstance(payload, dict) and payload.get("success") is False:
@@ -110,9 +98,10 @@ def reconcile(
     reason: str,
     answer: str = "",
 ) -> Execution:
-    """Find out from the order list (or the booking's status) whether the call went through."""
-    if vertical.server_key not in STATUS_READERS:
-        return _reconcile_booking(vertical, tool, arguments, read, reason, answer)
+    """Find out from the order list (or the placed id's status) whether the call went through."""
+    shop = shop_for(vertical.server_key)
+    if shop.placed is None:
+        return _reconcile_by_status(vertical, shop.status, tool, arguments, read, reason, answer)
     after = placed_ids(vertical, read, arguments)
     if before is not None and after is not None:
         new = sorted(after - before)
@@ -123,24 +112,25 @@ def reconcile(
     return _unknown(vertical, tool, arguments, reason)
 
 
-def _reconcile_booking(
+def _reconcile_by_status(
     vertical: Vertical,
+    status_read: StatusRead | None,
     tool: str,
     arguments: dict[str, Any],
     read: Reader,
     reason: str,
     answer: str,
 ) -> Execution:
-    """An unclear booking: ask for the status of the orderId its answer carried, if any."""
+    """An unclear spend with no list to compare: the status of the id its answer carried."""
     order_id = _answer_order_id(answer)
-    if order_id is None:
+    if order_id is None or status_read is None:
         return _unknown(vertical, tool, arguments, reason)
     try:
-        payload = json.loads(read(BOOKING_STATUS_TOOL, {"orderId": order_id}))
+        payload = json.loads(read(status_read.tool, {status_read.id_argument: order_id}))
     except (McpCallError, ValueError):
         return _unknown(vertical, tool, arguments, reason)
     if isinstance(payload, dict) and payload.get("success") is False:
-        # Swiggy does not know this orderId: no booking was made.
+        # Swiggy does not know this id: nothing was made.
         return _outcome(vertical, tool, "failed", _failure_text(reason), arguments)
     status = next((str(n["status"]) for n in iter_nodes(payload) if "status" in n), "")
     if status.upper() in _BOOKED_STATUSES:
@@ -150,7 +140,7 @@ def _reconcile_booking(
 
 
 def _unknown(vertical: Vertical, tool: str, arguments: dict[str, Any], reason: str) -> Execution:
-    where = "bookings" if vertical.server_key == "dineout" else "orders"
+    where = f"{shop_for(vertical.server_key).noun}s"
     message = (
         f"{reason}. We couldn't tell whether it went through: check your {where} in the "
         "Swiggy app before trying again."
@@ -216,7 +206,7 @@ _MESSAGES_FOR_MODEL = {
 
 
 def _what(vertical: Vertical) -> str:
-    return "the booking" if vertical.server_key == "dineout" else "the order"
+    return f"the {shop_for(vertical.server_key).noun}"
 
 
 def _failure_text(message: str) -> str:

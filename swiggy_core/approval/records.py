@@ -1,22 +1,25 @@
-"""What an approval is shown as and keyed by: the view, its digest, the prepared action."""
+"""What an approval is shown as and keyed by: the view, its digest, the prepared action;
+and the spending request a shop's preparation reads."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.parsers import BillLine, CartLine
+from swiggy_core.shops import Shop, SpendingTool
 
 # Calls a read tool of the vertical's server: (tool name, arguments) → result text.
 Reader = Callable[[str, dict[str, Any]], str]
 
 
-class ApprovalInvalid(SwiggyAssistantError):
+class ApprovalInvalid(ActionRefused):
     """The request cannot be approved as asked: `message` tells the person why, in their
     words; `for_model` tells the model what to do about it (the message when not given)."""
 
@@ -68,6 +71,21 @@ class Prepared(BaseModel):
     arguments: dict[str, Any]
     digest: str
     view: ApprovalView
+
+
+@dataclass(frozen=True, slots=True)
+class Spend:
+    """One spending request as its shop's preparation reads it."""
+
+    vertical_id: str
+    shop: Shop
+    tool: SpendingTool
+    arguments: dict[str, Any]
+    read: Reader
+    # The address chosen in the dialog (orders); None: the request's, or the first saved.
+    address: Any = None
+    # A new request offers the saved addresses; a re-check keeps the one confirmed.
+    offer_addresses: bool = True
 
 
 def digest_of(facts: dict[str, Any]) -> str:

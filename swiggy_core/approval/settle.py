@@ -3,9 +3,9 @@
 A confirmed call writes down what it is about to do before it runs (`CALLING_KEY`, with the
 order ids listed before it). So when a process dies after Confirm:
 - no `CALLING_KEY`: the spending tool was never called, nothing was placed;
-- otherwise: the order list now, compared with the one before, says whether it went
-  through (Dineout: the status of the orderId its answer carried); when nothing can
-  tell, the outcome stays unknown and the person is sent to the Swiggy app.
+- otherwise: the shop's order list now, compared with the one before, says whether it
+  went through (a shop with no list: the status of the id its answer carried); when
+  nothing can tell, the outcome stays unknown and the person is sent to the Swiggy app.
 `answer_of` turns any decided record into the answer the model must hear: never "the
 person did not confirm" for something they confirmed.
 """
@@ -19,6 +19,7 @@ from swiggy_core.approval.execute import Execution, outcome_of, reconcile
 from swiggy_core.approval.run_action import unknown_action
 from swiggy_core.approval.view import Reader
 from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer
+from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord
 from swiggy_core.store.approval_states import ApprovalStatus
 from swiggy_core.verticals import Vertical
@@ -119,7 +120,7 @@ _OUTCOMES: Final = frozenset({ApprovalStatus.DONE, ApprovalStatus.FAILED, Approv
 def _noun(vertical: Vertical, record: ApprovalRecord) -> str:
     if record.view.get("kind") == "action":
         return "request"
-    return "booking" if vertical.server_key == "dineout" else "order"
+    return shop_for(vertical.server_key).noun
 
 
 def _unknown_text() -> str:

@@ -2,32 +2,35 @@
 
 The app reads the current cart (or the slot) itself through its MCP client; the digest of
 those facts is stored with the approval and compared again right before executing, so
-a confirmation can never apply to something the person did not see.
+a confirmation can never apply to something the person did not see. Which reads those are
+is the shop's say: each spending tool names its preparation.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from swiggy_core.approval.booking import prepare_booking
+from swiggy_core.approval.cart_order import CASH_ON_DELIVERY, prepare_cart_order
 from swiggy_core.approval.records import (
     AddressChoice,
     ApprovalInvalid,
     ApprovalView,
     Prepared,
     Reader,
-    digest_of,
+    Spend,
 )
-from swiggy_core.approval_tool import ApprovalRequest, spending_tool_for
-from swiggy_core.conversation._context import address_view
+from swiggy_core.approval_tool import ApprovalRequest
 from swiggy_core.limits import Budget, check_spend, paise
-from swiggy_core.parsers import AddressItem, CartResult, parse_tool_result
-from swiggy_core.saved_addresses import default_address, saved_addresses
+from swiggy_core.shops import Preparation, shop_for
 from swiggy_core.verticals import Vertical
 
-CASH_ON_DELIVERY = "COD"
-_CART_READERS = {"instamart": "get_cart", "food": "get_food_cart"}
-_ORDER_NOTES = ("Orders cannot be cancelled once placed.",)
+# How each kind of spending tool is prepared (and, with the same reads, re-checked).
+PREPARATIONS: Final[dict[Preparation, Callable[[Spend], Prepared]]] = {
+    Preparation.CART_ORDER: prepare_cart_order,
+    Preparation.FREE_TABLE: prepare_booking,
+}
 
 
 def prepare(
@@ -41,16 +44,8 @@ def prepare(
 
     Raises ApprovalInvalid, or SpendingLimitExceeded when a limit is in the way.
     """
-    spender = spending_tool_for(vertical)
-    if request.tool != spender:
-        raise ApprovalInvalid(
-            "That can't be confirmed here.",
-            for_model=f"Only {spender} can be approved here, not {request.tool!r}.",
-        )
-    if vertical.server_key == "dineout":
-        prepared = prepare_booking(vertical, request, read)
-    else:
-        prepared = _prepare_order(vertical, request, address, read)
+    spend = _spend(vertical, request, read, address=address)
+    prepared = PREPARATIONS[spend.tool.preparation](spend)
     if budget is not None:
         check_spend(budget, approval_amount(prepared.view))
     return prepared
@@ -68,14 +63,41 @@ def recheck(
     The limits are checked again too: they may have changed since the person was asked.
     """
     request = ApprovalRequest(tool=tool, arguments=arguments)
-    if vertical.server_key == "dineout":
-        prepared = prepare_booking(vertical, request, read)
-    else:
-        fixed = {"address_id": arguments.get("addressId"), "label": "", "address": ""}
-        prepared = _prepare_order(vertical, request, fixed, read, offer_addresses=False)
+    # The address confirmed is kept: the saved ones are not offered again.
+    fixed = {"address_id": arguments.get("addressId"), "label": "", "address": ""}
+    spend = _spend(vertical, request, read, address=fixed, offer_addresses=False)
+    prepared = PREPARATIONS[spend.tool.preparation](spend)
     if budget is not None:
         check_spend(budget, approval_amount(prepared.view))
     return prepared.digest
+
+
+def _spend(
+    vertical: Vertical,
+    request: ApprovalRequest,
+    read: Reader,
+    *,
+    address: Any,
+    offer_addresses: bool = True,
+) -> Spend:
+    """The request as its shop's spending tool; ApprovalInvalid for any other tool."""
+    shop = shop_for(vertical.server_key)
+    tool = shop.spender(request.tool)
+    if tool is None:
+        allowed = " or ".join(shop.spender_names)
+        raise ApprovalInvalid(
+            "That can't be confirmed here.",
+            for_model=f"Only {allowed} can be approved here, not {request.tool!r}.",
+        )
+    return Spend(
+        vertical_id=vertical.id,
+        shop=shop,
+        tool=tool,
+        arguments=request.arguments,
+        read=read,
+        address=address,
+        offer_addresses=offer_addresses,
+    )
 
 
 def approval_amount(view: ApprovalView) -> int | None:
@@ -95,71 +117,6 @@ def approval_amount(view: ApprovalView) -> int | None:
     return sum(paise(total) for total in totals if total is not None)
 
 
-def _prepare_order(
-    vertical: Vertical,
-    request: ApprovalRequest,
-    address: Any,
-    read: Reader,
-    *,
-    offer_addresses: bool = True,
-) -> Prepared:
-    chosen = address_view(address)
-    # The dialog offers the saved addresses (the order can go elsewhere in one step); with
-    # none chosen yet it starts from the one the request names, or the first.
-    choices = saved_addresses(read) if offer_addresses else []
-    if chosen is None:
-        hint = request.arguments.get("addressId")
-        chosen = address_view(default_address(choices, hint if isinstance(hint, str) else None))
-        if chosen is None:
-            raise ApprovalInvalid(
-                "You have no saved delivery address yet: add one in the Swiggy app first."
-            )
-    reader = _CART_READERS[vertical.server_key]
-    read_args = {"addressId": chosen.id} if reader == "get_food_cart" else {}
-    cart = parse_tool_result(reader, read(reader, read_args), vertical.id, read_args)
-    if not isinstance(cart, CartResult) or not cart.items:
-        raise ApprovalInvalid("Your cart is empty, so there is nothing to order.")
-    unavailable = [line.name for line in cart.items if not line.in_stock]
-    if unavailable:
-        raise ApprovalInvalid(
-            f"Out of stock in your cart: {', '.join(unavailable)}. Remove or replace it first."
-        )
-    arguments: dict[str, Any] = {"addressId": chosen.id, "paymentMethod": CASH_ON_DELIVERY}
-    note = request.arguments.get("noteToRestaurant")
-    if request.tool == "place_food_order" and isinstance(note, str) and note.strip():
-        arguments["noteToRestaurant"] = note.strip()[:200]
-    view = ApprovalView(
-        kind="order",
-        tool=request.tool,
-        title="Place this order?",
-        lines=cart.items,
-        bill=cart.bill,
-        to_pay=cart.to_pay,
-        restaurant_name=cart.restaurant_name,
-        address_id=chosen.id,
-        address_label=chosen.label or None,
-        address_text=chosen.text or None,
-        payment="Cash on delivery",
-        note_to_restaurant=arguments.get("noteToRestaurant"),
-        notes=list(_ORDER_NOTES),
-        address_choices=[_choice(item) for item in choices],
-    )
-    facts = {
-        "tool": request.tool,
-        "arguments": arguments,
-        "lines": [[line.key, line.name, line.quantity, line.line_total] for line in cart.items],
-        "to_pay": cart.to_pay,
-        "restaurant": cart.restaurant_id,
-    }
-    return Prepared(arguments=arguments, digest=digest_of(facts), view=view)
-
-
-def _choice(item: AddressItem) -> AddressChoice:
-    return AddressChoice(
-        address_id=str(item.address_id), label=item.label or "", text=item.address or ""
-    )
-
-
 def same_order(first: ApprovalView, second: ApprovalView) -> bool:
     """Whether two views ask to pay for the same lines and the same total."""
 
@@ -171,6 +128,7 @@ def same_order(first: ApprovalView, second: ApprovalView) -> bool:
 
 __all__ = [
     "CASH_ON_DELIVERY",
+    "PREPARATIONS",
     "AddressChoice",
     "ApprovalInvalid",
     "ApprovalView",

@@ -18,7 +18,6 @@ from swiggy_core.constants import (
     RATE_CALLS_PER_MINUTE,
     RATE_WINDOW_SECONDS,
     RATE_WRITES_PER_MINUTE,
-    WRITE_TOOL_NAMES,
 )
 from swiggy_core.shared_state import (
     Clock,
@@ -27,6 +26,7 @@ from swiggy_core.shared_state import (
     person_key,
     window_left,
 )
+from swiggy_core.shops import WRITE_TOOL_NAMES
 
 logger = logging.getLogger(__name__)
 

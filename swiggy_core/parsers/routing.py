@@ -19,6 +19,7 @@ from swiggy_core.parsers.shapes import (
     is_restaurant_record,
     is_slot_record,
 )
+from swiggy_core.shops import find_spender
 
 _NAME_LIMIT = 128
 _NAME_CACHE_SIZE = 512  # a session calls a few dozen tools, over and over
@@ -86,8 +87,14 @@ class Route(StrEnum):
 
 
 def route_for(tool_name: str) -> Route:
-    """The route a tool name points to (slots, cart, confirm, address, search, none)."""
-    return _route(_name(tool_name))
+    """The route a tool name points to (slots, cart, confirm, address, search, none).
+
+    A shop's own spending tool answers with a confirmation, whatever its name says.
+    """
+    name = _name(tool_name)
+    if find_spender(name) is not None:
+        return Route.CONFIRM
+    return _route(name)
 
 
 @lru_cache(maxsize=_NAME_CACHE_SIZE)
@@ -110,8 +117,13 @@ def _name(tool_name: str) -> str:
 
 
 def is_booking_tool(tool_name: str) -> bool:
-    """Confirm tools that book a table rather than place an order."""
-    return _is_booking_name(_name(tool_name))
+    """Confirm tools that book a table rather than place an order: a shop says so of its
+    own spending tools; any other tool's name is read."""
+    name = _name(tool_name)
+    found = find_spender(name)
+    if found is not None:
+        return found[1].result == "booking"
+    return _is_booking_name(name)
 
 
 @lru_cache(maxsize=_NAME_CACHE_SIZE)

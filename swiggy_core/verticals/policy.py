@@ -6,13 +6,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from swiggy_core.constants import CONFIRM_TOOL_BY_SERVER
+from swiggy_core.shops import money_tools
 
 # Not idempotent and not cancellable (SWIGGY_FACTS): always behind the approval gate,
-# whatever the server lists. `confirm_order` completes a paid (UPI) order on every server;
-# the app takes cash and free tables only, so it stays off from the very first request,
-# before any tool listing is known (the name pattern alone would catch it only later).
-DEFAULT_MONEY_TOOLS: tuple[str, ...] = (*CONFIRM_TOOL_BY_SERVER.values(), "confirm_order")
+# whatever the server lists: every shop's spending tools, then the ones it holds for good
+# (`confirm_order` completes a paid UPI order; the app takes cash and free tables only), so
+# they stay off from the very first request, before any tool listing is known.
+DEFAULT_MONEY_TOOLS: tuple[str, ...] = money_tools()
 
 # Word-level match so "order" hits place_order but not "reorder_hints"-style substrings;
 # names are normalised to snake_case first. Plurals are left out on purpose: tools named

@@ -46,6 +46,7 @@ from swiggy_sandbox.connector import CallClientTool, Finish, TurnContext
 ENGINES = ["connector", "local"]
 API_KEY = "sk-ant-test"  # what session_peers' client sends
 REFUSAL = "Searching is paused for this account."
+BOOK_TABLE_SLOT_NEEDED = SLOT_NEEDED.format(tool="book_table", slots="get_available_slots")
 
 
 class CountingManager(McpManager):
@@ -152,7 +153,7 @@ def test_book_table_without_a_listed_slot_is_refused_with_the_reason(
     finish(session.send(typed_message("book a table for two tomorrow")))
 
     refused, held = (json.loads(text)["instructions"] for text in seen)
-    assert refused.startswith(SLOT_NEEDED)
+    assert refused.startswith(BOOK_TABLE_SLOT_NEEDED)
     assert held == HELD_MESSAGE.format(tool="book_table")
     assert shop.bookings() == [], "nothing was booked"
     calls = [(e.tool, e.outcome, e.error_code) for e in reversed(store.tool_calls(user))]

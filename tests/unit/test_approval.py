@@ -1,6 +1,6 @@
 """The approval tool and the request builder: spenders are never offered, in either mode."""
 
-from swiggy_core.approval_tool import ApprovalAnswer, approval_tool, spending_tool_for
+from swiggy_core.approval_tool import ApprovalAnswer, approval_tool, spending_tools_for
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
@@ -8,9 +8,13 @@ from swiggy_core.verticals import get_vertical
 
 
 def test_spending_tool_per_vertical():
-    names = {v: spending_tool_for(get_vertical(v)) for v in ("food", "style", "foodorder")}
-    assert names == {"food": "checkout", "style": "checkout", "foodorder": "place_food_order"}
-    assert spending_tool_for(get_vertical("dining")) == "book_table"
+    names = {v: spending_tools_for(get_vertical(v)) for v in ("food", "style", "foodorder")}
+    assert names == {
+        "food": ("checkout",),
+        "style": ("checkout",),
+        "foodorder": ("place_food_order",),
+    }
+    assert spending_tools_for(get_vertical("dining")) == ("book_table",)
 
 
 def test_the_approval_tool_names_only_this_verticals_spender():

@@ -13,7 +13,6 @@ from swiggy_core.constants import (
     APPROVAL_TOOL_NAME,
     BETA_MCP_CLIENT,
     BETAS,
-    CONFIRM_TOOL_BY_SERVER,
     CONTEXT_CLEAR_AT_LEAST_TOKENS,
     CONTEXT_EDIT_TYPE,
     CONTEXT_KEEP_TOOL_USES,
@@ -37,6 +36,7 @@ from swiggy_core.models import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from swiggy_core.shops import SHOPS
 from swiggy_core.verticals import build_system_prompt, get_vertical
 
 NOW = datetime(2026, 11, 21, 22, 40)  # naive: taken as India time
@@ -322,7 +322,7 @@ def test_each_vertical_talks_to_its_own_server(vertical_id, server_key):
     assert params["tools"][0]["mcp_server_name"] == MCP_SERVERS[server_key].name
     # The approval tool only asks for this server's spending tool.
     schema = params["tools"][-1]["input_schema"]
-    assert schema["properties"]["tool"]["enum"] == [CONFIRM_TOOL_BY_SERVER[server_key]]
+    assert schema["properties"]["tool"]["enum"] == list(SHOPS[server_key].spender_names)
 
 
 def test_server_url_override_for_the_sandbox():

@@ -36,6 +36,7 @@ from swiggy_core.models import ChatMessage, block_from_dict
 from swiggy_core.shared_state import MemoryState
 from swiggy_core.store.tool_audit import ToolCallEntry
 
+BOOK_TABLE_SLOT_NEEDED = SLOT_NEEDED.format(tool="book_table", slots="get_available_slots")
 SCOPE = CallScope("u-asha@sandbox", "dining", "c-7")
 SLOTS = {
     "success": True,
@@ -103,7 +104,7 @@ def test_post_hooks_pass_their_output_on_in_order() -> None:
 
 def test_book_table_needs_a_slot_some_get_available_slots_returned() -> None:
     refused = require_listed_slot(SCOPE.info("dineout", "book_table", BOOKING))
-    assert refused is not None and refused.reason.startswith(SLOT_NEEDED)
+    assert refused is not None and refused.reason.startswith(BOOK_TABLE_SLOT_NEEDED)
     assert refused.code is ErrorCode.HOOK_DENIED
     listed = slots_seen(json.dumps(SLOTS))
     assert require_listed_slot(listed.info("dineout", "book_table", BOOKING)) is None
@@ -263,7 +264,7 @@ def test_the_default_hooks_check_then_spend_the_budget_then_audit() -> None:
     hooks = default_hooks(entries.append, budget=budget, disabled=lambda: {"weather"})
     assert hooks.before(SCOPE.info("weather", "forecast", {})).code is ErrorCode.SERVER_DISABLED  # type: ignore[union-attr]
     booking = hooks.before(SCOPE.info("dineout", "book_table", BOOKING))
-    assert booking is not None and booking.reason.startswith(SLOT_NEEDED)
+    assert booking is not None and booking.reason.startswith(BOOK_TABLE_SLOT_NEEDED)
     # Neither refusal spent the budget: the first real call still fits.
     assert hooks.before(SCOPE.info("dineout", "get_available_slots", {})) is None
     over = hooks.before(SCOPE.info("dineout", "get_available_slots", {}))

@@ -8,9 +8,9 @@ import socket
 
 import pytest
 
-from swiggy_core.constants import WRITE_TOOL_NAMES
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.shared_state import MemoryState, RedisState, person_key
+from swiggy_core.shops import WRITE_TOOL_NAMES
 from swiggy_sandbox.servers import WRITE_TOOLS
 
 WINDOW_START = 1_800_000_000.0  # a minute begins here
