@@ -1,14 +1,23 @@
-"""A small error hierarchy; every error carries a stable code and a message for people.
+"""Every error a person may see: its code, its range, its class, its default message.
 
-Codes: E-1xxx input, E-2xxx model API, E-3xxx MCP tool, E-4xxx internal, E-5xxx auth.
+One hierarchy: `SwiggyAssistantError` carries a stable code and a message for the person;
+each range of codes (`CODE_RANGES`) is raised as one subclass, and a class defined near
+its raiser (`StoreError`, `McpCallError`, ...) derives from the class of its range.
+Codes: E-10xx input and settings, E-11xx approvals and turns, E-2xxx the model API, E-3xxx
+MCP tools and servers, E-40xx internal, E-41xx storage, E-50xx and E-51xx sign-in.
 Only `swiggy_ui` turns these into banners; messages never contain credentials.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from dataclasses import dataclass
+from enum import StrEnum, unique
+from typing import Final
+
+from swiggy_core.logsafe import redact
 
 
+@unique
 class ErrorCode(StrEnum):
     """Stable codes shown to people and used by tests."""
 
@@ -28,7 +37,6 @@ class ErrorCode(StrEnum):
     SPENDING_LIMIT = "E-1107"  # above the person's per-order or per-day limit
     TURN_ELSEWHERE = "E-1108"  # a reply in this chat is running in another window/replica
     TURN_INTERRUPTED = "E-1109"  # the process answering this chat died mid-reply
-    APPROVAL_SETTLED = "E-1110"  # a confirm cut off by a crash, settled by reading orders
     NOTHING_TO_REDO = "E-1111"  # edit or regenerate with no answered typed message to redo
     # E-2xxx: the model API
     API_BAD_REQUEST = "E-2000"
@@ -88,7 +96,10 @@ class ErrorCode(StrEnum):
 
 
 class SwiggyAssistantError(Exception):
-    """Base class: a code plus a short, actionable message."""
+    """Root of the hierarchy: a code plus a short, actionable message.
+
+    Raised as itself only for internal faults (E-40xx); every other range has a subclass.
+    """
 
     code: ErrorCode = ErrorCode.INTERNAL
 
@@ -102,13 +113,19 @@ class SwiggyAssistantError(Exception):
         return f"[{self.code}] {self.message}"
 
 
-class SettingsError(SwiggyAssistantError):
+class UsageError(SwiggyAssistantError):
+    """E-10xx: a setting, an id or what the person typed cannot be used as it is."""
+
+    code = ErrorCode.SETTING_INVALID
+
+
+class SettingsError(UsageError):
     """A setting is missing or malformed; the message names the setting."""
 
     code = ErrorCode.SETTING_INVALID
 
 
-class InputError(SwiggyAssistantError):
+class InputError(UsageError):
     """What the person typed cannot be sent as it is (too long, nothing but markup)."""
 
     code = ErrorCode.EMPTY_MESSAGE
@@ -116,10 +133,128 @@ class InputError(SwiggyAssistantError):
     kept_text: str | None = None
 
 
-class UnknownVerticalError(SwiggyAssistantError, KeyError):
+class UnknownVerticalError(UsageError, KeyError):
     """A vertical id that is not one of VERTICAL_IDS."""
 
     code = ErrorCode.UNKNOWN_VERTICAL
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message
         return SwiggyAssistantError.__str__(self)
+
+
+class ActionRefused(SwiggyAssistantError):
+    """E-11xx: what the person asked for cannot happen now: a confirmation that no longer
+    applies, a reply already running, a spending limit, nothing to redo."""
+
+    code = ErrorCode.APPROVAL_NOT_PENDING
+
+
+class McpServerError(SwiggyAssistantError):
+    """E-3xxx: an MCP server or tool call failed, or a server cannot be used as configured."""
+
+    code = ErrorCode.TOOL_SERVER
+
+
+class StorageError(SwiggyAssistantError):
+    """E-41xx: the chat database or the shared state failed; the message names no secret."""
+
+    code = ErrorCode.STORE_FAILED
+
+
+class OAuthError(SwiggyAssistantError):
+    """E-51xx: Sign in with Swiggy failed; `code` says where. Never carries a secret."""
+
+    code = ErrorCode.OAUTH_DISCOVERY
+
+    def __init__(self, message: str, *, code: ErrorCode) -> None:
+        super().__init__(redact(message), code=code)
+
+
+class PendingSignInsUnreachable(OAuthError, StorageError):
+    """A sign-in stopped because the shared state keeping pending sign-ins did not answer:
+    the sign-in flow handles it, and its code is the storage one (E-4101)."""
+
+    code = ErrorCode.STORE_FAILED
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code=ErrorCode.STORE_FAILED)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRange:
+    """What a range of codes covers and the class its errors are raised as."""
+
+    area: str
+    # None: these codes only reach people as a banner (ErrorInfo), never as an exception.
+    raised_as: type[SwiggyAssistantError] | None
+
+
+# Every range, by the first four characters of its codes.
+CODE_RANGES: Final[dict[str, CodeRange]] = {
+    "E-10": CodeRange("input and settings", UsageError),
+    "E-11": CodeRange("approvals, turns and limits", ActionRefused),
+    "E-20": CodeRange("the model API", None),
+    "E-30": CodeRange("MCP tools", McpServerError),
+    "E-31": CodeRange("Swiggy's documented error catalogue", McpServerError),
+    "E-32": CodeRange("the MCP manager", McpServerError),
+    "E-40": CodeRange("internal", SwiggyAssistantError),
+    "E-41": CodeRange("the chat database and the shared state", StorageError),
+    "E-50": CodeRange("authentication", None),
+    "E-51": CodeRange("Sign in with Swiggy (OAuth 2.1)", OAuthError),
+}
+
+
+def code_range(code: ErrorCode) -> CodeRange:
+    """The range `code` belongs to."""
+    return CODE_RANGES[code.value[:4]]
+
+
+def rate_limited_message(who: str) -> str:
+    """What the person reads when `who` ("Swiggy", "The server 'notes'") answered 429."""
+    return f"{who} is limiting requests right now (429)."
+
+
+_KEPT: Final = " Your message is kept on this page."
+# The message of each code that has one fixed message (the others are worded where raised).
+DEFAULT_MESSAGES: Final[dict[ErrorCode, str]] = {
+    ErrorCode.API_AUTH: "The Anthropic API key was rejected. Check it on Connections.",
+    ErrorCode.SWIGGY_SESSION_EXPIRED: "Your Swiggy session has expired or lacks permission. "
+    "Reconnect Swiggy.",
+    ErrorCode.API_RATE_LIMIT: "Too many requests right now.",
+    ErrorCode.API_SERVER: "The AI service had an internal error.",
+    ErrorCode.API_OVERLOADED: "The AI service is overloaded right now.",
+    ErrorCode.API_NETWORK: "Could not reach the AI service. Check your connection.",
+    ErrorCode.API_TIMEOUT: "The reply took too long and was stopped.",
+    ErrorCode.API_BAD_REQUEST: "The AI service rejected the request.",
+    ErrorCode.API_STREAM: "The reply stream broke off.",
+    ErrorCode.API_UNKNOWN: "Something went wrong talking to the AI service.",
+    ErrorCode.TOOL_AUTH: "Your Swiggy session has expired. "
+    "Please click Reconnect to sign in again.",
+    ErrorCode.TOOL_SESSION_REVOKED: "Swiggy revoked your session (419). "
+    "Reconnect and sign in again with your phone and OTP.",
+    ErrorCode.TOOL_FORBIDDEN: "Swiggy says your sign-in does not allow this (403). "
+    "Reconnect to grant access again.",
+    ErrorCode.TOOL_RATE_LIMITED: rate_limited_message("Swiggy"),
+    ErrorCode.TOOL_ADDRESS: "Your saved location seems invalid for Swiggy right now. "
+    "Pick another address.",
+    ErrorCode.TOOL_UPSTREAM: "The Swiggy service is temporarily unavailable. "
+    "Please try again in a minute.",
+    ErrorCode.TOOL_INTERNAL: "Swiggy had an internal error. "
+    "You can report it to Swiggy if it happens again.",
+    ErrorCode.TOOL_NOT_FOUND: "Swiggy does not offer that here (not found).",
+    ErrorCode.TOOL_DOMAIN: "Swiggy could not do that.",
+    ErrorCode.TOOL_VALIDATION: "I hit repeated errors from the Swiggy service "
+    "and stopped retrying.",
+    ErrorCode.STORE_READ_ONLY: "The chat database is read-only, so nothing new can be saved."
+    + _KEPT,
+    ErrorCode.STORE_BUSY: "The chat database is busy with another request. "
+    "Wait a moment and try again." + _KEPT,
+    ErrorCode.STORE_MISSING: "The chat database is missing or cannot be opened "
+    "(it may have been moved or deleted). "
+    "Check the database setting and restart the app." + _KEPT,
+    ErrorCode.STORE_UNREACHABLE: "The chat database server cannot be reached "
+    "(it may be down, or the database setting may name the wrong host or port). "
+    "Try again in a moment; if it keeps happening, check the setting and the server." + _KEPT,
+    ErrorCode.STORE_FAILED: "The chat database could not complete this request. Try again;"
+    " if it keeps happening, restart the app." + _KEPT,
+}

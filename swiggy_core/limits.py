@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from swiggy_core.constants import PAISE_PER_RUPEE
 from swiggy_core.conversation._context import LOCAL_TZ
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.formatting import MAX_RUPEES, rupees
 from swiggy_core.store import ChatStore
 from swiggy_core.store.spending import AMOUNT_KEY, DAY_KEY, SETTLED_AUDIT, SPEND_AUDIT
@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 
-class SpendingLimitExceeded(SwiggyAssistantError):
+class SpendingLimitExceeded(ActionRefused):
     """The total is above the per-order limit or would take today past the per-day one."""
 
     code = ErrorCode.SPENDING_LIMIT

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from swiggy_core.actions import REDO_TAG, check_typed, typed_message, visible_text
-from swiggy_core.errors import ErrorCode, InputError, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode, InputError
 from swiggy_core.models import ChatMessage, MessageMeta, TextBlock, ToolResultBlock, tool_pairs
 from swiggy_core.store import ApprovalRecord
 from swiggy_core.store.approval_states import COUNTED
@@ -39,12 +39,6 @@ SPENT_IN_TURN: Final = (
     "An order or booking you confirmed came from that reply, so it can't be redone. "
     "Send a new message instead."
 )
-
-
-class NothingToRedo(SwiggyAssistantError):
-    """Edit or regenerate asked for where it cannot apply."""
-
-    code = ErrorCode.NOTHING_TO_REDO
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +84,8 @@ def _check(history: Sequence[ChatMessage], approvals: Sequence[ApprovalRecord]) 
         return options
     start = _last_typed(history)
     if start is not None and _spent_after(history, start, approvals):
-        raise NothingToRedo(SPENT_IN_TURN)
-    raise NothingToRedo(NOTHING_TO_REDO)
+        raise ActionRefused(SPENT_IN_TURN, code=ErrorCode.NOTHING_TO_REDO)
+    raise ActionRefused(NOTHING_TO_REDO, code=ErrorCode.NOTHING_TO_REDO)
 
 
 def _asked_again(words: str, kind: RedoKind) -> ChatMessage:

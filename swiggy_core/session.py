@@ -25,7 +25,7 @@ import anthropic
 from swiggy_core import session_confirm
 from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode, SwiggyAssistantError
 from swiggy_core.hook_rules import default_hooks
 from swiggy_core.hooks import CallScope, ToolHooks
 from swiggy_core.limits import (
@@ -42,7 +42,6 @@ from swiggy_core.parsers import AddressItem
 from swiggy_core.parsers.cards import latest_request
 from swiggy_core.redo import (
     NOTHING_TO_REDO,
-    NothingToRedo,
     RedoOptions,
     edited_message,
     redo_options,
@@ -57,7 +56,6 @@ from swiggy_core.session_settle import (
 )
 from swiggy_core.session_steps import SessionSteps
 from swiggy_core.session_support import (
-    ApprovalError,
     approval_request,
     close_open_requests,
     error_info,
@@ -279,12 +277,12 @@ class ChatSession:
         """The chat's approvals, read when the redo is built (after settling)."""
         conversation_id = self.conversation_id
         if conversation_id is None:
-            raise NothingToRedo(NOTHING_TO_REDO)
+            raise ActionRefused(NOTHING_TO_REDO, code=ErrorCode.NOTHING_TO_REDO)
         return lambda: self.store.approvals_for(conversation_id)
 
     def _reserve(self, kind: TurnKind) -> tuple[TurnHandle, HeldLease]:
         """This process's registry first (a second tab here), then the chat's lease in the
-        shared store (another replica): TurnBusy or TurnElsewhere when a reply runs."""
+        shared store (another replica): E-1105 or TurnElsewhere when a reply runs."""
         assert self.conversation_id is not None
         handle = reserve(self.conversation_id, kind)
         try:
@@ -407,4 +405,4 @@ class ChatSession:
         return own_approval(self.store, approval_id, self.user_id, self.conversation_id)
 
 
-__all__ = ["ApprovalError", "ChatSession"]
+__all__ = ["ChatSession"]

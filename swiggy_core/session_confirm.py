@@ -15,7 +15,7 @@ from swiggy_core.approval import ApprovalView, prepare
 from swiggy_core.approval.settle import decided_answer
 from swiggy_core.approval.view import same_order
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest, outcome_error
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.limits import (
     Budget,
     SpendingLimitExceeded,
@@ -27,7 +27,7 @@ from swiggy_core.models import ErrorInfo
 from swiggy_core.parsers import AddressItem
 from swiggy_core.session_settle import append_answer
 from swiggy_core.session_steps import spend_amount, spend_facts
-from swiggy_core.session_support import ApprovalError, not_pending_error
+from swiggy_core.session_support import not_pending_error
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
 from swiggy_core.verticals import get_vertical
 
@@ -105,7 +105,7 @@ def readdress(steps: SessionSteps, record: ApprovalRecord, address: AddressItem)
     view = ApprovalView.model_validate(record.view)
     offered = {choice.address_id for choice in view.address_choices}
     if address.address_id not in offered:
-        raise ApprovalError(
+        raise ActionRefused(
             "That is not one of your saved addresses.", code=ErrorCode.APPROVAL_INVALID
         )
     store = steps.store
@@ -133,7 +133,7 @@ def readdress(steps: SessionSteps, record: ApprovalRecord, address: AddressItem)
         )
     )
     if not same_order(view, prepared.view):
-        raise ApprovalError(
+        raise ActionRefused(
             "Your cart comes to something different for that address: look at it again "
             "and confirm.",
             code=ErrorCode.APPROVAL_CHANGED,

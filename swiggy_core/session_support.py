@@ -8,7 +8,7 @@ from typing import Any
 from swiggy_core.approval.settle import answer_of
 from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.models import (
     ChatMessage,
     ErrorInfo,
@@ -23,10 +23,6 @@ from swiggy_core.parsers.cards import parse_cards
 from swiggy_core.parsers.routing import changes_cart
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
 from swiggy_core.verticals import VERTICALS, get_vertical
-
-
-class ApprovalError(SwiggyAssistantError):
-    """A Confirm or Cancel that cannot apply (already used, expired, changed)."""
 
 
 def close_open_requests(
@@ -52,22 +48,22 @@ def close_open_requests(
     return message.model_copy(update={"content": [*answers, *message.blocks()]})
 
 
-def not_pending_error(store: ChatStore, approval_id: str) -> ApprovalError:
+def not_pending_error(store: ChatStore, approval_id: str) -> ActionRefused:
     """Why a Confirm or Cancel found its approval no longer pending, as a coded error."""
     record = store.get_approval(approval_id)
     status = record.status if record else "missing"
     if status == "expired" or (status == "pending" and record is not None):
-        return ApprovalError(
+        return ActionRefused(
             "This confirmation expired. Ask again to see the current cart or slot.",
             code=ErrorCode.APPROVAL_EXPIRED,
         )
     if status in ("executing", "done", "failed", "unknown"):
-        return ApprovalError(
+        return ActionRefused(
             "This was already confirmed once; it will not run again.",
             code=ErrorCode.APPROVAL_NOT_PENDING,
         )
     why = _CLOSED_WHY.get(status, "it was closed")
-    return ApprovalError(
+    return ActionRefused(
         f"This confirmation is no longer open: {why}. Ask again if you still want it.",
         code=ErrorCode.APPROVAL_NOT_PENDING,
     )
@@ -160,7 +156,7 @@ def own_approval(
     """The approval, if it belongs to this person's chat; else the coded refusal."""
     record = store.get_approval(approval_id)
     if record is None or record.user_id != user_id or record.conversation_id != conversation_id:
-        raise ApprovalError(
+        raise ActionRefused(
             "There is nothing waiting for your confirmation here.",
             code=ErrorCode.APPROVAL_NOT_PENDING,
         )

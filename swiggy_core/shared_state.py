@@ -28,7 +28,7 @@ from swiggy_core.constants import (
     REDIS_URL_ENV,
     SHARED_STATE_KEY_PREFIX,
 )
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ErrorCode, SettingsError, StorageError
 from swiggy_core.logsafe import mask_url_password, redact, register_secret
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ Clock = Callable[[], float]
 PERSON_KEY_CHARS: Final = 16
 
 
-class SharedStateError(SwiggyAssistantError):
+class SharedStateError(StorageError):
     """The shared state (Redis) could not be read or written; the message names no secret."""
 
     code = ErrorCode.STORE_FAILED
@@ -168,9 +168,8 @@ class RedisState:
                 socket_connect_timeout=timeout,
             )
         except ValueError as error:
-            raise SharedStateError(
-                f"{self._where} is not a Redis URL ({redact(str(error)).rstrip('.')}).",
-                code=ErrorCode.SETTING_INVALID,
+            raise SettingsError(
+                f"{self._where} is not a Redis URL ({redact(str(error)).rstrip('.')})."
             ) from None
 
     def __repr__(self) -> str:
@@ -283,7 +282,7 @@ def open_state(url: str) -> tuple[SharedState, str | None]:
     try:
         state = RedisState(url.strip())
         state.ping()
-    except SharedStateError as error:
+    except (SettingsError, SharedStateError) as error:
         problem = (
             f"[{ErrorCode.SETTING_INVALID}] {REDIS_URL_ENV} is set but cannot be used: "
             f"{error.message} "

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import DEFAULT_MESSAGES, ErrorCode
 from swiggy_core.models import ErrorInfo
 from swiggy_core.retry_after import capped, retry_after_text
 
@@ -90,46 +90,18 @@ def tool_error_info(error: ToolError, tool_name: str) -> ErrorInfo:
     )
 
 
-def rate_limited_message(who: str) -> str:
-    """What the person reads when `who` ("Swiggy", "The server 'notes'") answered 429."""
-    return f"{who} is limiting requests right now (429)."
-
-
-_MESSAGES: dict[ToolErrorCategory, tuple[ErrorCode, str]] = {
-    ToolErrorCategory.AUTH: (
-        ErrorCode.TOOL_AUTH,
-        "Your Swiggy session has expired. Please click Reconnect to sign in again.",
-    ),
-    ToolErrorCategory.REVOKED: (
-        ErrorCode.TOOL_SESSION_REVOKED,
-        "Swiggy revoked your session (419). Reconnect and sign in again with your phone and OTP.",
-    ),
-    ToolErrorCategory.FORBIDDEN: (
-        ErrorCode.TOOL_FORBIDDEN,
-        "Swiggy says your sign-in does not allow this (403). Reconnect to grant access again.",
-    ),
-    ToolErrorCategory.RATE_LIMIT: (ErrorCode.TOOL_RATE_LIMITED, rate_limited_message("Swiggy")),
-    ToolErrorCategory.ADDRESS: (
-        ErrorCode.TOOL_ADDRESS,
-        "Your saved location seems invalid for Swiggy right now. Pick another address.",
-    ),
-    ToolErrorCategory.SERVER: (
-        ErrorCode.TOOL_UPSTREAM,
-        "The Swiggy service is temporarily unavailable. Please try again in a minute.",
-    ),
-    ToolErrorCategory.INTERNAL: (
-        ErrorCode.TOOL_INTERNAL,
-        "Swiggy had an internal error. You can report it to Swiggy if it happens again.",
-    ),
-    ToolErrorCategory.NOT_FOUND: (
-        ErrorCode.TOOL_NOT_FOUND,
-        "Swiggy does not offer that here (not found).",
-    ),
-    ToolErrorCategory.DOMAIN: (ErrorCode.TOOL_DOMAIN, "Swiggy could not do that."),
-    ToolErrorCategory.VALIDATION: (
-        ErrorCode.TOOL_VALIDATION,
-        "I hit repeated errors from the Swiggy service and stopped retrying.",
-    ),
+# Each category's code; its message is the code's default (swiggy_core.errors).
+_CODES: dict[ToolErrorCategory, ErrorCode] = {
+    ToolErrorCategory.AUTH: ErrorCode.TOOL_AUTH,
+    ToolErrorCategory.REVOKED: ErrorCode.TOOL_SESSION_REVOKED,
+    ToolErrorCategory.FORBIDDEN: ErrorCode.TOOL_FORBIDDEN,
+    ToolErrorCategory.RATE_LIMIT: ErrorCode.TOOL_RATE_LIMITED,
+    ToolErrorCategory.ADDRESS: ErrorCode.TOOL_ADDRESS,
+    ToolErrorCategory.SERVER: ErrorCode.TOOL_UPSTREAM,
+    ToolErrorCategory.INTERNAL: ErrorCode.TOOL_INTERNAL,
+    ToolErrorCategory.NOT_FOUND: ErrorCode.TOOL_NOT_FOUND,
+    ToolErrorCategory.DOMAIN: ErrorCode.TOOL_DOMAIN,
+    ToolErrorCategory.VALIDATION: ErrorCode.TOOL_VALIDATION,
 }
 
 _BY_STATUS: dict[int, ToolErrorCategory] = {
@@ -205,7 +177,7 @@ _MAX_SAMPLE = 2000
 
 def category_of(code: ErrorCode) -> ToolErrorCategory:
     """The category an E-3xxx code belongs to (transport errors carry only the code)."""
-    for category, (known, _) in _MESSAGES.items():
+    for category, known in _CODES.items():
         if known is code:
             return category
     return ToolErrorCategory.SERVER
@@ -228,7 +200,8 @@ def classify_tool_failure(
         or _BY_RPC_CODE.get(rpc_code or 0)
         or _by_text(sample)
     )
-    code, text = _MESSAGES[category]
+    code = _CODES[category]
+    text = DEFAULT_MESSAGES[code]
     if category is ToolErrorCategory.DOMAIN and symbol in DOMAIN_MESSAGES:
         text = DOMAIN_MESSAGES[symbol]
     wait = capped(retry_after) if retry_after is not None else None

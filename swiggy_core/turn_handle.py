@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Literal
 
 from swiggy_core.engine import StreamEvent
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.models import Usage
 from swiggy_core.turn_lease import HeldLease
 
@@ -25,12 +25,6 @@ TurnKind = Literal["message", "confirm", "decline", "retry", "edit", "regenerate
 # How often a watcher wakes while nothing arrives (keeps the page responsive to Stop).
 HEARTBEAT_SECONDS = 0.25
 BUSY_MESSAGE = "A reply is still coming in: wait for it or press Stop."
-
-
-class TurnBusy(SwiggyAssistantError):
-    """A turn is already running in this conversation."""
-
-    code = ErrorCode.TURN_BUSY
 
 
 class Heartbeat:
@@ -150,12 +144,12 @@ def running_turn(conversation_id: str | None) -> TurnHandle | None:
 
 
 def reserve(conversation_id: str, kind: TurnKind) -> TurnHandle:
-    """Register a new turn of this conversation in this process (TurnBusy if one runs)."""
+    """Register a new turn of this conversation in this process (E-1105 if one runs)."""
     handle = TurnHandle(conversation_id, kind)
     with _registry_lock:
         current = _running.get(conversation_id)
         if current is not None and not current.finished:
-            raise TurnBusy(BUSY_MESSAGE)
+            raise ActionRefused(BUSY_MESSAGE, code=ErrorCode.TURN_BUSY)
         _running[conversation_id] = handle
     return handle
 
@@ -208,6 +202,6 @@ def _forget(handle: TurnHandle) -> None:
 
 
 def ensure_idle(conversation_id: str | None) -> None:
-    """Raise TurnBusy when a turn of this conversation is running."""
+    """Raise ActionRefused (E-1105) when a turn of this conversation is running."""
     if running_turn(conversation_id) is not None:
-        raise TurnBusy(BUSY_MESSAGE)
+        raise ActionRefused(BUSY_MESSAGE, code=ErrorCode.TURN_BUSY)

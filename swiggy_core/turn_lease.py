@@ -22,7 +22,7 @@ from swiggy_core.constants import (
     TURN_LEASE_TTL_ENV,
     TURN_LEASE_TTL_SECONDS,
 )
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ActionRefused, ErrorCode, SwiggyAssistantError
 from swiggy_core.store.leases import LeaseBook
 
 logger = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ ELSEWHERE_MESSAGE: Final = (
 )
 
 
-class TurnElsewhere(SwiggyAssistantError):
+class TurnElsewhere(ActionRefused):
     """Another process (or replica) is replying in this chat right now."""
 
     code = ErrorCode.TURN_ELSEWHERE

@@ -15,7 +15,7 @@ from typing import Final, Literal
 import streamlit as st
 
 from swiggy_core.constants import VERTICAL_IDS
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ErrorCode, McpServerError, SwiggyAssistantError
 from swiggy_core.mcp.config import ServerConfig, Transport
 from swiggy_core.mcp.user_servers import (
     remove_user_server,
@@ -151,7 +151,7 @@ def _form_config(taken: frozenset[str]) -> ServerConfig:
     key = str(values.get("srv-add-key", "")).strip()
     transport: Transport = values.get("srv-add-transport", "http")
     if key in taken:
-        raise SwiggyAssistantError(
+        raise McpServerError(
             f"A server called '{key}' is already in use: choose another name.",
             code=ErrorCode.SERVER_CONFIG,
         )
@@ -173,7 +173,7 @@ def _command_line(text: object) -> tuple[str, tuple[str, ...]]:
     try:
         words = shlex.split(str(text or ""))
     except ValueError as problem:  # shlex's own words, e.g. "No closing quotation"
-        raise SwiggyAssistantError(
+        raise McpServerError(
             f"The command line could not be read ({problem}).", code=ErrorCode.SERVER_CONFIG
         ) from problem
     return (words[0], tuple(words[1:])) if words else ("", ())

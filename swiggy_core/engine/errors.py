@@ -6,7 +6,7 @@ import anthropic
 import httpx2
 
 from swiggy_core.engine.retry import parse_retry_after
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import DEFAULT_MESSAGES, ErrorCode
 from swiggy_core.models import ErrorInfo
 from swiggy_core.tool_errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
 
@@ -31,20 +31,18 @@ BAD_REQUEST = "bad_request"
 STREAM = "stream"
 UNKNOWN = "unknown"
 
-_MESSAGES: dict[str, tuple[ErrorCode, str]] = {
-    AUTH: (ErrorCode.API_AUTH, "The Anthropic API key was rejected. Check it on Connections."),
-    PERMISSION: (
-        ErrorCode.SWIGGY_SESSION_EXPIRED,
-        "Your Swiggy session has expired or lacks permission. Reconnect Swiggy.",
-    ),
-    RATE_LIMIT: (ErrorCode.API_RATE_LIMIT, "Too many requests right now."),
-    SERVER: (ErrorCode.API_SERVER, "The AI service had an internal error."),
-    OVERLOADED: (ErrorCode.API_OVERLOADED, "The AI service is overloaded right now."),
-    NETWORK: (ErrorCode.API_NETWORK, "Could not reach the AI service. Check your connection."),
-    TIMEOUT: (ErrorCode.API_TIMEOUT, "The reply took too long and was stopped."),
-    BAD_REQUEST: (ErrorCode.API_BAD_REQUEST, "The AI service rejected the request."),
-    STREAM: (ErrorCode.API_STREAM, "The reply stream broke off."),
-    UNKNOWN: (ErrorCode.API_UNKNOWN, "Something went wrong talking to the AI service."),
+# Each category's code; its message is the code's default (swiggy_core.errors).
+_CODES: dict[str, ErrorCode] = {
+    AUTH: ErrorCode.API_AUTH,
+    PERMISSION: ErrorCode.SWIGGY_SESSION_EXPIRED,
+    RATE_LIMIT: ErrorCode.API_RATE_LIMIT,
+    SERVER: ErrorCode.API_SERVER,
+    OVERLOADED: ErrorCode.API_OVERLOADED,
+    NETWORK: ErrorCode.API_NETWORK,
+    TIMEOUT: ErrorCode.API_TIMEOUT,
+    BAD_REQUEST: ErrorCode.API_BAD_REQUEST,
+    STREAM: ErrorCode.API_STREAM,
+    UNKNOWN: ErrorCode.API_UNKNOWN,
 }
 _RETRYABLE = frozenset({RATE_LIMIT, SERVER, OVERLOADED})
 
@@ -62,7 +60,8 @@ _STREAM_ERROR_TYPES = {
 
 def error_info(category: str, *, status: int | None = None, detail: str = "") -> ErrorInfo:
     """Build the ErrorInfo for a category; `detail` is appended when it helps."""
-    code, message = _MESSAGES.get(category, _MESSAGES[UNKNOWN])
+    code = _CODES.get(category, _CODES[UNKNOWN])
+    message = DEFAULT_MESSAGES[code]
     if detail:
         message = f"{message} ({detail})"
     return ErrorInfo(

@@ -6,13 +6,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ErrorCode, McpServerError
 from swiggy_core.mcp.media import text_parts
 from swiggy_core.retry_after import whole_seconds
 from swiggy_core.tool_content import MediaPart, TextContent, ToolResultPart
 
 
-class McpCallError(SwiggyAssistantError):
+class McpCallError(McpServerError):
     """A tool call that could not be made (dead server, refused token, timeout, junk).
 
     `status` / `status_text` ("401 Unauthorized") are set when the server answered an HTTP

@@ -23,7 +23,7 @@ from mcp.types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST
 from pydantic import ValidationError
 
 from swiggy_core.constants import MCP_SERVERS
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ErrorCode, rate_limited_message
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp.client import McpCallError, RateLimited
 from swiggy_core.mcp.transports import Endpoint, Wire, open_transport
@@ -32,7 +32,7 @@ from swiggy_core.retry_after import (
     retry_after_text,
     retry_after_value,
 )
-from swiggy_core.tool_errors import classify_tool_failure, rate_limited_message
+from swiggy_core.tool_errors import classify_tool_failure
 
 T = TypeVar("T")
 _AUTH_STATUSES = frozenset({401, 403, 419})

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address
 
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ErrorCode, McpServerError
 
 __all__ = [
     "HostRefused",
@@ -56,7 +56,7 @@ _SHARED = "on a carrier's shared network"
 _NOT_PUBLIC = "not public"
 
 
-class HostRefused(SwiggyAssistantError):
+class HostRefused(McpServerError):
     """A person's server whose address is not public; `host` is the host as it was given."""
 
     code = ErrorCode.SERVER_HOST_REFUSED

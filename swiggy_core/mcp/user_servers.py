@@ -22,7 +22,7 @@ from swiggy_core.constants import (
     USER_SERVERS_MAX,
     USER_SERVERS_PREFERENCE,
 )
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ErrorCode, McpServerError, SwiggyAssistantError
 from swiggy_core.mcp.config_rules import EntryError, build_server, server_entry
 from swiggy_core.mcp.egress import Resolver, check_host, system_resolver
 from swiggy_core.mcp.records import ServerConfig, ServerConfigSet
@@ -148,7 +148,7 @@ def check_user_server(
 
 def _refuse(message: str, *, key: str | None = None) -> NoReturn:
     where = f"server '{key}': " if key else ""
-    raise SwiggyAssistantError(f"{where}{message}", code=ErrorCode.SERVER_CONFIG)
+    raise McpServerError(f"{where}{message}", code=ErrorCode.SERVER_CONFIG)
 
 
 def _stored(db: PreferenceStore, user_id: str) -> dict[str, dict[str, Any]]:

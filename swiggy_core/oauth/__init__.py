@@ -6,8 +6,8 @@ callback's query parameters; `redirect_uri_for` names the loopback callback Swig
 `OAuthError` with an E-51xx code.
 """
 
+from swiggy_core.errors import OAuthError
 from swiggy_core.oauth.discovery import AuthServerMetadata, discover
-from swiggy_core.oauth.errors import OAuthError
 from swiggy_core.oauth.pending import MemoryPendingStore, PendingAuthorization, PendingStore
 from swiggy_core.oauth.service import NOT_ALLOWLISTED_MESSAGE, SignInService
 from swiggy_core.oauth.token import SwiggyToken

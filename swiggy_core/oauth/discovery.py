@@ -17,8 +17,7 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from swiggy_core.errors import ErrorCode
-from swiggy_core.oauth.errors import OAuthError
+from swiggy_core.errors import ErrorCode, OAuthError
 from swiggy_core.oauth.urls import is_allowed_endpoint, origin_of
 from swiggy_core.oauth.web import get_json
 

@@ -19,8 +19,8 @@ from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
 from swiggy_core.constants import OAUTH_SCOPE
-from swiggy_core.errors import ErrorCode
-from swiggy_core.oauth.errors import OAuthError, server_text
+from swiggy_core.errors import ErrorCode, OAuthError
+from swiggy_core.oauth.errors import server_text
 from swiggy_core.oauth.pkce import s256_challenge
 from swiggy_core.oauth.token import SwiggyToken
 from swiggy_core.oauth.urls import is_allowed_endpoint, is_loopback_url

@@ -17,8 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from swiggy_core.constants import OAUTH_PENDING_MEMORY_SECONDS
-from swiggy_core.errors import ErrorCode
-from swiggy_core.oauth.errors import OAuthError
+from swiggy_core.errors import PendingSignInsUnreachable
 from swiggy_core.oauth.pending import MemoryPendingStore, PendingAuthorization, PendingStore
 from swiggy_core.shared_state import RedisState, SharedState, SharedStateError, shared_state
 
@@ -78,10 +77,9 @@ def _reachable() -> Iterator[None]:
     try:
         yield
     except SharedStateError as error:
-        raise OAuthError(
+        raise PendingSignInsUnreachable(
             f"Pending sign-ins are kept in Redis, which did not answer ({error.message}). "
-            "Try signing in again in a moment.",
-            code=ErrorCode.STORE_FAILED,
+            "Try signing in again in a moment."
         ) from None
 
 

@@ -11,9 +11,9 @@ import threading
 import httpx2
 
 from swiggy_core.constants import OAUTH_SCOPE
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ErrorCode, OAuthError
 from swiggy_core.oauth.discovery import AuthServerMetadata
-from swiggy_core.oauth.errors import OAuthError, server_text
+from swiggy_core.oauth.errors import server_text
 from swiggy_core.oauth.web import post_json
 
 _OK_STATUSES = (200, 201)

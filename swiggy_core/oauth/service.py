@@ -18,11 +18,11 @@ from swiggy_core.constants import (
     OAUTH_HTTP_TIMEOUT_SECONDS,
     OAUTH_PENDING_TTL_SECONDS,
 )
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ErrorCode, OAuthError
 from swiggy_core.logsafe import register_secret
 from swiggy_core.oauth import exchange
 from swiggy_core.oauth.discovery import AuthServerMetadata, discover
-from swiggy_core.oauth.errors import OAuthError, server_text
+from swiggy_core.oauth.errors import server_text
 from swiggy_core.oauth.pending import MemoryPendingStore, PendingAuthorization, PendingStore
 from swiggy_core.oauth.pkce import new_state, new_verifier
 from swiggy_core.oauth.registration import ClientRegistry

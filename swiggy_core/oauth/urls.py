@@ -11,8 +11,7 @@ from swiggy_core.constants import (
     OAUTH_LOOPBACK_ISSUER_PATH,
     OAUTH_PINNED_ISSUERS,
 )
-from swiggy_core.errors import ErrorCode
-from swiggy_core.oauth.errors import OAuthError
+from swiggy_core.errors import ErrorCode, OAuthError
 
 _HOST_HEADER = re.compile(r"(localhost|127\.0\.0\.1)(?::(\d{1,5}))?")
 _MAX_PORT = 65_535

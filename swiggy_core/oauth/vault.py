@@ -16,9 +16,8 @@ import threading
 
 from cryptography.fernet import Fernet, InvalidToken
 
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ErrorCode, OAuthError
 from swiggy_core.logsafe import register_secret
-from swiggy_core.oauth.errors import OAuthError
 from swiggy_core.oauth.token import SwiggyToken
 from swiggy_core.store import ChatStore
 

@@ -17,7 +17,7 @@ from typing import Final
 
 from sqlalchemy import exc
 
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import DEFAULT_MESSAGES, ErrorCode, StorageError
 
 try:  # PostgreSQL support is optional at run time; SQLite needs nothing extra.
     import psycopg
@@ -28,22 +28,6 @@ except ImportError:  # pragma: no cover - psycopg is a declared dependency
     _DRIVER_ERRORS = (sqlite3.Error,)
     _SERVER_OPERATIONAL = ()
 _DATABASE_ERRORS: tuple[type[Exception], ...] = (exc.SQLAlchemyError, *_DRIVER_ERRORS)
-
-_KEPT: Final = " Your message is kept on this page."
-MESSAGES: Final[dict[ErrorCode, str]] = {
-    ErrorCode.STORE_READ_ONLY: "The chat database is read-only, so nothing new can be saved."
-    + _KEPT,
-    ErrorCode.STORE_BUSY: "The chat database is busy with another request. "
-    "Wait a moment and try again." + _KEPT,
-    ErrorCode.STORE_MISSING: "The chat database is missing or cannot be opened "
-    "(it may have been moved or deleted). "
-    "Check the database setting and restart the app." + _KEPT,
-    ErrorCode.STORE_UNREACHABLE: "The chat database server cannot be reached "
-    "(it may be down, or the database setting may name the wrong host or port). "
-    "Try again in a moment; if it keeps happening, check the setting and the server." + _KEPT,
-    ErrorCode.STORE_FAILED: "The chat database could not complete this request. Try again;"
-    " if it keeps happening, restart the app." + _KEPT,
-}
 
 # SQLite primary result codes (the low byte of the extended code).
 _SQLITE_CODES: Final[dict[int, ErrorCode]] = {
@@ -75,14 +59,14 @@ _SQLSTATE_CLASSES: Final[dict[str, ErrorCode]] = {
 }
 
 
-class StoreError(SwiggyAssistantError):
+class StoreError(StorageError):
     """The chat database failed; `code` says how (E-41xx)."""
 
     code = ErrorCode.STORE_FAILED
 
 
 def store_error(code: ErrorCode, message: str | None = None) -> StoreError:
-    return StoreError(message or MESSAGES[code], code=code)
+    return StoreError(message or DEFAULT_MESSAGES[code], code=code)
 
 
 def classify(error: BaseException) -> ErrorCode:

@@ -23,10 +23,9 @@ from session_peers import Shop, finish, new_session
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV, APPROVAL_TOOL_NAME
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
 from swiggy_core.session import ChatSession
-from swiggy_core.session_support import ApprovalError
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import CallClientTool, Finish, TurnContext
 
@@ -149,7 +148,7 @@ def test_a_gated_call_runs_once_after_the_person_confirms_that_exact_call(
     assert notes.calls == [("submit_cart", {"cart": "milk x2"})]
     record = store.get_approval(approval.id)
     assert record is not None and record.status == "done"
-    with pytest.raises(ApprovalError) as again:
+    with pytest.raises(ActionRefused) as again:
         session.confirm(approval.id)
     assert again.value.code is ErrorCode.APPROVAL_NOT_PENDING
     assert notes.calls == [("submit_cart", {"cart": "milk x2"})], "run twice"

@@ -28,10 +28,9 @@ from session_peers import (
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import StreamFailed
-from swiggy_core.errors import ErrorCode
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.models import ToolResultBlock, tool_pairs
 from swiggy_core.parsers import AddressItem
-from swiggy_core.session import ApprovalError
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import Finish
 
@@ -80,7 +79,7 @@ def test_an_order_needs_a_stored_approval_and_runs_once(
     assert answer.meta.cards[approval.tool_use_id].type == "order_placed"
     assert '"approval": "confirmed"' in history[-1].text()
 
-    with pytest.raises(ApprovalError) as again:
+    with pytest.raises(ActionRefused) as again:
         session.confirm(approval.id)
     assert again.value.code is ErrorCode.APPROVAL_NOT_PENDING
     assert shop.orders() == before + 1
@@ -156,8 +155,9 @@ def test_cancel_tells_the_model_and_spends_nothing(engine, emu, store, shop) -> 
     emu.brain.enqueue(echo)
     finish(session.decline(approval.id))
     assert '"approval": "declined"' in session.history()[-1].text()
-    with pytest.raises(ApprovalError):
+    with pytest.raises(ActionRefused) as refused:
         session.confirm(approval.id)
+    assert refused.value.code.name.startswith("APPROVAL_")
     assert shop.orders() == before
 
 
@@ -224,9 +224,9 @@ def test_confirm_in_two_tabs_orders_once(emu, shop, shared_db_url) -> None:
     def press(session) -> None:
         try:
             outcomes.append(finish(session.confirm(approval.id)))
-        except ApprovalError as error:
+        except ActionRefused as error:
             outcomes.append(error)
-        except Exception as error:  # TurnBusy when the other tab's turn is running
+        except Exception as error:  # E-1105 when the other tab's turn is running
             outcomes.append(error)
 
     threads = [threading.Thread(target=press, args=(s,)) for s in (first, second, first)]
@@ -249,8 +249,9 @@ def test_a_second_request_replaces_the_first(emu, store, shop) -> None:
     assert first is not None and second is not None and first.id != second.id
     record = store.get_approval(first.id)
     assert record is not None and record.status == "superseded"
-    with pytest.raises(ApprovalError):
+    with pytest.raises(ActionRefused) as refused:
         session.confirm(first.id)
+    assert refused.value.code.name.startswith("APPROVAL_")
     # The open request was answered in the person's next message, before their words.
     history = session.history()
     pairs = [p for p in tool_pairs(history) if p.use.name == APPROVAL_TOOL_NAME]
@@ -292,8 +293,9 @@ def test_a_cart_change_on_another_page_ends_the_open_approval(emu, store, shop) 
     record = store.get_approval(approval.id)
     assert record is not None and record.status == "superseded"
     before = shop.orders()
-    with pytest.raises(ApprovalError):
+    with pytest.raises(ActionRefused) as refused:
         groceries.confirm(approval.id)
+    assert refused.value.code.name.startswith("APPROVAL_")
     assert shop.orders() == before
 
 
@@ -307,7 +309,7 @@ def test_an_expired_approval_cannot_be_confirmed(emu, store, shop) -> None:
     later = datetime.now(UTC) + timedelta(minutes=11)
     session.clock = lambda: later
     assert session.pending_approval() is None, "an expired approval is not offered"
-    with pytest.raises(ApprovalError) as refused:
+    with pytest.raises(ActionRefused) as refused:
         session.confirm(approval.id)
     assert refused.value.code is ErrorCode.APPROVAL_EXPIRED
     assert shop.orders() == before
@@ -331,7 +333,7 @@ def test_a_confirmation_cannot_be_presented_for_another_chat_or_person(emu, stor
         conversation_id=owner.conversation_id, user_id="someone-else",
     )  # fmt: skip
     for session in (other_chat, stranger):
-        with pytest.raises(ApprovalError) as refused:
+        with pytest.raises(ActionRefused) as refused:
             session.confirm(approval.id)
         assert refused.value.code is ErrorCode.APPROVAL_NOT_PENDING
     assert shop.orders() == before

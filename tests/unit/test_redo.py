@@ -9,12 +9,11 @@ import pytest
 
 from swiggy_core.actions import CardAction, action_message, typed_message, visible_text
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.errors import ErrorCode, InputError
+from swiggy_core.errors import ActionRefused, ErrorCode, InputError
 from swiggy_core.models import ChatMessage, TextBlock, ToolResultBlock, ToolUseBlock
 from swiggy_core.redo import (
     EDIT_NOTE_FOR_MODEL,
     REGENERATE_NOTE_FOR_MODEL,
-    NothingToRedo,
     edited_message,
     redo_options,
     regenerate_message,
@@ -90,7 +89,7 @@ def test_nothing_to_redo_without_an_answered_typed_message() -> None:
     ]
     for history in cases:
         assert not redo_options(history, []).edit
-        with pytest.raises(NothingToRedo) as refused:
+        with pytest.raises(ActionRefused) as refused:
             regenerate_message(history, [])
         assert refused.value.code == ErrorCode.NOTHING_TO_REDO
 
@@ -103,7 +102,7 @@ def test_a_confirmation_question_may_be_redone_but_not_a_confirmed_order() -> No
     placed = [*history, outcome, _reply("Your order is on its way.")]
     for status in (ApprovalStatus.EXECUTING, ApprovalStatus.DONE, ApprovalStatus.UNKNOWN):
         assert not redo_options(placed, [_approval(use.id, status)]).regenerate
-        with pytest.raises(NothingToRedo, match="can't be redone"):
+        with pytest.raises(ActionRefused, match="can't be redone"):
             edited_message(placed, [_approval(use.id, status)], "place it again")
     # An order from an earlier turn does not stop redoing a later one.
     later = [*placed, typed_message("greek yogurt"), _reply("Here.")]
