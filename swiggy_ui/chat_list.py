@@ -52,8 +52,8 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
             support_code(ui.flash_code)
             ui.flash = ui.flash_code = None
         try:
-            chats = runtime.store.list_chats(runtime.user_id, vertical.id)
-            current = page.conversation_id or _newest(runtime, vertical)
+            chats = runtime.app.chats.listed(runtime.user_id, vertical.id)
+            current = page.conversation_id or runtime.app.chats.newest(runtime.user_id, vertical.id)
         except StoreError as error:
             st.caption(f":material/database: Chats could not be loaded ({error.code}).")
             return
@@ -83,12 +83,6 @@ def _ui_state(vertical: Vertical) -> ChatListState:
         st.session_state[key] = ChatListState()
     ui: ChatListState = st.session_state[key]
     return ui
-
-
-def _newest(runtime: Runtime, vertical: Vertical) -> str | None:
-    """The chat the page opens when it has none chosen (as `Runtime.session` picks it)."""
-    stored = runtime.store.list_conversations(runtime.user_id, vertical.id)
-    return stored[0].id if stored else None
 
 
 def _chooser(vertical: Vertical, chats: list[ConversationInfo], current: str | None) -> None:
@@ -242,7 +236,7 @@ def _new_chat(runtime: Runtime, vertical: Vertical) -> None:
     ui = _ui_state(vertical)
     _set_ui(ui, None, None)
     try:
-        chat_id = runtime.store.new_chat(runtime.user_id, vertical.id)
+        chat_id = runtime.app.chats.new(runtime.user_id, vertical.id)
     except StoreError as error:
         ui.flash, ui.flash_code = f"A new chat could not be started: {error.message}", error.code
         return
@@ -256,37 +250,30 @@ def _rename(runtime: Runtime, chat_id: str, key: str, ui: ChatListState) -> None
         ui.flash = "A chat needs a name: the old one is kept."
         return
     try:
-        runtime.store.rename_chat(runtime.user_id, chat_id, title)
+        runtime.app.chats.rename(runtime.user_id, chat_id, title)
     except StoreError as error:
         ui.flash, ui.flash_code = f"The chat could not be renamed: {error.message}", error.code
 
 
 def _delete(runtime: Runtime, vertical: Vertical, only: list[str] | None) -> None:
     """Delete one chat (`only`) or all of this shop's, keeping busy ones and saying why."""
-    # Imported here: the turn machinery loads the model SDKs, which a plain page does not need.
-    from swiggy_core.turn_handle import running_turn
-
     ui = _ui_state(vertical)
     _set_ui(ui, None, None)
     page = state.vertical_chat(vertical.id)
     try:
-        candidates = only or [
-            chat.id for chat in runtime.store.list_conversations(runtime.user_id, vertical.id)
-        ]
-        replying = [chat_id for chat_id in candidates if running_turn(chat_id) is not None]
-        outcome = runtime.store.delete_chats(runtime.user_id, vertical.id, only, replying)
+        outcome = runtime.app.chats.delete(runtime.user_id, vertical.id, only)
     except StoreError as error:
         ui.flash, ui.flash_code = f"Nothing was deleted: {error.message}", error.code
         return
     if page.conversation_id in outcome.deleted:
         page.conversation_id = None  # the page opens the newest chat left
     if outcome.kept:
-        ui.flash = _kept_message(outcome.kept, replying, single=only is not None)
+        ui.flash = _kept_message(outcome.kept, outcome.replying, single=only is not None)
     elif outcome.deleted:
         st.toast("Chat deleted" if only else "Chats cleared", icon=":material/delete:")
 
 
-def _kept_message(kept: tuple[str, ...], replying: list[str], *, single: bool) -> str:
+def _kept_message(kept: tuple[str, ...], replying: tuple[str, ...], *, single: bool) -> str:
     still_replying = any(chat_id in replying for chat_id in kept)
     reason = (
         "a reply is still coming in (press Stop, or wait for it)"

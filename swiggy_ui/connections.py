@@ -8,8 +8,9 @@ import anthropic
 import httpx2
 import streamlit as st
 
+from swiggy_app.app import REAL_SERVER_URLS
 from swiggy_core.audited import run_audited
-from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, KNOWN_MODELS, MCP_SERVERS
+from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, KNOWN_MODELS
 from swiggy_core.engine import classify_api_error, make_client
 from swiggy_core.errors import ErrorCode
 from swiggy_core.hooks import CallScope
@@ -29,7 +30,6 @@ from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runti
 from swiggy_ui.safe_text import plain
 from swiggy_ui.servers_panel import render_servers
 from swiggy_ui.signin import render_signin
-from swiggy_ui.signin_state import REAL_SERVER_URLS
 
 KEY_CHECK_TIMEOUT_SECONDS = 15.0
 
@@ -150,17 +150,12 @@ def _swiggy_section(runtime: Runtime) -> None:
 
 
 def _sandbox_world(runtime: Runtime) -> None:
-    assert runtime.sandbox is not None
-    st.caption(
-        "Sandbox shops run on this machine: " + ", ".join(runtime.sandbox.server_urls.values())
-    )
+    st.caption("Sandbox shops run on this machine: " + ", ".join(runtime.app.server_urls.values()))
     st.caption(
         "The sandbox works without signing in. Its sign-in is the same flow as Swiggy's "
         "(phone, OTP shown on the page, approve), on a sandbox account."
     )
-    render_signin(
-        runtime.identity.user_id, "sandbox", runtime.sandbox.server_urls, runtime.settings
-    )
+    render_signin(runtime.identity.user_id, "sandbox", runtime.app.server_urls, runtime.settings)
 
 
 def _real_world(runtime: Runtime) -> None:
@@ -168,9 +163,9 @@ def _real_world(runtime: Runtime) -> None:
         st.info("This copy's owner connects Swiggy for you.", icon=":material/link:")
         return
     paste_first = render_signin(
-        runtime.identity.user_id, "swiggy", REAL_SERVER_URLS, runtime.settings
+        runtime.identity.user_id, "swiggy", dict(REAL_SERVER_URLS), runtime.settings
     )
-    if runtime.sandbox is not None:
+    if runtime.app.in_sandbox:
         st.caption("Until you connect Swiggy, the shops keep using the sandbox.")
     with st.expander("Paste a token instead", expanded=paste_first):
         st.caption(
@@ -209,9 +204,7 @@ def _address_section(runtime: Runtime) -> None:
 
 
 def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
-    url: str = MCP_SERVERS["instamart"].url
-    if runtime.sandbox is not None:
-        url = runtime.sandbox.server_urls["instamart"]
+    url = runtime.app.server_urls["instamart"]
     token = runtime.mcp_token()
     if not token:
         st.warning("Connect Swiggy first: sign in above.")

@@ -14,7 +14,6 @@ from typing import Final, Literal
 
 import streamlit as st
 
-from swiggy_core.constants import VERTICAL_IDS
 from swiggy_core.errors import ErrorCode, McpServerError, SwiggyAssistantError
 from swiggy_core.mcp.config import ServerConfig, Transport
 from swiggy_core.mcp.user_servers import (
@@ -23,8 +22,8 @@ from swiggy_core.mcp.user_servers import (
     set_user_server_enabled,
     user_stdio_allowed,
 )
-from swiggy_core.verticals import get_vertical
-from swiggy_ui import server_setup, state
+from swiggy_core.verticals import VERTICALS, get_vertical
+from swiggy_ui import state
 from swiggy_ui.banners import support_code
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
@@ -111,7 +110,7 @@ def _add_form(runtime: Runtime, taken: set[str]) -> None:
         if user_stdio_allowed():
             st.text_input("Command and arguments (stdio)", key="srv-add-command",
                           placeholder="python -m my_server --stdio")  # fmt: skip
-        st.multiselect("Pages that offer its tools (none chosen: every page)", VERTICAL_IDS,
+        st.multiselect("Pages that offer its tools (none chosen: every page)", list(VERTICALS),
                        key="srv-add-pages", format_func=_page_name)  # fmt: skip
         st.caption(
             ":material/lock: A server you add gets no credential from this app: neither your "
@@ -138,7 +137,7 @@ def _add(runtime: Runtime, taken: frozenset[str]) -> None:
         _fail(error)
         return
     finally:
-        server_setup.forget_user_servers(runtime)
+        runtime.visit.forget_own_servers()
     for field in _FIELDS:
         st.session_state[field] = ""
     st.session_state["srv-add-pages"] = []
@@ -164,7 +163,7 @@ def _form_config(taken: frozenset[str]) -> ServerConfig:
         url=str(values.get("srv-add-url", "")).strip() if transport != "stdio" else "",
         command=command,
         args=args,
-        pages=tuple(values.get("srv-add-pages", ())) or VERTICAL_IDS,
+        pages=tuple(values.get("srv-add-pages", ())) or tuple(VERTICALS),
         origin="user",
     )
 
@@ -185,7 +184,7 @@ def _toggle(runtime: Runtime, key: str) -> None:
         set_user_server_enabled(runtime.store, runtime.user_id, key, enabled)
     except SwiggyAssistantError as error:
         _fail(error)
-    server_setup.forget_user_servers(runtime)
+    runtime.visit.forget_own_servers()
 
 
 def _remove(runtime: Runtime, key: str) -> None:
@@ -196,5 +195,5 @@ def _remove(runtime: Runtime, key: str) -> None:
         _fail(error)
         return
     finally:
-        server_setup.forget_user_servers(runtime)
+        runtime.visit.forget_own_servers()
     _ui_state().flash = ("success", f"Removed “{plain(key)}”.", None)

@@ -1,21 +1,26 @@
-"""What a page needs to run a turn: settings, the mode, a client, the store, the sandbox.
+"""The page's handle on the app: this session's settings, identity, credentials and visit.
 
-The sandbox and the store are process-wide (`st.cache_resource`): neither holds a
-person's credential. Keys and tokens live only in this session's state.
+The app object (`swiggy_app.ShopApp`: store, sandbox, servers, health) is process-wide
+(`st.cache_resource`); none of it holds a person's credential. Keys and tokens live only
+in this session's state and in its `Visit`, which is kept in that state between reruns.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from swiggy_core.constants import DEFAULT_DATABASE_URL, SWIGGY_TOKEN_STALE_DAYS
+from swiggy_app import ShopApp, Visit, Visitor
+from swiggy_app.app import Mode
+from swiggy_app.servers import HealthService
+from swiggy_core.constants import DEFAULT_DATABASE_URL, HEALTH_POLL_ENV, SWIGGY_TOKEN_STALE_DAYS
 from swiggy_core.errors import SettingsError
+from swiggy_core.mcp.config import ServerConfigSet, load_server_config
 from swiggy_core.parsers import AddressItem
 from swiggy_core.settings import SandboxResultForm, Settings, load_settings
 from swiggy_core.store import ChatStore, StoreError
@@ -26,16 +31,11 @@ from swiggy_ui.banners import coded_error, temporary_store_banner
 from swiggy_ui.credentials import Credentials, resolve_credentials
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 from swiggy_ui.signin_state import current_token
-from swiggy_ui.startup_settle import settle_at_start
 
 if TYPE_CHECKING:  # the SDKs (anthropic, mcp) load on the first turn, not the first page
-    import anthropic
-
     from swiggy_core.engine import TurnSetup
     from swiggy_core.session import ChatSession
-    from swiggy_sandbox.runtime import SandboxServices
 
-Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
 MODE_LABELS: dict[str, str] = {
     "offline_demo": "Offline demo · sandbox planner and sandbox Swiggy",
     "claude_sandbox": "Claude · sandbox Swiggy",
@@ -44,12 +44,14 @@ MODE_LABELS: dict[str, str] = {
 KEY_MODEL = "conn_model"
 KEY_SWIGGY_TOKEN_AT = "conn_swiggy_token_at"
 KEY_SAVED_ADDRESS = "saved_address_id"
+KEY_VISIT = "visit"
 ADDRESS_PREFERENCE = "address"
-OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secret
 SANDBOXES_KEPT = 4
+APPS_KEPT = 8
+_OFF = frozenset({"0", "false", "no", "off"})
 
 
-def _stop_sandbox(sandbox: SandboxServices) -> None:
+def _stop_sandbox(sandbox: Any) -> None:
     sandbox.stop()
 
 
@@ -58,25 +60,10 @@ def _stop_sandbox(sandbox: SandboxServices) -> None:
 @st.cache_resource(
     show_spinner="Starting the sandbox…", max_entries=SANDBOXES_KEPT, on_release=_stop_sandbox
 )
-def _sandbox(result_form: SandboxResultForm, database_url: str) -> SandboxServices:
-    """The sandbox, its shop in the app's database: every replica serves the same carts."""
-    import logging
+def _sandbox(result_form: SandboxResultForm, database_url: str) -> Any:
+    from swiggy_app.sandbox import start_sandbox
 
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from swiggy_sandbox.runtime import SandboxServices
-
-    try:
-        return SandboxServices.start(result_form=result_form, db_url=database_url)
-    except SQLAlchemyError:
-        # E.g. a database role that may not create tables: the demo still works, with a
-        # shop of this process only, rather than not at all.
-        logging.getLogger(__name__).warning(
-            "The sandbox shop could not open the app's database; it keeps its carts and "
-            "orders in this process only.",
-            exc_info=True,
-        )
-        return SandboxServices.start(result_form=result_form)
+    return start_sandbox(result_form, database_url)
 
 
 @st.cache_resource(show_spinner=False)
@@ -84,21 +71,55 @@ def _store(database_url: str, is_default: bool) -> tuple[ChatStore, bool]:
     return open_chat_store(database_url, is_default=is_default)
 
 
+@st.cache_resource(show_spinner=False)
+def server_config() -> ServerConfigSet:
+    """mcp_servers.toml (or $SWIGGY_MCP_CONFIG), read once per process; never raises."""
+    return load_server_config()
+
+
+@st.cache_resource(show_spinner=False)
+def health_service() -> HealthService:
+    """Started once per process: polls every watched server at most every 10 s."""
+    return HealthService.start(poll=os.environ.get(HEALTH_POLL_ENV, "").strip().lower() not in _OFF)
+
+
+@st.cache_resource(show_spinner=False)
+def _apps() -> dict[tuple[Settings, str], ShopApp]:
+    """The process's app objects, one per (settings, backend)."""
+    return {}
+
+
+@st.cache_resource(show_spinner=False)
+def _settle_at_start(_app: ShopApp, key: str) -> None:
+    """Confirmations a crash or deploy cut off: settled once per process and database."""
+    _app.settle_at_start()
+
+
 @dataclass
 class Runtime:
-    """The resolved configuration of this session (no secret in its repr)."""
+    """This session's view of the app (no secret in its repr)."""
 
     settings: Settings
     identity: Identity
-    # Chats, addresses, approvals and audit are keyed by this: the person *and* the
-    # backend, so sandbox and real Swiggy never share a chat, an address id or a cart.
-    user_id: str
-    store: ChatStore
-    sandbox: SandboxServices | None
     credentials: Credentials
-    model: str
-    # This person's "Sign in with Swiggy (sandbox)" token, if they signed in to the sandbox.
-    sandbox_signin: str | None = field(default=None, repr=False)
+    app: ShopApp
+    visit: Visit
+
+    @property
+    def visitor(self) -> Visitor:
+        return self.visit.visitor
+
+    @property
+    def user_id(self) -> str:
+        return self.visit.user_id
+
+    @property
+    def store(self) -> ChatStore:
+        return self.app.store
+
+    @property
+    def model(self) -> str:
+        return self.visitor.model
 
     @property
     def api_key(self) -> str | None:
@@ -114,59 +135,25 @@ class Runtime:
 
     @property
     def mode(self) -> Mode:
-        if not self.api_key:
-            return "offline_demo"
-        return "claude_sandbox" if self.sandbox is not None else "claude_swiggy"
+        return self.app.mode(self.visitor)
 
     @property
     def mode_label(self) -> str:
         return MODE_LABELS[self.mode]
 
-    def client(self) -> anthropic.Anthropic:
-        from swiggy_core.engine import make_client
-
-        if self.mode == "offline_demo":
-            assert self.sandbox is not None
-            return make_client(OFFLINE_KEY, self.sandbox.emulator_url)
-        assert self.api_key is not None
-        return make_client(self.api_key, self.base_url)
-
     def mcp_token(self) -> str | None:
         """The bearer token for this session's Swiggy world (sandbox or real)."""
-        if self.sandbox is None:
-            return self.swiggy_token
-        return self.sandbox_signin or self.sandbox.token_for(self.user_id)
+        return self.app.mcp_token(self.visitor)
 
     def setup(self, vertical_id: str) -> TurnSetup:
-        """The request setup; the app runs the MCP tools itself when the model can't reach them."""
-        from swiggy_core.engine import TurnSetup, choose_engine
-        from swiggy_ui import server_setup
+        return self.visit.setup(vertical_id, state.active_address())
 
-        server_urls = self.sandbox.server_urls if self.sandbox is not None else None
-        token = self.mcp_token()
-        model_url = (
-            self.sandbox.emulator_url if self.sandbox and not self.api_key else self.base_url
-        )
-        form = self.sandbox.result_form if self.sandbox else self.settings.result_form
-        engine = choose_engine(
-            self.settings.engine, base_url=model_url, server_urls=server_urls, result_form=form
-        )
-        # The page's extra servers (file and the person's own), with this person's credentials.
-        servers = server_setup.servers_in_use(self)
-        server_setup.watch_servers(self, servers)
-        extra = server_setup.extra_servers(
-            servers, vertical_id, swiggy_token=token, secrets=secret_strings()
-        )
-        return TurnSetup(
-            vertical_id=vertical_id,
-            model=self.model,
-            swiggy_token=token,
-            server_urls=server_urls,
-            address=state.active_address(),
-            engine=engine,
-            hooks=server_setup.turn_hooks(self.store, servers),
-            extra_servers=extra,
-        )
+    def session(self, vertical_id: str) -> ChatSession:
+        """The core session of this page's conversation (the newest stored one at first)."""
+        chat = state.vertical_chat(vertical_id)
+        if chat.conversation_id is None:
+            chat.conversation_id = self.app.chats.newest(self.user_id, vertical_id)
+        return self.visit.session(vertical_id, chat.conversation_id, state.active_address())
 
     def sync_address(self) -> None:
         """Restore the remembered address, or remember a newly chosen one."""
@@ -180,26 +167,6 @@ class Runtime:
         if st.session_state.get(saved_key) != chosen.address_id:
             self.store.set_preference(self.user_id, ADDRESS_PREFERENCE, chosen.model_dump())
             st.session_state[saved_key] = chosen.address_id
-
-    def session(self, vertical_id: str) -> ChatSession:
-        """The core session of this page's conversation (the newest stored one at first)."""
-        from swiggy_core.mcp.manager import shared_manager
-        from swiggy_core.session import ChatSession
-
-        chat = state.vertical_chat(vertical_id)
-        if chat.conversation_id is None:
-            stored = self.store.list_conversations(self.user_id, vertical_id)
-            chat.conversation_id = stored[0].id if stored else None
-        return ChatSession(
-            store=self.store,
-            user_id=self.user_id,
-            vertical_id=vertical_id,
-            client=self.client,
-            setup=self.setup(vertical_id),
-            manager=shared_manager(),
-            conversation_id=chat.conversation_id,
-            moment=self.sandbox.clock if self.sandbox is not None else None,
-        )
 
 
 def _secrets() -> dict[str, Any]:
@@ -246,6 +213,39 @@ def database_in_use(database_url: str) -> str:
     return temporary_database_url() if temporary else database_url
 
 
+def shop_app(settings: Settings, in_sandbox: bool) -> ShopApp:
+    """The process's app for these settings and world (rebuilt if its store or sandbox went)."""
+    store = open_store(settings.database_url)
+    shop_url = database_in_use(settings.database_url)  # the sandbox shop lives beside the chats
+    sandbox = _sandbox(settings.sandbox_result_form, shop_url) if in_sandbox else None
+    key = (settings, "sandbox" if in_sandbox else "swiggy")
+    apps = _apps()
+    app = apps.get(key)
+    parts = (store, sandbox, server_config(), health_service())
+    if app is None or (app.store, app.sandbox, app.server_file, app.health) != parts:
+        while len(apps) >= APPS_KEPT:
+            apps.pop(next(iter(apps)))
+        app = apps[key] = ShopApp(
+            settings=settings,
+            backend=key[1],  # type: ignore[arg-type]
+            store=store,
+            sandbox=sandbox,
+            server_file=server_config(),
+            health=health_service(),
+        )
+    _settle_at_start(app, f"{settings.database_url}|{in_sandbox}")
+    return app
+
+
+def _visit(app: ShopApp, visitor: Visitor) -> Visit:
+    """This session's visit: kept between reruns, so its turn setups are built once."""
+    key = f"{KEY_VISIT}::{visitor.backend}"
+    kept: Visit | None = st.session_state.get(key)
+    if kept is None or kept.app is not app or kept.visitor != visitor:
+        kept = st.session_state[key] = app.visit(visitor)
+    return kept
+
+
 def get_runtime() -> Runtime:
     settings = load_runtime_settings()
     identity = current_identity()
@@ -261,22 +261,25 @@ def get_runtime() -> Runtime:
     )
     sandbox_signin = current_token(identity.user_id, "sandbox", settings)
     state.set_backend(credentials.backend)
-    in_sandbox = credentials.backend == "sandbox"
-    store = open_store(settings.database_url)
-    shop_url = database_in_use(settings.database_url)  # the sandbox shop lives beside the chats
-    sandbox = _sandbox(settings.sandbox_result_form, shop_url) if in_sandbox else None
+    app = shop_app(settings, credentials.backend == "sandbox")
+    visitor = Visitor(
+        person_id=identity.user_id,
+        backend=credentials.backend,
+        model=st.session_state.get(KEY_MODEL) or settings.model,
+        api_key=credentials.api_key,
+        base_url=credentials.base_url,
+        swiggy_token=credentials.swiggy_token,
+        token_source=credentials.token_source,
+        sandbox_signin=sandbox_signin.access_token if sandbox_signin else None,
+        secrets=secret_strings(),
+    )
     runtime = Runtime(
         settings=settings,
         identity=identity,
-        user_id=f"{identity.user_id}@{credentials.backend}",
-        store=store,
-        sandbox=sandbox,
         credentials=credentials,
-        model=st.session_state.get(KEY_MODEL) or settings.model,
-        sandbox_signin=sandbox_signin.access_token if sandbox_signin else None,
+        app=app,
+        visit=_visit(app, visitor),
     )
-    # Confirmations a crash or deploy cut off are settled once per process (by reading orders).
-    settle_at_start(runtime.store, runtime.sandbox, f"{settings.database_url}|{in_sandbox}")
     # On a database fault the chosen address stays in this session; the chat shows the banner.
     with contextlib.suppress(StoreError):
         runtime.sync_address()

@@ -11,7 +11,7 @@ from typing import Any
 import streamlit as st
 
 from swiggy_core.audited import run_audited
-from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, MCP_SERVERS
+from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE
 from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.manager import shared_manager
@@ -35,9 +35,7 @@ def load_saved_addresses(
     token = runtime.mcp_token()
     if not token:
         return None
-    url = MCP_SERVERS["instamart"].url
-    if runtime.sandbox is not None:
-        url = runtime.sandbox.server_urls["instamart"]
+    url = runtime.app.server_urls["instamart"]
     scope = CallScope(runtime.user_id, page)
 
     def read(tool: str, arguments: dict[str, Any]) -> str:

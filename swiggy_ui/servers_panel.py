@@ -19,7 +19,6 @@ from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.config import ServerConfig
 from swiggy_core.mcp.health import ServerStatus
 from swiggy_core.store import StoreError
-from swiggy_ui import server_setup
 from swiggy_ui.banners import coded_error, support_code
 from swiggy_ui.own_servers import render_own_servers
 from swiggy_ui.runtime import Runtime
@@ -30,15 +29,15 @@ def render_servers(runtime: Runtime) -> None:
     """The Servers section of the Connections page."""
     with st.container(border=True, key="servers-section"):
         st.subheader("Servers")
-        for problem in server_setup.server_config().problems:
+        for problem in runtime.app.server_file.problems:
             st.warning(plain(str(problem)), icon=":material/settings_alert:")
             support_code(ErrorCode.SERVER_CONFIG)
         try:
-            servers = server_setup.servers_in_use(runtime)
+            servers = runtime.visit.servers()
         except StoreError as error:
             coded_error(error.message, error.code, icon=":material/database:")
             return
-        server_setup.watch_servers(runtime, servers)
+        runtime.visit.watch(servers)
         _health_list(runtime, servers)
         render_own_servers(runtime, servers)
         st.page_link(
@@ -48,16 +47,16 @@ def render_servers(runtime: Runtime) -> None:
 
 # -- health ------------------------------------------------------------------------------
 def _health_list(runtime: Runtime, servers: dict[str, ServerConfig]) -> None:
-    targets = server_setup.health_targets(runtime, servers)
+    targets = runtime.visit.health_targets(servers)
     keys = [target.key for target in targets.values()]
-    board = server_setup.health_service().board
+    board = runtime.app.health.board
     if st.button("Refresh", key="srv-refresh", icon=":material/refresh:"):
         enabled = [target for target in targets.values() if target.server.config.enabled]
         if _all_recent(board.statuses(keys), [target.key for target in enabled]):
             st.caption(":material/schedule: Checked just now (each server at most every 10 s).")
         else:
             with st.spinner("Checking the servers…"):
-                server_setup.refresh(enabled)
+                runtime.visit.refresh(enabled)
     statuses = board.statuses(keys)
     for key, config in servers.items():
         _server_row(config, statuses.get(targets[key].key))

@@ -18,7 +18,7 @@ from typing import Literal
 
 import streamlit as st
 
-from swiggy_core.constants import MCP_SERVERS, OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS
+from swiggy_core.constants import OAUTH_EXPIRY_WARNING, OAUTH_PENDING_TTL_SECONDS
 from swiggy_core.oauth import OAuthError, SignInService, SwiggyToken, TokenVault
 from swiggy_core.oauth.pending_redis import pending_store
 from swiggy_core.settings import Settings
@@ -26,7 +26,6 @@ from swiggy_core.shared_state import SharedState, SharedStateError, shared_state
 from swiggy_core.store import StoreError
 
 World = Literal["sandbox", "swiggy"]
-REAL_SERVER_URLS: dict[str, str] = {key: spec.url for key, spec in MCP_SERVERS.items()}
 
 
 @dataclass(frozen=True, slots=True)

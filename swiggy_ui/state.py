@@ -30,15 +30,6 @@ Decision = Literal["confirm", "decline"]
 
 
 @dataclass
-class HistoryCache:
-    """One conversation's stored messages as last read (the store only ever appends)."""
-
-    conversation_id: str
-    last_seq: int
-    messages: list[ChatMessage]
-
-
-@dataclass
 class VerticalChat:
     """This browser session's view of one vertical's chat."""
 
@@ -59,8 +50,6 @@ class VerticalChat:
     # How many of the newest turns are drawn in full, and for which conversation.
     turns_shown: int = TURNS_SHOWN
     turns_shown_for: str | None = None
-    # The messages read on an earlier run: a rerun reads only what was appended since.
-    history: HistoryCache | None = None
     # The conversation whose cut-off confirmations were last settled on opening it.
     settled_for: str | None = None
     # The editor of the person's last message is open.
@@ -152,12 +141,17 @@ def set_show_details(shown: bool) -> None:
 
 
 def current_cart(messages: list[ChatMessage], vertical_id: str) -> CartState:
-    """`derive_cart` once per read of the history: a rerun that read nothing new (the page
-    keeps the same list then) reuses the cart instead of replaying the whole chat."""
+    """`derive_cart` once per history: a rerun that read nothing new (the store hands back
+    the same message objects then) reuses the cart instead of replaying the whole chat."""
     key = f"current_cart::{backend()}::{vertical_id}"
     cached: tuple[list[ChatMessage], CartState] | None = st.session_state.get(key)
-    if cached is not None and cached[0] is messages:
+    if cached is not None and _same_history(cached[0], messages):
         return cached[1]
     cart = derive_cart(messages, vertical_id)
     st.session_state[key] = (messages, cart)
     return cart
+
+
+def _same_history(before: list[ChatMessage], now: list[ChatMessage]) -> bool:
+    # Append-only: the same length ending in the very same stored message is the same chat.
+    return len(before) == len(now) and (not now or before[-1] is now[-1])

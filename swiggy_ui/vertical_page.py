@@ -46,10 +46,11 @@ def render_vertical(vertical_id: str) -> None:
     deferred = False  # a turn held the chat, so a crash it may hide is not settled yet
     if session is not None:  # settled before the history is read: its outcome shows below
         deferred = bool(_guard(page, lambda: turn_states.settle_once(page, session)))
-    messages = _guard(page, lambda: _history(runtime, page, session)) if session else None
-    origin = runtime.sandbox.mcp.base_url if runtime.sandbox is not None else None
+    messages = _guard(page, session.history) if session else None
     shown = page.show_turns_of(page.conversation_id)
-    chat.render_history(messages or [], vertical, image_origin=origin, turns_shown=shown)
+    chat.render_history(
+        messages or [], vertical, image_origin=runtime.app.image_origin, turns_shown=shown
+    )
     render_cart_panel(runtime, vertical, messages or [])
     render_chat_list(runtime, vertical)
     if session is None:
@@ -84,7 +85,7 @@ def render_vertical(vertical_id: str) -> None:
     if handle is None:
         handle = _guard(page, lambda: render_turn_controls(page, session, messages or [], vertical))
     if handle is None:
-        handle = _send_input(page, session, vertical, bool(messages))
+        handle = _send_input(page, session, vertical, messages or [])
     if handle is not None:
         # A fresh run shows the stored message, a busy input and the live reply.
         page.conversation_id = session.conversation_id
@@ -92,27 +93,6 @@ def render_vertical(vertical_id: str) -> None:
         st.rerun()
     if deferred:  # what held the chat let go while this run drew it: settle it now
         st.rerun()
-
-
-def _history(runtime: Runtime, page: state.VerticalChat, session: ChatSession) -> list[ChatMessage]:
-    """The conversation's messages; a rerun reads only those stored since the last one.
-
-    Reading and validating every message on every rerun made reruns grow with the chat.
-    """
-    conversation_id = session.conversation_id
-    if conversation_id is None:
-        return []
-    last_seq = runtime.store.last_seq(conversation_id)
-    cached = page.history
-    if cached is None or cached.conversation_id != conversation_id or last_seq < cached.last_seq:
-        cached = state.HistoryCache(conversation_id, -1, [])
-    if last_seq > cached.last_seq:
-        added = runtime.store.load_since(conversation_id, cached.last_seq)
-        messages = cached.messages + [stored.message for stored in added]
-        seq = added[-1].seq if added else cached.last_seq
-        cached = state.HistoryCache(conversation_id, seq, messages)
-    page.history = cached
-    return cached.messages
 
 
 def _guard(page: state.VerticalChat, work):  # type: ignore[no-untyped-def]
@@ -209,7 +189,7 @@ def _retry_or_approval(
 
 
 def _send_input(
-    page: state.VerticalChat, session: ChatSession, vertical: Vertical, has_history: bool
+    page: state.VerticalChat, session: ChatSession, vertical: Vertical, history: list[ChatMessage]
 ) -> TurnHandle | None:
     try:
         message = chat.read_input(vertical)
@@ -219,10 +199,10 @@ def _send_input(
         st.rerun()
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
-    if message is None and not has_history:
+    if message is None and not history:
         message = _starter_chips(vertical)
-    if message is None and page.history is not None:
-        message = chat.suggestion_chips(vertical, page.history.messages)
+    if message is None and history:
+        message = chat.suggestion_chips(vertical, history)
     if message is None:
         return None
     chat.show_user(message)
@@ -299,7 +279,7 @@ def _header(runtime: Runtime, vertical: Vertical) -> None:
                 + plain(_shortened(address.address))
             )
         _details_toggle(vertical)
-    if runtime.sandbox is None:
+    if not runtime.app.in_sandbox:
         _expiry_warning(runtime)
 
 

@@ -19,10 +19,10 @@ import pytest
 from session_peers import ADDRESS, NOW
 from test_sandbox_shared_shop import run_at_once
 
+from swiggy_app import sandbox as app_sandbox
 from swiggy_core.mcp import McpManager
 from swiggy_sandbox.runtime import SandboxServices
 from swiggy_sandbox.servers import DEMO_TOKEN
-from swiggy_ui import runtime as app_runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 MCP_LINE = re.compile(r"^MCP .*: (http://127\.0\.0\.1:\d+/(\w+))$")
@@ -61,8 +61,8 @@ def app_sandboxes() -> Iterator[Callable[[str], SandboxServices]]:
     started: list[SandboxServices] = []
 
     def start(database_url: str) -> SandboxServices:
-        # The function under the cache: clearing the cache would stop the earlier replica.
-        sandbox = app_runtime._sandbox.__wrapped__("envelope", database_url)
+        # Not the UI's cache: clearing the cache would stop the earlier replica.
+        sandbox = app_sandbox.start_sandbox("envelope", database_url)
         started.append(sandbox)
         return sandbox
 
@@ -93,7 +93,7 @@ def test_a_database_that_refuses_the_shop_still_gives_a_working_demo(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     unreachable = f"sqlite:///{tmp_path / 'no-such-folder' / 'app.db'}"
-    with caplog.at_level(logging.WARNING, logger=app_runtime.__name__):
+    with caplog.at_level(logging.WARNING, logger=app_sandbox.__name__):
         sandbox = app_sandboxes(unreachable)
     assert "in this process only" in caplog.text
     mcp = McpManager(call_timeout=60)

@@ -12,13 +12,14 @@ from collections.abc import Iterator
 import pytest
 from uihelpers import buttons, new_app, open_page, store_user, texts, use_scripted_model
 
+from swiggy_app import servers as server_rules
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
 from swiggy_core.mcp.user_servers import user_servers
 from swiggy_core.shared_state import reset_shared_state
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import ScriptedTurn, text_turn, tool_use_block
-from swiggy_ui import server_setup, servers_panel
+from swiggy_ui import runtime, servers_panel
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
 
 PAGE = "app_pages/connections.py"
@@ -35,9 +36,9 @@ def _fresh_health() -> Iterator[None]:
 
 
 def _stop_poller() -> None:
-    server_setup.health_service().board.stop()
-    server_setup.health_service.clear()
-    server_setup.server_config.clear()
+    runtime.health_service().board.stop()
+    runtime.health_service.clear()
+    runtime.server_config.clear()
     reset_shared_state()
 
 
@@ -90,7 +91,7 @@ def test_every_sandbox_server_shows_its_health_after_refresh(app):
 def test_refresh_within_ten_seconds_says_checked_just_now_and_probes_nothing(app, monkeypatch):
     at = open_page(app, PAGE)
     buttons(at, "Refresh")[0].click().run()
-    board = server_setup.health_service().board
+    board = runtime.health_service().board
     keys = [f"sandbox/{key}" for key in ("instamart", "food", "dineout")]
     first = board.statuses(keys)
     assert len(first) == 3
@@ -116,7 +117,7 @@ def test_a_person_adds_disables_and_removes_a_server_of_their_own(app, monkeypat
     assert "yours" in _row_of(at, "recipes")
     assert "Not checked yet: press Refresh." in _details(at)
     # The process's poller watches the app's servers, never a person's own.
-    watched = [config.key for config in server_setup.health_service().watched.configs()]
+    watched = [config.key for config in runtime.health_service().watched.configs()]
     assert sorted(watched) == ["sandbox/dineout", "sandbox/food", "sandbox/instamart"]
     # A real stdio server answers the probe.
     buttons(at, "Refresh")[0].click().run()
@@ -279,10 +280,10 @@ def test_the_page_gets_the_extra_servers_named_for_it():
             "notes", "http", url="http://127.0.0.1:8/mcp", pages=("dining", "food"), origin="user"
         )
     }
-    servers = server_setup.in_use(file_set, sandbox_like, own)
-    dining = server_setup.extra_servers(servers, "dining", swiggy_token="t", secrets={})
+    servers = server_rules.in_use(file_set, sandbox_like, own)
+    dining = server_rules.extra_servers(servers, "dining", swiggy_token="t", secrets={})
     assert [server.config.key for server in dining] == ["weather", "notes"]
-    food = server_setup.extra_servers(servers, "food", swiggy_token="t", secrets={})
+    food = server_rules.extra_servers(servers, "food", swiggy_token="t", secrets={})
     assert [server.config.key for server in food] == ["notes"]
     assert all(server.token is None for server in (*dining, *food))
 
@@ -322,10 +323,10 @@ def test_a_persons_server_offers_its_tools_only_on_the_pages_they_chose(app, scr
         assert not at.exception
         return {tool["name"] for tool in scripted.requests[-1].body["tools"]}
 
-    nutricart = offered_on("app_pages/nutricart.py")
+    nutricart = offered_on("nutricart")
     assert "recipes__search_restaurants" in nutricart  # the food server's tools, prefixed
     assert "search_products" in nutricart  # beside the page's own
-    assert not any(name.startswith("recipes__") for name in offered_on("app_pages/tablescout.py"))
+    assert not any(name.startswith("recipes__") for name in offered_on("tablescout"))
 
 
 def test_a_server_switched_off_in_the_file_refuses_its_calls_with_a_code(
@@ -342,7 +343,7 @@ def test_a_server_switched_off_in_the_file_refuses_its_calls_with_a_code(
     call = ScriptedTurn([tool_use_block("toolu_1", "get_cart", {})], stop_reason="tool_use")
     scripted.brain.enqueue(call)
     scripted.brain.enqueue(text_turn("The shop is switched off."))
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     at.chat_input[0].set_value("show my cart").run()
     assert not at.exception
     answer = next(
@@ -363,7 +364,7 @@ def test_the_poller_keeps_the_app_servers_fresh_without_a_refresh(app, monkeypat
     monkeypatch.setenv("SWIGGY_HEALTH_POLL", "on")
     _stop_poller()  # started again below, now with polling on
     at = open_page(app, PAGE)
-    board = server_setup.health_service().board
+    board = runtime.health_service().board
     keys = [f"sandbox/{key}" for key in ("instamart", "food", "dineout")]
     for _ in range(240):  # the first round runs in the background as soon as it starts
         if len(board.statuses(keys)) == 3:
@@ -385,4 +386,4 @@ def test_real_swiggy_is_shown_but_never_polled_with_a_visitors_token(app, script
         assert "http · `mcp.swiggy.com`" in _row_of(at, key)
     assert "Not checked yet: press Refresh." in _details(at)
     # The process holds no Swiggy token of its own: the poller leaves Swiggy alone.
-    assert server_setup.health_service().watched.configs() == []
+    assert runtime.health_service().watched.configs() == []

@@ -98,19 +98,37 @@ def test_a_malformed_allow_list_is_refused_by_name(emails):
 
 
 def test_the_runtime_repr_shows_no_secret(tmp_path):
+    from swiggy_app import ShopApp, Visitor
+    from swiggy_app.servers import HealthService
+    from swiggy_core.mcp.config import ServerConfigSet
     from swiggy_core.store import ChatStore
     from swiggy_ui.runtime import Runtime
 
     settings = owner_settings()
     store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    credentials = resolve_credentials(settings, LOCAL, {KEY_USE_SANDBOX: False})
+    app = ShopApp(
+        settings=settings,
+        backend="swiggy",
+        store=store,
+        sandbox=None,
+        server_file=ServerConfigSet(servers={}, problems=[], source="test"),
+        health=HealthService.start(poll=False),
+    )
+    visitor = Visitor(
+        person_id="b-1",
+        backend="swiggy",
+        model="claude-haiku-4-5",
+        api_key=credentials.api_key,
+        swiggy_token=credentials.swiggy_token,
+        token_source=credentials.token_source,
+    )
     runtime = Runtime(
         settings=settings,
         identity=LOCAL,
-        user_id="b-1@swiggy",
-        store=store,
-        sandbox=None,
-        credentials=resolve_credentials(settings, LOCAL, {KEY_USE_SANDBOX: False}),
-        model="claude-haiku-4-5",
+        credentials=credentials,
+        app=app,
+        visit=app.visit(visitor),
     )
     assert runtime.api_key == OWNER_KEY and runtime.swiggy_token == OWNER_TOKEN
     shown = repr(runtime) + str(runtime)

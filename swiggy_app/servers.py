@@ -1,39 +1,35 @@
 """Which MCP servers a person uses, resolved for a turn, and the process-wide health poller.
 
-The config file is read once per process. The servers of one world are the file's (or the
-defaults) with the sandbox's three endpoints in place of Swiggy's in the sandbox world, plus
-the person's own. Health statuses are shared by every session and replica, so they are
-keyed by world (and by person for a person's own server): the sandbox's "instamart" and
-Swiggy's are different servers, and two people may each have a server called "notes".
-The poller probes the app's servers with process-level credentials only (the sandbox's own
-token, the owner's Swiggy token, deployment secrets); a person's token, and a person's own
-servers, are probed only by their own Refresh.
+The servers of one world are the config file's (or the defaults) with the sandbox's
+endpoints in place of Swiggy's in the sandbox world, plus the person's own. Health statuses
+are shared by every session and replica, so they are keyed by world (and by person for a
+person's own server): the sandbox's "instamart" and Swiggy's are different servers, and two
+people may each have a server called "notes". The poller probes the app's servers with
+process-level credentials only (the sandbox's own token, the owner's Swiggy token,
+deployment secrets); a person's token, and a person's own servers, are probed only by their
+own Refresh.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import streamlit as st
-
-from swiggy_core.constants import HEALTH_MIN_INTERVAL_SECONDS, HEALTH_POLL_ENV
+from swiggy_core.constants import HEALTH_MIN_INTERVAL_SECONDS
 from swiggy_core.mcp.config import (
     ResolvedServer,
     ServerConfig,
     ServerConfigSet,
-    load_server_config,
     resolve_credential,
     sandbox_servers,
     servers_for_page,
 )
 from swiggy_core.mcp.health import HealthBoard, ServerStatus
-from swiggy_core.mcp.user_servers import merged_servers, user_servers
+from swiggy_core.mcp.user_servers import merged_servers
 from swiggy_core.shared_state import shared_state
 
 if TYPE_CHECKING:
@@ -41,17 +37,8 @@ if TYPE_CHECKING:
     from swiggy_core.mcp.manager import ServerHealth
     from swiggy_core.store import ChatStore
     from swiggy_sandbox.runtime import SandboxServices
-    from swiggy_ui.runtime import Runtime
 
 PROBE_USER = "health-probe"  # the manager's session owner for the poller's probes
-USER_SERVERS_KEY = "user_servers"
-_OFF = frozenset({"0", "false", "no", "off"})
-
-
-@st.cache_resource(show_spinner=False)
-def server_config() -> ServerConfigSet:
-    """mcp_servers.toml (or $SWIGGY_MCP_CONFIG), read once per process; never raises."""
-    return load_server_config()
 
 
 def world_servers(
@@ -143,16 +130,46 @@ class HealthTarget:
         return dataclasses.replace(self.server.config, key=self.key)
 
 
-class _Watched:
+def targets(
+    servers: Mapping[str, ServerConfig],
+    *,
+    world: str,
+    user_id: str,
+    token: str | None,
+    secrets: Mapping[str, str],
+) -> dict[str, HealthTarget]:
+    """Server key → its health target, probed with `token`."""
+    return {
+        key: HealthTarget(
+            key=health_key(config, world, user_id),
+            server=resolved(config, swiggy_token=token, secrets=secrets),
+            # A person's server is probed in their own session; the app's per world.
+            user=user_id if config.origin == "user" else f"{PROBE_USER}@{world}",
+        )
+        for key, config in servers.items()
+    }
+
+
+def pollable(server: ResolvedServer) -> bool:
+    """On, the app's own, and either needing no credential or holding the process's one
+    (probing Swiggy without a token would only ever report it as refusing us)."""
+    config = server.config
+    needs_token = config.credential is not None
+    return (
+        config.enabled and config.origin != "user" and (server.token is not None or not needs_token)
+    )
+
+
+class WatchedServers:
     """The servers the poller probes, with process-level credentials only."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._targets: dict[str, HealthTarget] = {}
 
-    def watch(self, targets: Iterable[HealthTarget]) -> None:
+    def watch(self, watched: Iterable[HealthTarget]) -> None:
         with self._lock:
-            self._targets.update((target.key, target) for target in targets)
+            self._targets.update((target.key, target) for target in watched)
 
     def get(self, key: str) -> HealthTarget | None:
         with self._lock:
@@ -167,8 +184,19 @@ class _Watched:
 class HealthService:
     """The process's poller and the servers it watches."""
 
-    watched: _Watched
+    watched: WatchedServers
     board: HealthBoard
+
+    @classmethod
+    def start(cls, *, poll: bool) -> HealthService:
+        """Polls every watched server at most every 10 s (when `poll`)."""
+        watched = WatchedServers()
+        board = HealthBoard(
+            shared_state(), _probe_with(watched.get), min_interval=HEALTH_MIN_INTERVAL_SECONDS
+        )
+        if poll:
+            board.start(watched.configs)
+        return cls(watched=watched, board=board)
 
 
 def _probe_with(lookup: Callable[[str], HealthTarget | None]) -> Callable[..., ServerHealth]:
@@ -183,99 +211,14 @@ def _probe_with(lookup: Callable[[str], HealthTarget | None]) -> Callable[..., S
     return probe
 
 
-@st.cache_resource(show_spinner=False)
-def health_service() -> HealthService:
-    """Started once per process: polls every watched server at most every 10 s."""
-    watched = _Watched()
-    board = HealthBoard(
-        shared_state(), _probe_with(watched.get), min_interval=HEALTH_MIN_INTERVAL_SECONDS
-    )
-    if os.environ.get(HEALTH_POLL_ENV, "").strip().lower() not in _OFF:
-        board.start(watched.configs)
-    return HealthService(watched=watched, board=board)
-
-
 def refresh(
-    targets: Sequence[HealthTarget], *, min_interval: float = HEALTH_MIN_INTERVAL_SECONDS
+    to_probe: Sequence[HealthTarget], *, min_interval: float = HEALTH_MIN_INTERVAL_SECONDS
 ) -> dict[str, ServerStatus]:
     """Probe these servers now; the board still probes none twice in 10 s (any replica).
 
     A board of its own, over the shared state, so the person's credentials are used for
     this probe and never kept by the process-wide poller.
     """
-    by_key = {target.key: target for target in targets}
+    by_key = {target.key: target for target in to_probe}
     board = HealthBoard(shared_state(), _probe_with(by_key.get), min_interval=min_interval)
-    return board.check([target.board_config for target in targets], force=True)
-
-
-# -- one person's view (called from the script thread) -----------------------------------
-def servers_in_use(runtime: Runtime) -> dict[str, ServerConfig]:
-    """Every MCP server of this person in this world (raises StoreError on a DB fault)."""
-    # Read once per session and world; the Servers section drops it when it changes one.
-    cache_key = f"{USER_SERVERS_KEY}::{runtime.credentials.backend}"
-    own: dict[str, ServerConfig] | None = st.session_state.get(cache_key)
-    if own is None:
-        own = st.session_state[cache_key] = user_servers(runtime.store, runtime.user_id)
-    return in_use(server_config(), runtime.sandbox, own)
-
-
-def forget_user_servers(runtime: Runtime) -> None:
-    """Read the person's own servers again on the next run (one was added or changed)."""
-    st.session_state.pop(f"{USER_SERVERS_KEY}::{runtime.credentials.backend}", None)
-
-
-def health_targets(
-    runtime: Runtime, servers: Mapping[str, ServerConfig]
-) -> dict[str, HealthTarget]:
-    """Server key → its health target, probed with this person's credentials."""
-    return _targets(runtime, servers, runtime.mcp_token())
-
-
-def watch_servers(runtime: Runtime, servers: Mapping[str, ServerConfig]) -> None:
-    """Have the process's poller watch the app's servers, with process-level credentials.
-
-    A person's own servers are probed only when they press Refresh: the poller outlives
-    their visit and would otherwise keep reaching out (or starting commands) for them. So
-    is a server that needs a credential the process does not hold (Swiggy, visitors only).
-    """
-    targets = _targets(runtime, servers, _process_token(runtime)).values()
-    health_service().watched.watch(target for target in targets if _pollable(target.server))
-
-
-def _pollable(server: ResolvedServer) -> bool:
-    """On, the app's own, and either needing no credential or holding the process's one
-    (probing Swiggy without a token would only ever report it as refusing us)."""
-    config = server.config
-    needs_token = config.credential is not None
-    return (
-        config.enabled and config.origin != "user" and (server.token is not None or not needs_token)
-    )
-
-
-def _targets(
-    runtime: Runtime, servers: Mapping[str, ServerConfig], token: str | None
-) -> dict[str, HealthTarget]:
-    from swiggy_ui.runtime import secret_strings
-
-    secrets = secret_strings()
-    world = runtime.credentials.backend
-    return {
-        key: HealthTarget(
-            key=_health_key(runtime, config),
-            server=resolved(config, swiggy_token=token, secrets=secrets),
-            # A person's server is probed in their own session; the app's per world.
-            user=runtime.user_id if config.origin == "user" else f"{PROBE_USER}@{world}",
-        )
-        for key, config in servers.items()
-    }
-
-
-def _health_key(runtime: Runtime, config: ServerConfig) -> str:
-    return health_key(config, runtime.credentials.backend, runtime.user_id)
-
-
-def _process_token(runtime: Runtime) -> str | None:
-    """A Swiggy token that belongs to no visitor: the sandbox's own, or the owner's."""
-    if runtime.sandbox is not None:
-        return runtime.sandbox.token_for(PROBE_USER)
-    return runtime.swiggy_token if runtime.credentials.token_source == "owner" else None
+    return board.check([target.board_config for target in to_probe], force=True)

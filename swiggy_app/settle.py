@@ -1,19 +1,16 @@
 """When the app starts: settle every confirmation a crash or deploy left running.
 
-Once per process, on its own thread (the first page does not wait for it). In the sandbox
-world the process can read any person's orders (it issues the sandbox tokens), so each
-cut-off confirmation is settled now, by reading orders, never by calling again. A real
-Swiggy confirmation needs that person's own sign-in: it is settled when they open the chat
-(or before their next message is answered). A chat a live turn holds is left alone.
+In the sandbox world the process can read any person's orders (it issues the sandbox
+tokens), so each cut-off confirmation is settled at start, by reading orders, never by
+calling again. A real Swiggy confirmation needs that person's own sign-in: it is settled
+when they open the chat (or before their next message is answered). A chat a live turn
+holds is left alone.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING
-
-import streamlit as st
 
 from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.store import ChatStore
@@ -23,14 +20,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 SANDBOX_WORLD_SUFFIX = "@sandbox"
-
-
-@st.cache_resource(show_spinner=False)
-def settle_at_start(_store: ChatStore, _sandbox: SandboxServices | None, key: str) -> None:
-    """Start the one start-up pass of this process for the database `key` names."""
-    threading.Thread(
-        target=settle_stranded, args=(_store, _sandbox), name="settle-at-start", daemon=True
-    ).start()
+OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secret
 
 
 def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
@@ -38,7 +28,6 @@ def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
     from swiggy_core.engine import TurnSetup, make_client
     from swiggy_core.mcp.manager import shared_manager
     from swiggy_core.session import ChatSession
-    from swiggy_ui.runtime import OFFLINE_KEY
 
     if sandbox is None:
         return 0
