@@ -9,17 +9,15 @@ import streamlit as st
 
 from swiggy_core.logsafe import install_redaction
 from swiggy_core.verticals import VERTICALS
-from swiggy_ui.home import PAGE_FILES
+from swiggy_ui.home import shop_page
 
 install_redaction(st.secrets)  # every log line of every logger, SDKs' included, masked
 st.set_page_config(
     page_title="Swiggy assistant", page_icon=":material/shopping_cart:", layout="wide"
 )
 
-shops = [
-    st.Page(PAGE_FILES[vertical.id], title=vertical.display_name, icon=vertical.icon)
-    for vertical in VERTICALS.values()
-]
+# One page per catalog entry: a vertical added there gets its page (at its slug) here.
+shops = [shop_page(vertical) for vertical in VERTICALS.values()]
 navigation = st.navigation(
     {
         "": [st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True)],

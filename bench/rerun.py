@@ -19,12 +19,14 @@ import time
 from pathlib import Path
 
 from _chat import Call, grocery_chat, record_grocery_calls
-from streamlit.testing.v1 import AppTest
 
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.servers import SandboxHttpServer
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT / "tests"))  # page_switch: AppTest opening a page by URL path
+from page_switch import app_test  # noqa: E402
+
 BROWSER = "0123456789abcdef0123456789abcdef"
 VIEWER = f"b-{BROWSER}@sandbox"
 SIZES = (10, 50, 200)
@@ -41,10 +43,10 @@ def _store_chat(database_url: str, turns: int, recorded: list[list[Call]]) -> No
 
 
 def _rerun_ms() -> float:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at = app_test(ROOT / "app.py", 300)
     at.session_state["browser_id"] = BROWSER
     at.run()
-    at.switch_page("app_pages/nutricart.py")
+    at.switch_page("nutricart")
     at.run()
     if at.exception:
         raise SystemExit(f"the page failed: {at.exception[0].value}")

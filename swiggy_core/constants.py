@@ -27,13 +27,6 @@ MCP_SERVERS: Final[dict[str, McpServerSpec]] = {
     ),
 }
 
-# Vertical ids (stable: they key stored chats, pages and prompt profiles).
-VERTICAL_FOOD: Final = "food"
-VERTICAL_STYLE: Final = "style"
-VERTICAL_DINING: Final = "dining"
-VERTICAL_FOODORDER: Final = "foodorder"
-VERTICAL_IDS: Final = (VERTICAL_FOOD, VERTICAL_STYLE, VERTICAL_DINING, VERTICAL_FOODORDER)
-
 # Model request defaults.
 DEFAULT_MODEL: Final = "claude-haiku-4-5"
 KNOWN_MODELS: Final = (

@@ -134,7 +134,7 @@ class InputError(UsageError):
 
 
 class UnknownVerticalError(UsageError, KeyError):
-    """A vertical id that is not one of VERTICAL_IDS."""
+    """A vertical id that no entry of the catalog (verticals.VERTICALS) has."""
 
     code = ErrorCode.UNKNOWN_VERTICAL
 

@@ -1,17 +1,30 @@
-"""The Home page: what the app does, the four shops, and the current mode."""
+"""The Home page: what the app does, the shops, and the current mode; each shop's page."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
+from streamlit.navigation.page import StreamlitPage
 
-from swiggy_core.verticals import VERTICALS
+from swiggy_core.verticals import VERTICALS, Vertical
 
-PAGE_FILES = {
-    "food": "app_pages/nutricart.py",
-    "style": "app_pages/stylekit.py",
-    "dining": "app_pages/tablescout.py",
-    "foodorder": "app_pages/feedme.py",
-}
+
+def shop_page(vertical: Vertical) -> StreamlitPage:
+    """The vertical's page, at its slug (/nutricart): navigation and Home's links share it."""
+    return st.Page(
+        partial(_render_shop, vertical.id),
+        title=vertical.display_name,
+        icon=vertical.icon,
+        url_path=vertical.slug,
+    )
+
+
+def _render_shop(vertical_id: str) -> None:
+    # Imported on a shop page only: Home shows before the chat machinery has loaded.
+    from swiggy_ui.vertical_page import render_vertical
+
+    render_vertical(vertical_id)
 
 
 def render_home() -> None:
@@ -44,11 +57,11 @@ def _mode(mode: str, label: str) -> None:
 
 
 def _shops() -> None:
-    for row_start in range(0, len(VERTICALS), 2):
-        ids = list(VERTICALS)[row_start : row_start + 2]
-        for column, vertical_id in zip(st.columns(2, border=True), ids, strict=False):
-            vertical = VERTICALS[vertical_id]
+    shops = list(VERTICALS.values())
+    for row_start in range(0, len(shops), 2):
+        row = shops[row_start : row_start + 2]
+        for column, vertical in zip(st.columns(2, border=True), row, strict=False):
             with column:
                 st.subheader(f"{vertical.icon} {vertical.display_name}")
                 st.caption(vertical.tagline)
-                st.page_link(PAGE_FILES[vertical_id], label=f"Open {vertical.display_name}")
+                st.page_link(shop_page(vertical), label=f"Open {vertical.display_name}")

@@ -6,12 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
-from swiggy_core.constants import (
-    VERTICAL_DINING,
-    VERTICAL_FOOD,
-    VERTICAL_FOODORDER,
-    VERTICAL_STYLE,
-)
+from swiggy_core.verticals.catalog import find_vertical
 
 _I = re.IGNORECASE
 _NUMBER_WORDS = {
@@ -108,18 +103,24 @@ def _message_slots(text: str, vertical_id: str) -> dict[str, str]:
 
 @cache
 def _readers(vertical_id: str) -> dict[str, SlotReader]:
-    people = "party" if vertical_id == VERTICAL_DINING else "servings"
-    specific: dict[str, dict[str, SlotReader]] = {
-        VERTICAL_DINING: {"cuisine": _all(_CUISINE), "vibe": _all(_VIBE)},
-        VERTICAL_FOODORDER: {"craving": _craving, "cuisine": _all(_CUISINE)},
-        VERTICAL_FOOD: {"goal": _all(_GOAL)},
-        VERTICAL_STYLE: {"skin": _skin, "hair": _hair, "concern": _all(_CONCERN)},
+    vertical = find_vertical(vertical_id)
+    people = vertical.people_slot if vertical is not None else "servings"
+    # A vertical names its own slots; these are the readers they can pick from.
+    specific: dict[str, SlotReader] = {
+        "cuisine": _all(_CUISINE),
+        "vibe": _all(_VIBE),
+        "craving": _craving,
+        "goal": _all(_GOAL),
+        "skin": _skin,
+        "hair": _hair,
+        "concern": _all(_CONCERN),
     }
+    names = vertical.slot_names if vertical is not None else ()
     return {
         people: _party,
         "date": _last(_DATE),
         "time": _last(_TIME),
-        **specific.get(vertical_id, {}),
+        **{name: specific[name] for name in names},
         "diet": _all(_DIET),
         "budget": _budget,
     }

@@ -9,12 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from swiggy_core.actions import CardAction, parse_action, visible_text
-from swiggy_core.constants import (
-    SESSION_SUMMARY_MAX_CHARS,
-    SUMMARY_FIELDS,
-    VERTICAL_DINING,
-    VERTICAL_FOODORDER,
-)
+from swiggy_core.constants import SESSION_SUMMARY_MAX_CHARS, SUMMARY_FIELDS
 from swiggy_core.conversation._context import address_view, local_now
 from swiggy_core.conversation._slots import extract_slots
 from swiggy_core.conversation.summary_read import NONE, format_moment, format_place
@@ -25,7 +20,6 @@ _VALUE_MAX = 80
 _SAID_ENTRIES = 8192
 _said_memo: dict[int, tuple[ChatMessage, str]] = {}
 _said_lock = threading.Lock()
-_RESTAURANT_VERTICALS = frozenset({VERTICAL_DINING, VERTICAL_FOODORDER})
 _RESTAURANT_ID_KEYS = ("restaurantId", "restaurant_id")
 _RESTAURANT_NAME_KEYS = ("restaurantName", "restaurant_name")
 # Characters that would break the "field=value; field=value" shape.
@@ -99,7 +93,7 @@ def build_session_state_summary(
         "intent": _intent(*said[-1]) if said else NONE,
         "confirm": f"pending:{pending_confirmation}" if pending_confirmation else NONE,
         "datetime": format_moment(local_now(now)),
-        "restaurant": _restaurant(messages) if vertical.id in _RESTAURANT_VERTICALS else NONE,
+        "restaurant": _restaurant(messages) if vertical.tracks_restaurant else NONE,
         "location": _location(address),
     }
     return _render(values)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from swiggy_core.constants import MCP_CONFIG_ENV, MCP_CONFIG_FILENAME, MCP_SERVERS, VERTICAL_IDS
+from swiggy_core.constants import MCP_CONFIG_ENV, MCP_CONFIG_FILENAME, MCP_SERVERS
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp.config_rules import EntryError, build_server
 from swiggy_core.mcp.config_text import TextError, decode, is_json_source, line_of
@@ -180,7 +180,7 @@ def _swiggy_server(key: str, url: str) -> ServerConfig:
 def _pages_of(server_key: str) -> tuple[str, ...]:
     """The pages a Swiggy server serves by default; every page for any other server."""
     if server_key not in MCP_SERVERS:
-        return VERTICAL_IDS
+        return tuple(VERTICALS)
     return tuple(v.id for v in VERTICALS.values() if v.server_key == server_key)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
-from swiggy_core.constants import LOOPBACK_HOSTS, VERTICAL_IDS
+from swiggy_core.constants import LOOPBACK_HOSTS
 from swiggy_core.mcp.records import (
     SECRET_PREFIX,
     SWIGGY_CREDENTIAL,
@@ -23,6 +23,7 @@ from swiggy_core.mcp.records import (
     ServerConfig,
     Transport,
 )
+from swiggy_core.verticals.catalog import VERTICALS
 
 SERVER_KEY_RE: Final = re.compile(r"[a-z0-9_-]{1,32}")
 _SECRET_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
@@ -64,7 +65,7 @@ def build_server(
     raw: object,
     *,
     origin: Origin,
-    default_pages: Sequence[str] = VERTICAL_IDS,
+    default_pages: Sequence[str] | None = None,
     url_transport: Transport = "sse",
 ) -> ServerConfig:
     """The ServerConfig an entry describes; raises EntryError naming the first broken rule.
@@ -81,7 +82,8 @@ def build_server(
         raise EntryError(unknown[0], f"unknown setting '{unknown[0]}' (known: {known})")
     transport = _transport(entry, url_transport)
     credential = _credential(entry.get("credential"))
-    pages = _pages(entry.get("pages", list(default_pages)))
+    defaults = VERTICALS if default_pages is None else default_pages  # None: every page
+    pages = _pages(entry.get("pages", list(defaults)))
     enabled = _enabled(entry)
     if transport == "stdio":
         _refuse_fields(entry, _REMOTE_ONLY, "stdio")
@@ -232,8 +234,8 @@ def _pages(value: object) -> tuple[str, ...]:
     if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
         raise EntryError("pages", "pages must be a list of page ids")
     for page in value:
-        if page not in VERTICAL_IDS:
-            known = ", ".join(VERTICAL_IDS)
+        if page not in VERTICALS:
+            known = ", ".join(VERTICALS)
             raise EntryError("pages", f"unknown page '{page}' (pages are: {known})")
     return tuple(dict.fromkeys(value))
 

@@ -6,7 +6,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from swiggy_core.constants import VERTICAL_DINING, VERTICAL_FOODORDER
 from swiggy_core.parsers._values import CONTAINER_TYPES, compact
 from swiggy_core.parsers.addresses import parse_addresses
 from swiggy_core.parsers.cart import parse_cart
@@ -36,6 +35,7 @@ from swiggy_core.parsers.unwrap import (
     structured_envelope,
     unwrap_content,
 )
+from swiggy_core.verticals.catalog import search_lists_of
 
 logger = logging.getLogger(__name__)
 _MIN_SHAPE_SLOTS = 2
@@ -108,7 +108,7 @@ def _by_route(
         return None
     if route is Route.SEARCH:
         # Menu tools already say "dishes": the payload scan only settles the other names.
-        needs_scan = vertical == VERTICAL_FOODORDER and not is_menu_tool(name)
+        needs_scan = search_lists_of(vertical) == "dishes" and not is_menu_tool(name)
         signals = food_search_signals(name, payload) if needs_scan else PayloadSignals()
         return _first(_search_order(name, payload, vertical, tool_input, signals))
     if route is Route.CART:
@@ -156,9 +156,10 @@ def _search_order(
     def _restaurants() -> ParsedToolResult | None:
         return parse_restaurants(payload, vertical)
 
-    if vertical == VERTICAL_FOODORDER:
+    lists = search_lists_of(vertical)
+    if lists == "dishes":
         products_first = prefer_products_for_food(name, signals) is not False
-    elif vertical == VERTICAL_DINING:
+    elif lists == "restaurants":
         products_first = False
     elif signals.products or signals.restaurants:
         products_first = signals.products >= signals.restaurants

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.constants import VERTICAL_FOODORDER
 from swiggy_core.parsers._values import (
     Keys,
     as_dict,
@@ -24,6 +23,7 @@ from swiggy_core.parsers.records import find_records
 from swiggy_core.parsers.results import ProductsResult
 from swiggy_core.parsers.shapes import NAME_KEYS, is_product_record
 from swiggy_core.parsers.unwrap import extract_payload
+from swiggy_core.verticals.catalog import search_lists_of
 
 _WRAPPERS = (
     *("data", "result", "results", "response", "payload", "products", "dishes"),
@@ -77,7 +77,7 @@ def parse_products(
     )
     if not found.records:
         found = find_records(payload, is_product_record, inherit=_CATEGORY_CONTEXT)
-    food = vertical_id == VERTICAL_FOODORDER
+    food = search_lists_of(vertical_id) == "dishes"
     records = found.records
     is_dish = [_is_dish(record, food) for record, _ in records]
     scale = price_scale(

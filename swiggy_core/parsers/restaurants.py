@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_ITEMS, VERTICAL_DINING
+from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_ITEMS
 from swiggy_core.parsers._values import (
     Keys,
     as_dict,
@@ -24,6 +24,7 @@ from swiggy_core.parsers.records import find_records
 from swiggy_core.parsers.results import RestaurantsResult
 from swiggy_core.parsers.shapes import NAME_KEYS, is_restaurant_record
 from swiggy_core.parsers.unwrap import extract_payload
+from swiggy_core.verticals.catalog import find_vertical
 
 _WRAPPERS = (
     *("data", "result", "results", "response", "payload", "restaurants", "items"),
@@ -172,7 +173,9 @@ def _cost_for_two(record: dict[str, Any], vertical_id: str) -> float | None:
     if cost is None or cost < 0:
         return None
     plain_number = not isinstance(raw, str) or raw.strip().isdigit()
-    if plain_number and vertical_id != VERTICAL_DINING and cost >= _PAISE_COST_THRESHOLD:
+    vertical = find_vertical(vertical_id)
+    in_rupees = vertical is not None and vertical.price_unit == "table_for_two"
+    if plain_number and not in_rupees and cost >= _PAISE_COST_THRESHOLD:
         return round(cost / PAISE_PER_RUPEE, 2)
     return cost  # "₹400 for two" and Dineout numbers are rupees
 

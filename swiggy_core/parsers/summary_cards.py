@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from swiggy_core.constants import VERTICAL_DINING, VERTICAL_FOODORDER
 from swiggy_core.parsers._values import to_float, to_int
 from swiggy_core.parsers.clock import clock_minutes, iso_date_in
 from swiggy_core.parsers.results import (
@@ -28,6 +27,7 @@ from swiggy_core.parsers.results import (
 from swiggy_core.parsers.routing import Route, is_menu_tool, route_for
 from swiggy_core.parsers.slots import slot_moment, slots_result
 from swiggy_core.parsers.summary import SummaryLine, read_summary
+from swiggy_core.verticals.catalog import search_lists_of
 
 _RESTAURANT_NAME_RE = re.compile(r"restaurant|dineout", re.IGNORECASE)
 _RATING_RE = re.compile(r"^(\d(?:\.\d{1,2})?)\s*★$|^★\s*(\d(?:\.\d{1,2})?)$")
@@ -62,13 +62,13 @@ def summary_result(
         return None
     if _lists_restaurants(tool_name, vertical_id, lines):
         return RestaurantsResult(items=[_restaurant(line) for line in lines])
-    if vertical_id == VERTICAL_FOODORDER:
+    if search_lists_of(vertical_id) == "dishes":
         return ProductsResult(kind="menu", items=[_dish(line) for line in lines])
     return ProductsResult(kind="grocery", items=[_product(line) for line in lines])
 
 
 def _lists_restaurants(tool_name: str, vertical_id: str, lines: list[SummaryLine]) -> bool:
-    if vertical_id == VERTICAL_DINING:
+    if search_lists_of(vertical_id) == "restaurants":
         return True
     if is_menu_tool(tool_name):
         return False

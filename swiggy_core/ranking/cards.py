@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from swiggy_core.constants import VERTICAL_DINING
 from swiggy_core.parsers.results import (
     ItemGroup,
     ParsedToolResult,
@@ -21,6 +20,7 @@ from swiggy_core.parsers.results import (
 from swiggy_core.ranking.lexicon import Diet, lexicon
 from swiggy_core.ranking.rank import Ranked, rank
 from swiggy_core.ranking.wants import Wants, read_wants
+from swiggy_core.verticals.catalog import find_vertical
 
 _QUERY_KEYS = ("query", "searchQuery", "search_query", "q", "keyword")
 _ON = (1, "1", True, "true")
@@ -99,7 +99,9 @@ def _fit_products(card: ProductsResult, wants: Wants) -> ProductsResult:
 def _fit_restaurants(card: RestaurantsResult, wants: Wants, vertical_id: str) -> RestaurantsResult:
     # A budget means a meal's cost to a restaurant search only when it says for how many
     # (TableScout's always does: a table's price is for two); otherwise it is a dish's.
-    party = wants.party or (_PEOPLE_PER_COST if vertical_id == VERTICAL_DINING else None)
+    vertical = find_vertical(vertical_id)
+    per_table = vertical is not None and vertical.price_unit == "table_for_two"
+    party = wants.party or (_PEOPLE_PER_COST if per_table else None)
     budget = wants.budget * _PEOPLE_PER_COST / party if wants.budget and party else None
     ranked = rank(card.items, replace(wants, budget=budget, quantity=None))
     update = _ranked_fields(ranked)

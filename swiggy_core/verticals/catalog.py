@@ -1,4 +1,4 @@
-"""The four verticals, looked up by id."""
+"""The verticals, looked up by id: each one's entry is the only place it is named."""
 
 from __future__ import annotations
 
@@ -6,18 +6,11 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from swiggy_core.constants import (
-    VERTICAL_DINING,
-    VERTICAL_FOOD,
-    VERTICAL_FOODORDER,
-    VERTICAL_IDS,
-    VERTICAL_STYLE,
-)
 from swiggy_core.errors import UnknownVerticalError
 from swiggy_core.verticals.profile import compile_prompt_profile
 from swiggy_core.verticals.profiles_instamart import NUTRICART_PROFILE, STYLEKIT_PROFILE
 from swiggy_core.verticals.profiles_restaurants import FEEDME_PROFILE, TABLESCOUT_PROFILE
-from swiggy_core.verticals.vertical import Vertical
+from swiggy_core.verticals.vertical import SearchLists, Vertical
 
 
 def _instamart_labels(shop: str) -> dict[str, str]:
@@ -37,8 +30,9 @@ def _instamart_labels(shop: str) -> dict[str, str]:
 
 
 NUTRICART = Vertical(
-    id=VERTICAL_FOOD,
+    id="food",
     display_name="NutriCart",
+    slug="nutricart",
     tagline="Groceries in minutes, with a nutritionist's eye",
     icon=":material/nutrition:",
     server_key="instamart",
@@ -50,11 +44,13 @@ NUTRICART = Vertical(
         "A healthy breakfast in 10 minutes",
     ),
     loading_labels=_instamart_labels("NutriCart"),
+    slot_names=("goal",),
 )
 
 STYLEKIT = Vertical(
-    id=VERTICAL_STYLE,
+    id="style",
     display_name="StyleKit",
+    slug="stylekit",
     tagline="Skincare, haircare and grooming, routine first",
     icon=":material/face_retouching_natural:",
     server_key="instamart",
@@ -66,11 +62,14 @@ STYLEKIT = Vertical(
         "Sunscreen for sensitive skin",
     ),
     loading_labels=_instamart_labels("StyleKit"),
+    product_look="beauty",
+    slot_names=("skin", "hair", "concern"),
 )
 
 TABLESCOUT = Vertical(
-    id=VERTICAL_DINING,
+    id="dining",
     display_name="TableScout",
+    slug="tablescout",
     tagline="Find a table nearby and book a free slot",
     icon=":material/table_restaurant:",
     server_key="dineout",
@@ -89,11 +88,23 @@ TABLESCOUT = Vertical(
         r"detail": "Loading restaurant details…",
         r"location|address": "Loading your saved locations…",
     },
+    search_lists="restaurants",
+    price_unit="table_for_two",
+    books_tables=True,
+    tracks_restaurant=True,
+    people_slot="party",
+    slot_names=("cuisine", "vibe"),
+    empty_search_tips=(
+        "a cuisine or a dish instead of a restaurant's name",
+        "another area nearby",
+        "fewer filters (no rooftop, no price limit)",
+    ),
 )
 
 FEEDME = Vertical(
-    id=VERTICAL_FOODORDER,
+    id="foodorder",
     display_name="FeedMe",
+    slug="feedme",
     tagline="From craving to doorstep with Swiggy Food",
     icon=":material/delivery_dining:",
     server_key="food",
@@ -114,11 +125,37 @@ FEEDME = Vertical(
         r"track|order": "Checking your order…",
         r"address": "Loading your addresses…",
     },
+    search_lists="dishes",
+    tracks_restaurant=True,
+    slot_names=("craving", "cuisine"),
+    empty_search_tips=(
+        "a dish instead of a restaurant's name (\u201cbiryani\u201d, \u201cpizza\u201d)",
+        "a shorter name, or another spelling",
+        "a higher budget",
+    ),
 )
 
-VERTICALS: Mapping[str, Vertical] = MappingProxyType(
-    {v.id: v for v in (NUTRICART, STYLEKIT, TABLESCOUT, FEEDME)}
-)
+_REGISTERED: dict[str, Vertical] = {v.id: v for v in (NUTRICART, STYLEKIT, TABLESCOUT, FEEDME)}
+# Read-only for everyone else; `register_vertical` is the one way in.
+VERTICALS: Mapping[str, Vertical] = MappingProxyType(_REGISTERED)
+
+
+def register_vertical(vertical: Vertical) -> None:
+    """Add a vertical (its pages, prompt and tools follow from the entry alone).
+
+    Ids key stored chats and slugs are URLs, so neither may repeat an existing one.
+    """
+    if vertical.id in _REGISTERED:
+        raise ValueError(f"vertical id {vertical.id!r} is already registered")
+    if any(v.slug == vertical.slug for v in _REGISTERED.values()):
+        raise ValueError(f"page slug {vertical.slug!r} is already taken")
+    _REGISTERED[vertical.id] = vertical
+
+
+def unregister_vertical(vertical_id: str) -> None:
+    """Remove a vertical added by `register_vertical` (tests clean up with this)."""
+    _REGISTERED.pop(vertical_id, None)
+    build_system_prompt.cache_clear()
 
 
 def get_vertical(vertical_id: str) -> Vertical:
@@ -126,10 +163,21 @@ def get_vertical(vertical_id: str) -> Vertical:
     try:
         return VERTICALS[vertical_id]
     except (KeyError, TypeError):
-        valid = ", ".join(VERTICAL_IDS)
+        valid = ", ".join(VERTICALS)
         raise UnknownVerticalError(
             f"Unknown vertical {vertical_id!r}; choose one of: {valid}."
         ) from None
+
+
+def find_vertical(vertical_id: str) -> Vertical | None:
+    """The vertical for `vertical_id`, or None: parsers read results under any id."""
+    return VERTICALS.get(vertical_id)
+
+
+def search_lists_of(vertical_id: str) -> SearchLists | None:
+    """What the vertical's searches list first; None for an id no vertical has."""
+    vertical = find_vertical(vertical_id)
+    return vertical.search_lists if vertical is not None else None
 
 
 @cache

@@ -16,11 +16,12 @@ from swiggy_sandbox.planner.view import ConversationView, build_view
 
 logger = logging.getLogger(__name__)
 
+# Keyed by vertical id: how the planner serves each vertical (its words: common.SHOP_WORDS).
 _PLANS: dict[str, Callable[[ConversationView, Intent], Step]] = {
-    "NutriCart": plan_instamart,
-    "StyleKit": plan_instamart,
-    "FeedMe": plan_food,
-    "TableScout": plan_dineout,
+    "food": plan_instamart,
+    "style": plan_instamart,
+    "foodorder": plan_food,
+    "dining": plan_dineout,
 }
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from swiggy_core.actions import suggestion_markup
-from swiggy_core.verticals.catalog import VERTICALS
+from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.connector import CallTool, Finish, Step
 from swiggy_sandbox.planner.view import ConversationView, ToolCall
 
@@ -19,26 +20,54 @@ _NOT_DONE = {
     "book_table": "No table was booked.",
 }
 
-EXAMPLES = {
-    "NutriCart": (
-        "find high-protein snacks under 200",
-        "add 2 of the first one",
-        "show my cart",
+
+@dataclass(frozen=True)
+class ShopWords:
+    """How the planner describes one vertical when asked what it can do."""
+
+    # What the shop can do, said when a request is beyond it.
+    can_do: str
+    # A main flow as the person would type it; the first one is offered with the help.
+    examples: tuple[str, ...]
+
+
+# Keyed by vertical id: a vertical's offline words (its plan is in brain._PLANS).
+SHOP_WORDS = {
+    "food": ShopWords(
+        "find groceries (several at once, a dish's ingredients or a meal plan), "
+        "keep your Instamart cart and check out once you confirm",
+        (
+            "find high-protein snacks under 200",
+            "add 2 of the first one",
+            "show my cart",
+        ),
     ),
-    "StyleKit": (
-        "suggest a skincare routine for oily skin and find the products",
-        "find a sunscreen for oily skin",
-        "show my cart",
+    "style": ShopWords(
+        "suggest a skin or hair routine, find the products for it, keep your cart "
+        "and check out once you confirm",
+        (
+            "suggest a skincare routine for oily skin and find the products",
+            "find a sunscreen for oily skin",
+            "show my cart",
+        ),
     ),
-    "FeedMe": (
-        "I want a paneer biryani",
-        "order from the first restaurant",
-        "place the order",
+    "foodorder": ShopWords(
+        "find restaurants that deliver a dish or cuisine, open their menus, fill your "
+        "cart and order once you confirm",
+        (
+            "I want a paneer biryani",
+            "order from the first restaurant",
+            "place the order",
+        ),
     ),
-    "TableScout": (
-        "book a table for 4 tomorrow at 8 pm near Indiranagar",
-        "the first one",
-        "book the 8 pm slot",
+    "dining": ShopWords(
+        "find restaurants for a cuisine, vibe or area, show free slots for your "
+        "party and book a table once you confirm",
+        (
+            "book a table for 4 tomorrow at 8 pm near Indiranagar",
+            "the first one",
+            "book the 8 pm slot",
+        ),
     ),
 }
 
@@ -48,33 +77,19 @@ def call(view: ConversationView, name: str, tool_input: dict[str, Any], say: str
     return CallTool(view.server, name, tool_input, say_before=say)
 
 
-# What each shop can do, said when a request is beyond it.
-CAN_DO = {
-    "NutriCart": "find groceries (several at once, a dish's ingredients or a meal plan), "
-    "keep your Instamart cart and check out once you confirm",
-    "StyleKit": "suggest a skin or hair routine, find the products for it, keep your cart "
-    "and check out once you confirm",
-    "FeedMe": "find restaurants that deliver a dish or cuisine, open their menus, fill your "
-    "cart and order once you confirm",
-    "TableScout": "find restaurants for a cuisine, vibe or area, show free slots for your "
-    "party and book a table once you confirm",
-}
-
-
 def help_reply(view: ConversationView) -> Finish:
     """What this shop can do, the shape of a request, and its starter prompts as chips."""
-    example = EXAMPLES[view.vertical][0]
+    words = SHOP_WORDS[view.vertical]
     chips = suggestion_markup(list(starter_prompts(view.vertical)))
     return Finish(
-        f"Here I can {CAN_DO[view.vertical]}. Try one of these, or say it your way, "
-        f"like “{example}”.\n\n{chips}"
+        f"Here I can {words.can_do}. Try one of these, or say it your way, "
+        f"like “{words.examples[0]}”.\n\n{chips}"
     )
 
 
-def starter_prompts(display_name: str) -> tuple[str, ...]:
+def starter_prompts(vertical_id: str) -> tuple[str, ...]:
     """The vertical's own starter prompts (the chips on its page)."""
-    found = (v for v in VERTICALS.values() if v.display_name == display_name)
-    return next(found).starter_prompts
+    return get_vertical(vertical_id).starter_prompts
 
 
 def failure_reply(failed: ToolCall) -> Finish:
@@ -101,7 +116,7 @@ def address_or_step(view: ConversationView, tool: str) -> str | Step:
 
 def addresses_step(view: ConversationView) -> Step:
     """List the saved addresses (the app turns them into "Use this address" cards)."""
-    tool = "get_saved_locations" if view.vertical == "TableScout" else "get_addresses"
+    tool = "get_saved_locations" if get_vertical(view.vertical).books_tables else "get_addresses"
     done = view.called(tool)
     if done is None:
         return call(view, tool, {})

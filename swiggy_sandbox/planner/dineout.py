@@ -51,7 +51,8 @@ def _search(view: ConversationView, intent: Intent) -> Step:
             done = earlier
     if done is not None:
         if not done.data.get("restaurants"):
-            return misses.venue_miss(str(done.input.get("query") or query), _details(view))
+            query = str(done.input.get("query") or query)
+            return misses.venue_miss(view.vertical, query, _details(view))
         cap = misses.budget(view.text, _costs(done.data))
         return Finish(say.venues_reply(done.data, _wish(view), _missing(view), cap))
     where = _search_place(view)
@@ -200,7 +201,7 @@ def _pending_pick(view: ConversationView) -> Intent | None:
     for text, action in zip(
         reversed(view.user_texts[:-1]), reversed(view.actions[:-1]), strict=True
     ):
-        earlier = read_intent(text, action, "TableScout")
+        earlier = read_intent(text, action, view.vertical)
         if earlier.kind == "pick_slot":
             return earlier
     return None

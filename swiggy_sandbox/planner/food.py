@@ -47,7 +47,7 @@ def _search(view: ConversationView, intent: Intent, address: str) -> Step:
         found = [r for r in done.data.get("restaurants") or [] if isinstance(r, dict)]
         open_now = [r for r in found if say.is_open(r)]
         if not open_now:
-            return misses.restaurant_miss(asked, reply if found else "")
+            return misses.restaurant_miss(view.vertical, asked, reply if found else "")
         best = wishes.best_rated(open_now, view.text)
         return Finish(f"{best}\n\n{reply}" if best else reply)
     return call(view, "search_restaurants", {"addressId": address, "query": query}, say=intro)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, Step
 from swiggy_sandbox.planner import instamart_replies as say
 from swiggy_sandbox.planner import misses, wishes
@@ -18,7 +19,8 @@ def search(view: ConversationView, intent: Intent) -> Step:
     address = address_or_step(view, "get_addresses")
     if not isinstance(address, str):
         return address
-    read = wishes.grocery_wish if view.vertical == "NutriCart" else wishes.style_wish
+    grocery = get_vertical(view.vertical).product_look == "grocery"
+    read = wishes.grocery_wish if grocery else wishes.style_wish
     if (wish := read(view.text)) is not None:
         return _search_each(view, address, wish)
     return search_one(view, intent)
@@ -38,7 +40,8 @@ def search_one(view: ConversationView, intent: Intent) -> Step:
     if done is not None:
         cap = budget(view.text, done.data)
         asked = str(done.input.get("query") or query)
-        reply = say.products_reply(done.data, asked, cap, nutrition=view.vertical == "NutriCart")
+        grocery = get_vertical(view.vertical).product_look == "grocery"
+        reply = say.products_reply(done.data, asked, cap, nutrition=grocery)
         if say.shown_products(done.data, cap):
             return Finish(reply)
         if cap is not None and done.data.get("products"):
@@ -82,8 +85,8 @@ def budget(text: str, data: dict[str, Any]) -> float | None:
 
 
 def qualified(view: ConversationView, query: str) -> str:
-    """StyleKit searches always name the skin or hair type when one is known."""
-    if view.vertical != "StyleKit" or " for " in query:
+    """Beauty searches (StyleKit) always name the skin or hair type when one is known."""
+    if get_vertical(view.vertical).product_look != "beauty" or " for " in query:
         return query
     if skin := known_skin(view):
         return f"{query} for {skin} skin"

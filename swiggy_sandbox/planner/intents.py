@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.planner import phrasing
 from swiggy_sandbox.planner import text as en
 
@@ -75,8 +76,6 @@ _FILLER = re.compile(
     r"to eat|to order|order|buy|craving|hungry for|for delivery|deliver(ed)?|any|something|"
     r"anything|stuff|good|nice|really|very|we need|we want)\b"
 )
-# Shops whose searches are for products (a count there means "put that many in the cart").
-_PRODUCT_SHOPS = frozenset({"NutriCart", "StyleKit"})
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,8 @@ def read_intent(text: str, action: dict[str, Any] | None, vertical: str) -> Inte
     return _typed_intent(text.lower().strip(), vertical)
 
 
-def _typed_intent(text: str, vertical: str) -> Intent:
+def _typed_intent(text: str, vertical_id: str) -> Intent:
+    vertical = get_vertical(vertical_id)
     short = len(text.split()) <= 6
     if short and _YES.search(text):
         return Intent("confirm")
@@ -115,7 +115,7 @@ def _typed_intent(text: str, vertical: str) -> Intent:
         return Intent("addresses")
     if _TRACK.search(text):
         return Intent("track")
-    if vertical == "TableScout":
+    if vertical.books_tables:
         return _dining_intent(text)
     if _REMOVE.search(text):
         phrase = _REMOVE.split(text)[-1]
@@ -129,11 +129,13 @@ def _typed_intent(text: str, vertical: str) -> Intent:
         return Intent("view_cart")
     if _ADD.search(text):
         return _add_intent(text)
-    if vertical == "StyleKit" and _ROUTINE.search(text):
+    if vertical.product_look == "beauty" and _ROUTINE.search(text):
         return Intent("routine", query=text)
     if (position := en.ordinal(text)) is not None and (short or _CHOOSE.search(text)):
         return Intent("choose", position=position, name_words=_item_words(text))
-    if vertical in _PRODUCT_SHOPS and (en.quantity(text) or 0) > 1 and search_query(text):
+    # Where searches are for products, a count means "put that many in the cart".
+    products = vertical.search_lists == "products"
+    if products and (en.quantity(text) or 0) > 1 and search_query(text):
         # "I want two Amul butter": a count of a named product is an order for that many.
         return _add_intent(text)
     return _search_or_help(text)

@@ -27,19 +27,19 @@ def over_budget(reply: str, query: str) -> Finish:
     return Finish(with_chips(reply, [query[:1].upper() + query[1:]]))
 
 
-def restaurant_miss(query: str, closed_reply: str = "") -> Finish:
+def restaurant_miss(vertical: str, query: str, closed_reply: str = "") -> Finish:
     """No open restaurant near the person delivers `query` (`closed_reply` when some are shut)."""
     missing = f"No restaurant near you delivers “{query}” right now. The nearest I can find:"
     text = closed_reply or missing
-    return Finish(with_chips(text, nearest("FeedMe", query)))
+    return Finish(with_chips(text, nearest(vertical, query)))
 
 
-def venue_miss(query: str, details: str) -> Finish:
+def venue_miss(vertical: str, query: str, details: str) -> Finish:
     """No place near the person matches `query`; the chips keep their party and day."""
     return Finish(
         with_chips(
             f"No place near you matches “{query}”. The nearest I can book:",
-            nearest("TableScout", query, details, [f"{i}{details}" for i in _VENUE_IDEAS]),
+            nearest(vertical, query, details, [f"{i}{details}" for i in _VENUE_IDEAS]),
         )
     )
 

@@ -13,6 +13,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from swiggy_core.actions import suggestion_markup
+from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.catalog import load_catalog
 from swiggy_sandbox.catalog.search import tokens
 from swiggy_sandbox.planner.common import starter_prompts
@@ -92,12 +93,13 @@ def _near_any(word: str, words: frozenset[str]) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _things(vertical: str) -> tuple[_Thing, ...]:
-    if vertical == "FeedMe":
-        return _cuisines()
-    if vertical == "TableScout":
+def _things(vertical_id: str) -> tuple[_Thing, ...]:
+    vertical = get_vertical(vertical_id)
+    if vertical.books_tables:
         return _venue_kinds()
-    return _product_kinds(beauty=vertical == "StyleKit")
+    if vertical.search_lists == "dishes":
+        return _cuisines()
+    return _product_kinds(beauty=vertical.product_look == "beauty")
 
 
 def _product_kinds(*, beauty: bool) -> tuple[_Thing, ...]:

@@ -12,7 +12,7 @@ from swiggy_core.actions import REDO_TAG
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.conversation import expand_back_references
 from swiggy_core.conversation.summary_read import SessionSummary
-from swiggy_core.verticals import VERTICALS
+from swiggy_core.verticals import VERTICALS, get_vertical
 from swiggy_sandbox.connector import TurnContext
 from swiggy_sandbox.planner.session import profile_vertical, request_summary
 from swiggy_sandbox.planner.summary_data import summary_data
@@ -23,10 +23,6 @@ _ACTION_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
 _REDO_RE = re.compile(rf"<{REDO_TAG}>.*?</{REDO_TAG}>", re.S)
 _USE_TYPES = frozenset({"tool_use", "mcp_tool_use"})
 _RESULT_TYPES = frozenset({"tool_result", "mcp_tool_result"})
-
-# Each vertical's display name (how the planner's tables name it) and its MCP server.
-VERTICAL_SERVERS = {v.display_name: v.server.name for v in VERTICALS.values()}
-_DEFAULT_VERTICAL = {server: name for name, server in reversed(VERTICAL_SERVERS.items())}
 
 
 @dataclass(frozen=True)
@@ -84,6 +80,7 @@ class ConversationView:
     """The turn context digested: vertical, address, dates, the person's words, tool calls."""
 
     ctx: TurnContext
+    # The vertical's id (the planner's tables are keyed by it).
     vertical: str = ""
     # What the core worked out from the whole chat: slots, active address, date and time.
     summary: SessionSummary = field(default_factory=SessionSummary)
@@ -107,7 +104,7 @@ class ConversationView:
     @property
     def server(self) -> str:
         """The MCP server of this vertical."""
-        return VERTICAL_SERVERS[self.vertical]
+        return get_vertical(self.vertical).server.name
 
     def turn_calls(self) -> list[ToolCall]:
         """Calls made since the person's latest message."""
@@ -235,14 +232,18 @@ def _vertical(ctx: TurnContext) -> str:
     """The vertical whose profile the request carries; else the first one named; else the
     one whose server's tools are offered."""
     if (profile := profile_vertical(ctx.system)) is not None:
-        return profile.display_name
-    mentioned = [(ctx.system.find(name), name) for name in VERTICAL_SERVERS if name in ctx.system]
-    if mentioned:
-        return min(mentioned)[1]
+        return profile.id
+    verticals = list(VERTICALS.values())
+    named = [
+        (ctx.system.find(v.display_name), v.id) for v in verticals if v.display_name in ctx.system
+    ]
+    if named:
+        return min(named)[1]
     for server in [*ctx.tools, *ctx.disabled_tools]:
-        if server in _DEFAULT_VERTICAL:
-            return _DEFAULT_VERTICAL[server]
-    return "NutriCart"
+        # The first vertical on that server (NutriCart for Instamart).
+        if found := next((v.id for v in verticals if v.server.name == server), None):
+            return found
+    return verticals[0].id
 
 
 def _turn_start(transcript: list[dict[str, Any]]) -> int:

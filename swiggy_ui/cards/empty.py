@@ -11,7 +11,6 @@ import re
 
 import streamlit as st
 
-from swiggy_core.constants import VERTICAL_DINING, VERTICAL_FOODORDER
 from swiggy_core.parsers import InfoResult, StatusResult
 from swiggy_core.verticals import Vertical
 from swiggy_ui.safe_text import plain
@@ -21,23 +20,6 @@ EMPTY_ICON = ":material/search_off:"
 _COUNT_KEY = re.compile(r"total|count|found|results?$", re.IGNORECASE)
 _ZERO_WORDS = re.compile(r"^(found )?(0|no|zero) \w+|\bnothing found\b|\bno (results|match)", re.I)
 _QUERY_KEYS = ("query", "searchQuery", "keyword", "q")
-_TIPS = {
-    VERTICAL_DINING: (
-        "a cuisine or a dish instead of a restaurant's name",
-        "another area nearby",
-        "fewer filters (no rooftop, no price limit)",
-    ),
-    VERTICAL_FOODORDER: (
-        "a dish instead of a restaurant's name (\u201cbiryani\u201d, \u201cpizza\u201d)",
-        "a shorter name, or another spelling",
-        "a higher budget",
-    ),
-}
-_SHOP_TIPS = (
-    "a shorter, more general name (\u201cprotein bar\u201d rather than a brand)",
-    "another spelling",
-    "one item at a time",
-)
 
 
 def is_empty_search(result: StatusResult | InfoResult) -> bool:
@@ -67,7 +49,7 @@ def render_empty_search(result: StatusResult | InfoResult, vertical: Vertical) -
     with st.container(border=True):
         what = f" for \u201c{plain(query)}\u201d" if query else ""
         st.markdown(f"{EMPTY_ICON} **{EMPTY_TITLE}{what}**")
-        st.caption("Try " + "; ".join(_TIPS.get(vertical.id, _SHOP_TIPS)) + ".")
+        st.caption("Try " + "; ".join(vertical.empty_search_tips) + ".")
         examples = vertical.starter_prompts[:2]
         if examples:
             st.caption("Or ask: " + " · ".join(f"\u201c{plain(text)}\u201d" for text in examples))

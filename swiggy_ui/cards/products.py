@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from swiggy_core.actions import CardAction
-from swiggy_core.constants import VERTICAL_STYLE
 from swiggy_core.formatting import PRICE_UNKNOWN, discount_percent, price_known, rupees
 from swiggy_core.parsers import ProductItem, ProductsResult
 from swiggy_ui.cards.context import CardContext
@@ -52,7 +51,7 @@ def _category(result: ProductsResult, ctx: CardContext) -> str:
     """Which icon stands in for a picture the browser may not load."""
     if result.kind == "menu":
         return "dish"
-    return "beauty" if ctx.vertical.id == VERTICAL_STYLE else "grocery"
+    return ctx.vertical.product_look
 
 
 def _product_card(item: ProductItem, key: str, result: ProductsResult, ctx: CardContext) -> None:

@@ -11,7 +11,6 @@ from dataclasses import replace
 import streamlit as st
 
 from swiggy_core.actions import CardAction
-from swiggy_core.constants import VERTICAL_DINING
 from swiggy_core.formatting import date_time_label, distance_label, price_known, rupees
 from swiggy_core.parsers import ProductsResult, RestaurantDeal, RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
@@ -26,7 +25,7 @@ MAX_DEALS_SHOWN = 4
 
 
 def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
-    dining = ctx.vertical.id == VERTICAL_DINING
+    dining = ctx.vertical.books_tables
     if result.dishes:
         # Dishes first, each with its Add: a named dish is ordered without opening a menu
         # (the Swiggy app opens a dish search on its Dishes tab too).

@@ -210,14 +210,14 @@ def test_a_replica_started_after_the_crash_settles_it_by_itself_and_apptest_show
     assert len(db.spend_audits(user)) == 1 and db.orders(user) == 1
 
     # The chat through AppTest, as that person: the order card where the dialog was.
-    from streamlit.testing.v1 import AppTest
+    from page_switch import app_test
 
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", shared[0])
     monkeypatch.setenv("SWIGGY_HEALTH_POLL", "off")
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at = app_test(ROOT / "app.py", 120)
     at.session_state["browser_id"] = cookie
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     assert not at.exception
     shown_text = " ".join(str(block.value) for block in at.markdown)
     assert "Order placed" in shown_text

@@ -114,7 +114,7 @@ def test_the_csv_holds_what_the_filters_select(app, downloads):
 
 
 def test_a_turn_in_a_shop_shows_up_in_activity(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("show my cart").run()
     assert not at.exception
     at.switch_page(PAGE).run()

@@ -80,7 +80,7 @@ def _set_limits(at, per_order: str) -> None:
 
 def test_a_grocery_order_cancelled_then_placed_says_nothing_internal(app):
     page = _Page()
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     page.check(at)
     page.step(at, press="Find high-protein snacks under ₹200")
     page.step(at, press="Add")
@@ -94,7 +94,7 @@ def test_a_grocery_order_cancelled_then_placed_says_nothing_internal(app):
 
 def test_help_addresses_and_a_miss_say_nothing_internal(app):
     page = _Page()
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     page.step(at, say="what can you do?")
     page.step(at, say="show my saved addresses")
     page.step(at, say="book me a flight to Goa")
@@ -103,9 +103,9 @@ def test_help_addresses_and_a_miss_say_nothing_internal(app):
 
 def test_an_order_over_the_limit_is_refused_in_your_words(app):
     page = _Page()
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _set_limits(at, "1")
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     page.step(at, say="add 2 amul taaza milk")
     page.step(at, say="place the order")
     assert not buttons(at, "Confirm")
@@ -115,11 +115,11 @@ def test_an_order_over_the_limit_is_refused_in_your_words(app):
 
 def test_a_limit_met_at_confirm_is_refused_in_your_words(app):
     page = _Page()
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     page.step(at, say="add 2 amul taaza milk")
     page.step(at, say="place the order")
     _set_limits(at, "1")
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     page.check(at)
     page.step(at, press="Review and confirm")
     page.step(at, press="Confirm")
@@ -130,7 +130,7 @@ def test_a_limit_met_at_confirm_is_refused_in_your_words(app):
 
 def test_a_food_order_says_nothing_internal(app):
     page = _Page()
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     page.step(at, say="I want a paneer biryani")
     page.step(at, press="Menu")
     page.step(at, press="Add")
@@ -141,7 +141,7 @@ def test_a_food_order_says_nothing_internal(app):
 
 def test_a_table_booking_cancelled_says_nothing_internal(app):
     page = _Page()
-    at = open_page(app, "app_pages/tablescout.py")
+    at = open_page(app, "tablescout")
     page.step(at, say="Book a table for 4 tomorrow at 8 pm near Indiranagar")
     page.step(at, press="Slots")
     chips = [b for b in at.button if b.key and "-d0-" in b.key and not b.disabled]
@@ -154,7 +154,7 @@ def test_a_table_booking_cancelled_says_nothing_internal(app):
 
 def test_a_skincare_routine_says_nothing_internal(app):
     page = _Page()
-    at = open_page(app, "app_pages/stylekit.py")
+    at = open_page(app, "stylekit")
     page.step(at, say="Suggest a skincare routine for oily skin and find the products")
     page.step(at, press="Add")
     page.step(at, say="show my cart")

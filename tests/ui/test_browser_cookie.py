@@ -33,7 +33,7 @@ def _writers(at) -> list[dict[str, object]]:
 
 
 def test_a_new_browsers_writer_stays_on_the_page_through_every_rerun(app) -> None:
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     browser_id = at.session_state["browser_id"]
     first = _writers(at)
     assert [(w["name"], w["id"]) for w in first] == [(BROWSER_COOKIE, browser_id)]
@@ -51,7 +51,7 @@ def test_the_writers_place_stays_when_it_leaves(app) -> None:
     """Once the browser has confirmed its id the writer goes, but an empty placeholder
     keeps its place: nothing below it moves (a move shows each element twice until the
     run ends)."""
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     before = _layout(at)
     assert "bidi_component" in before
     at.session_state[identity._COOKIE_SET_KEY] = True  # what the writer's report sets

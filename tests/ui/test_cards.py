@@ -95,7 +95,7 @@ def test_grocery_cards_products_addresses_cart_and_order(app, sandbox):
     )
     cart = im.call("get_cart", {})
     im.call("checkout", {"addressId": address_id})
-    at = _render(app, im.chat("food"), "app_pages/nutricart.py")
+    at = _render(app, im.chat("food"), "nutricart")
     assert len(buttons(at, "Add")) >= 3  # product cards in a grid
     # The address cards: the header's choice is marked, the other two can be chosen.
     assert len(buttons(at, "Use this address")) == 2
@@ -118,7 +118,7 @@ def test_food_cards_restaurants_with_menu_buttons_and_dishes(app, sandbox):
     found = food.call("search_restaurants", {"addressId": address_id, "query": "biryani"})
     restaurant_id = found["data"]["restaurants"][0]["id"]
     food.call("get_restaurant_menu", {"addressId": address_id, "restaurantId": restaurant_id})
-    at = _render(app, food.chat("foodorder"), "app_pages/feedme.py")
+    at = _render(app, food.chat("foodorder"), "feedme")
     assert buttons(at, "Menu")  # restaurant cards
     assert buttons(at, "Add")  # menu dishes as product cards
     assert ":green[●]" in texts(at.markdown) or ":red[▲]" in texts(at.markdown)  # veg marks
@@ -166,7 +166,7 @@ def test_dining_cards_slots_booking_and_a_failed_booking(app, sandbox):
     }
     dine.call("book_table", booking)
     dine.call("book_table", {**booking, "guestCount": 50})  # refused: 1–20 guests
-    at = _render(app, dine.chat("dining"), "app_pages/tablescout.py")
+    at = _render(app, dine.chat("dining"), "tablescout")
     assert buttons(at, "Slots")  # restaurant cards offer slots in TableScout
     assert any(b.label == slot["displayTime"] for b in at.button)  # slot chips
     assert "Table booked" in texts(at.markdown)
@@ -252,7 +252,7 @@ def test_documented_dineout_cards_never_offer_a_full_or_paid_slot(app):
         (_case("dineout", "book_table_upi"), _two_blocks(_case("dineout", "book_table_upi"))),
     ]
     _store_chat("dining", calls)
-    at = _render(app, "", "app_pages/tablescout.py")
+    at = _render(app, "", "tablescout")
     markdown, captions = texts(at.markdown), texts(at.caption)
     assert "**Home**" in markdown and "**Office**" in markdown  # address labels
     (seven,) = buttons(at, "7:00 PM")
@@ -281,7 +281,7 @@ def test_a_full_slot_reads_full_not_paid(app):
     }
     case["result"]["data"]["slots"].append(full_and_paid)
     _store_chat("dining", [(case, _envelope(case))])
-    captions = texts(_render(app, "", "app_pages/tablescout.py").caption)
+    captions = texts(_render(app, "", "tablescout").caption)
     assert "Full: 8:30 PM" in captions
     assert "8:30 PM ₹210" not in captions  # no seats: its price is beside the point
     assert "8:00 PM ₹210 — paid prebook, not bookable here" in captions
@@ -297,7 +297,7 @@ def test_documented_grocery_cards_show_labels_charged_prices_and_summaries(app):
         (_case("instamart", "checkout_multi"), _envelope(_case("instamart", "checkout_multi"))),
     ]
     _store_chat("food", calls)
-    at = _render(app, "", "app_pages/nutricart.py")
+    at = _render(app, "", "nutricart")
     markdown, captions, warnings = texts(at.markdown), texts(at.caption), texts(at.warning)
     assert "**Home**" in markdown and "**Work**" in markdown
     assert "Showing 2 of 5 saved addresses" in captions

@@ -29,7 +29,7 @@ def _bottom_buttons(at: AppTest) -> list:
 
 
 def test_the_bar_under_the_input_says_what_the_cart_holds(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     assert _bottom_buttons(at) == []  # nothing to show for an empty cart
 
     at.chat_input[0].set_value("add 2 amul taaza milk").run()
@@ -43,7 +43,7 @@ def test_the_bar_under_the_input_says_what_the_cart_holds(app):
     sidebar = "\n".join(str(m.value) for m in at.sidebar.markdown)
     assert f"**{bar.label.split(' · ')[1]}**" in sidebar  # "**To pay**" then "**₹147**"
 
-    at.switch_page("app_pages/tablescout.py").run()
+    at.switch_page("tablescout").run()
     assert _bottom_buttons(at) == []  # a table booking has no cart
 
 
@@ -65,7 +65,7 @@ def test_the_bar_counts_units_and_says_the_total_it_knows():
 
 
 def test_the_bars_place_order_opens_the_confirmation(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("add 2 amul taaza milk").run()
     bottom = [button.id for button in _bottom_buttons(at) if button.label == "Place order"]
     (place,) = [button for button in at.button if button.id in bottom]

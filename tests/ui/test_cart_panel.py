@@ -64,7 +64,7 @@ def _grocery_cart(at: AppTest) -> AppTest:
 
 
 def test_panel_updates_on_each_cart_result_and_steps_act_on_the_current_cart(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     assert "Your cart is empty" in texts(at.sidebar.caption)
     _grocery_cart(at)
     sidebar = texts(at.sidebar.markdown)
@@ -107,9 +107,9 @@ def test_panel_updates_on_each_cart_result_and_steps_act_on_the_current_cart(app
 
 
 def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
-    at = _grocery_cart(open_page(app, "app_pages/nutricart.py"))
+    at = _grocery_cart(open_page(app, "nutricart"))
     assert len(_line_keys(at)) == 1
-    at.switch_page("app_pages/stylekit.py").run()
+    at.switch_page("stylekit").run()
     assert not at.exception
     question = "Your Instamart cart has 1 item from NutriCart — keep them or clear?"
     assert question in texts(at.main.markdown)
@@ -120,13 +120,13 @@ def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
     assert question not in texts(at.main.markdown)
     assert len(_line_keys(at)) == 1 and "**Your cart** (1)" in texts(at.sidebar.markdown)
 
-    at.switch_page("app_pages/nutricart.py").run()  # the same cart both sides: nothing to ask
+    at.switch_page("nutricart").run()  # the same cart both sides: nothing to ask
     assert "keep them or clear?" not in texts(at.main.markdown)
 
 
 def test_clear_on_the_shop_switch_question_empties_the_shared_cart(app):
-    at = _grocery_cart(open_page(app, "app_pages/nutricart.py"))
-    at.switch_page("app_pages/stylekit.py").run()
+    at = _grocery_cart(open_page(app, "nutricart"))
+    at.switch_page("stylekit").run()
     assert "keep them or clear?" in texts(at.main.markdown)
     _click(at, "Clear")
     assert not at.exception
@@ -135,7 +135,7 @@ def test_clear_on_the_shop_switch_question_empties_the_shared_cart(app):
     assert not _line_keys(at)  # the panel follows the cleared cart
     # NutriCart's chat still holds the old line: it says the cart was cleared, its buttons
     # wait (an update would bring the stale line back), and one press reads the cart.
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     assert "Your Instamart cart was cleared in StyleKit" in texts(at.main.markdown)
     cart_buttons = [b for b in at.sidebar.button if (b.key or "").startswith("cart-food-")]
     assert cart_buttons and all(button.disabled for button in cart_buttons)
@@ -145,7 +145,7 @@ def test_clear_on_the_shop_switch_question_empties_the_shared_cart(app):
 
 
 def test_feedme_has_its_own_cart_and_tablescout_none(app):
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     assert "Your cart is empty" in texts(at.sidebar.caption)
     at.chat_input[0].set_value("I want a paneer biryani").run()
     _click(at, "Menu")
@@ -159,7 +159,7 @@ def test_feedme_has_its_own_cart_and_tablescout_none(app):
     _panel_button(at, dish, "-remove").click().run()
     assert _last_action(at, "foodorder").kind == "remove_from_cart"
     assert "Your cart is empty" in texts(at.sidebar.caption)
-    at.switch_page("app_pages/tablescout.py").run()
+    at.switch_page("tablescout").run()
     assert "Your cart" not in texts(at.sidebar.caption) + texts(at.sidebar.markdown)
 
 

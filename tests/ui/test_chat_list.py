@@ -14,7 +14,7 @@ from swiggy_core.store import ChatStore, NewApproval
 from swiggy_ui.runtime import open_store
 from swiggy_ui.safe_text import plain
 
-PAGE = "app_pages/nutricart.py"
+PAGE = "nutricart"
 
 
 def _say(at, text: str):
@@ -143,7 +143,7 @@ def test_clear_all_asks_then_empties_this_shop_only(app):
     _say(at, "show my saved addresses")
     _click(at, "New chat")
     _say(at, "eggs and bread for breakfast")
-    at.switch_page("app_pages/stylekit.py").run()
+    at.switch_page("stylekit").run()
     _say(at, "Suggest a skincare routine for oily skin")
     at.switch_page(PAGE).run()
     _click(at, "Clear all chats")

@@ -35,7 +35,7 @@ def test_a_good_key_switches_the_chats_to_the_model(app, scripted, tmp_path):
     assert "Key accepted" in texts(at.success)
     assert at.session_state[KEY_API_KEY] == "sk-ant-good-secret-456"
     scripted.brain.enqueue(text_turn("Hello from the configured model."))
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     at.chat_input[0].set_value("hello").run()
     assert "Hello from the configured model." in texts(at.markdown)
     assert scripted.requests[-1].api_key == "sk-ant-good-secret-456"
@@ -75,7 +75,7 @@ def test_saved_addresses_load_and_the_choice_is_remembered(app):
 
 
 def test_usage_totals_add_up_after_a_turn(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("show my cart").run()
     at.switch_page("app_pages/connections.py").run()
     metrics = {m.label: m.value for m in at.metric}

@@ -27,7 +27,7 @@ def test_a_read_only_database_gives_a_coded_banner_and_keeps_the_text(tmp_path, 
     path = tmp_path / "ro.db"
     _seeded(path)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///file:{path}?mode=ro&uri=true")
-    at = open_page(new_app(), "app_pages/nutricart.py")
+    at = open_page(new_app(), "nutricart")
     assert not at.exception
     at.chat_input[0].set_value(TYPED).run()
     assert not at.exception
@@ -40,7 +40,7 @@ def test_a_locked_database_gives_a_coded_banner_and_keeps_the_text(tmp_path, mon
     path = tmp_path / "locked.db"
     _seeded(path)
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{path}")
-    at = open_page(new_app(), "app_pages/nutricart.py")
+    at = open_page(new_app(), "nutricart")
     holder = sqlite3.connect(path, timeout=0, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
@@ -61,7 +61,7 @@ def test_a_locked_database_gives_a_coded_banner_and_keeps_the_text(tmp_path, mon
 def test_a_deleted_database_file_gives_a_coded_banner_and_keeps_the_text(tmp_path, monkeypatch):
     path = tmp_path / "gone.db"
     monkeypatch.setenv("SWIGGY_DATABASE_URL", f"sqlite:///{path}")
-    at = open_page(new_app(), "app_pages/nutricart.py")
+    at = open_page(new_app(), "nutricart")
     at.chat_input[0].set_value("show my cart").run()
     assert not at.exception and len(at.chat_message) == 2
     for leftover in tmp_path.glob("gone.db*"):
@@ -86,7 +86,7 @@ def test_an_unwritable_default_database_is_replaced_by_a_temporary_one_with_a_ba
     (workdir / "swiggy_assistant.db").symlink_to(tmp_path / "gone" / "swiggy_assistant.db")
     monkeypatch.chdir(workdir)
     try:
-        at = open_page(new_app(), "app_pages/nutricart.py")
+        at = open_page(new_app(), "nutricart")
         assert not at.exception
         assert "E-4106" in texts(at.caption) and "E-4104" not in _errors(at)
         at.chat_input[0].set_value("show my cart").run()

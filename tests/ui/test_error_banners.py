@@ -10,7 +10,7 @@ from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import Fault, ScriptedTurn, text_turn
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
-PAGE = "app_pages/nutricart.py"
+PAGE = "nutricart"
 MESSAGE = "find amul butter"
 
 

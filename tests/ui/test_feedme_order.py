@@ -22,7 +22,7 @@ def _click(at, label: str, index: int = 0):
 
 
 def test_feedme_orders_the_cart_it_showed_after_confirm(app, result_form):
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     at.chat_input[0].set_value("I want a paneer biryani").run()
     _click(at, "Menu")
     _click(at, "Add")
@@ -43,7 +43,7 @@ def test_feedme_orders_the_cart_it_showed_after_confirm(app, result_form):
 def test_a_dish_found_by_name_is_ordered_in_four_actions(app):
     """Search, Add on a matching dish, Place order, Confirm: no menu to open on the way
     (the Swiggy app's dish results have their own Add)."""
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     at.chat_input[0].set_value("I want a paneer biryani").run()  # 1
     labels = [b.label for b in at.button]
     assert labels.index("Add") < labels.index("Menu"), "the dishes come first"

@@ -36,27 +36,27 @@ def test_first_run_with_nothing_configured_is_a_labelled_offline_demo(app):
 
 
 def test_every_page_opens_and_switching_keeps_each_chat(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     assert [t.value for t in at.title] == ["NutriCart"]
     assert len(at.button) == 4  # starter prompt chips
     _say(at, "show my saved addresses")
     for page, title in [
-        ("app_pages/stylekit.py", "StyleKit"),
-        ("app_pages/tablescout.py", "TableScout"),
-        ("app_pages/feedme.py", "FeedMe"),
+        ("stylekit", "StyleKit"),
+        ("tablescout", "TableScout"),
+        ("feedme", "FeedMe"),
         ("app_pages/connections.py", "Connections"),
         ("app_pages/home.py", "Shop by chatting"),
     ]:
         at.switch_page(page).run()
         assert not at.exception
         assert [t.value for t in at.title] == [title]
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     assert [m.name for m in at.chat_message] == ["user", "assistant"]
     assert "show my saved addresses" in texts(at.chat_message[0].markdown)
 
 
 def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _click(at, "Find high-protein snacks under ₹200")  # a starter chip
     assert "Offline demo" not in _assistant_text(at)  # the page's badge says it once
     assert not buttons(at, "Use this address")  # the header chose where it goes
@@ -77,7 +77,7 @@ def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
 
 
 def test_stylekit_routine_then_products_into_the_cart(app, result_form):
-    at = open_page(app, "app_pages/stylekit.py")
+    at = open_page(app, "stylekit")
     _say(at, "Suggest a skincare routine for oily skin and find the products")
     assert "oily" in _assistant_text(at).lower()
     _click(at, "Add")
@@ -85,7 +85,7 @@ def test_stylekit_routine_then_products_into_the_cart(app, result_form):
 
 
 def test_feedme_restaurants_menu_dish_and_cart(app, result_form):
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     _say(at, "I want a paneer biryani")
     _click(at, "Menu")
     assert "Menu ·" in texts(at.markdown)
@@ -95,7 +95,7 @@ def test_feedme_restaurants_menu_dish_and_cart(app, result_form):
 
 
 def test_tablescout_search_slots_and_confirmed_booking(app, result_form):
-    at = open_page(app, "app_pages/tablescout.py")
+    at = open_page(app, "tablescout")
     _say(at, "Book a table for 4 tomorrow at 8 pm near Indiranagar")
     _click(at, "Slots")
     chips = [b for b in at.button if b.key and "-d0-" in b.key and not b.disabled]
@@ -108,21 +108,21 @@ def test_tablescout_search_slots_and_confirmed_booking(app, result_form):
 
 
 def test_chats_persist_for_the_same_browser_and_never_for_a_link(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _say(at, "show my cart")
-    at.switch_page("app_pages/stylekit.py").run()  # navigation keeps the identity
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("stylekit").run()  # navigation keeps the identity
+    at.switch_page("nutricart").run()
     assert [m.name for m in at.chat_message] == ["user", "assistant"]
     again = same_browser(at)  # a reload: the browser's id cookie comes back
     again.run()
-    again.switch_page("app_pages/nutricart.py").run()
+    again.switch_page("nutricart").run()
     assert [m.name for m in again.chat_message] == ["user", "assistant"]
     # A link names nobody: neither a malformed `u` nor someone's id opens their chats.
     for forged in ("a", at.session_state["browser_id"], store_user(at)):
         stranger = new_app()
         stranger.query_params["u"] = forged
         stranger.run()
-        stranger.switch_page("app_pages/nutricart.py").run()
+        stranger.switch_page("nutricart").run()
         assert not stranger.exception
         assert not stranger.chat_message
         assert stranger.session_state["browser_id"] != at.session_state["browser_id"]
@@ -131,7 +131,7 @@ def test_chats_persist_for_the_same_browser_and_never_for_a_link(app):
 def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
     from swiggy_core.store import ChatStore
 
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _say(at, "add 2 amul taaza milk")
     _say(at, "place the order")
     _click(at, "Confirm")

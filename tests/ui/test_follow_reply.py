@@ -16,7 +16,7 @@ def _follows(at) -> list[tuple[str, str]]:
 
 
 def test_the_drawn_reply_is_followed_once(app) -> None:
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("find eggs").run()
     assert not at.exception
     follows = _follows(at)

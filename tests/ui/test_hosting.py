@@ -41,7 +41,7 @@ def test_a_visitor_base_url_gets_no_owner_credential(app, owner_secrets):
     buttons(at, "Check and use")[0].click().run()
     assert "E-1005" in texts(at.caption)
     assert KEY_BASE_URL not in at.session_state
-    at.switch_page("app_pages/feedme.py").run()
+    at.switch_page("feedme").run()
     at.chat_input[0].set_value("I'm hungry").run()
     assert not at.exception
     assert "Offline demo" in texts(at.markdown)  # the badge: the planner answered, not Claude
@@ -51,7 +51,7 @@ def test_a_visitor_base_url_gets_no_owner_credential(app, owner_secrets):
 
 def test_a_visitor_key_goes_to_the_visitor_url_without_the_owners_token(app, owner_secrets):
     listener = owner_secrets
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     at.session_state[KEY_API_KEY] = "sk-ant-visitor-key-1"
     at.session_state[KEY_BASE_URL] = listener.base_url
     at.run()
@@ -77,7 +77,7 @@ def test_shared_owner_credentials_serve_only_signed_in_allow_listed_users(
     monkeypatch.setenv("SWIGGY_ALLOWED_EMAILS", "ann@example.com")
     owner_endpoint = owner_secrets
     _signed_in(app, "ann@example.com")
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     owner_endpoint.brain.enqueue(text_turn("Hi Ann."))
     at.chat_input[0].set_value("I'm hungry").run()
     assert not at.exception
@@ -90,7 +90,7 @@ def test_shared_owner_credentials_serve_only_signed_in_allow_listed_users(
 
     bob = new_app()
     _signed_in(bob, "bob@example.com")
-    bob = open_page(bob, "app_pages/feedme.py")
+    bob = open_page(bob, "feedme")
     bob.chat_input[0].set_value("I'm hungry").run()
     assert not bob.exception
     assert not owner_endpoint.requests, "bob is not on the allow-list: offline demo"
@@ -98,22 +98,22 @@ def test_shared_owner_credentials_serve_only_signed_in_allow_listed_users(
 
 def test_chats_belong_to_the_signed_in_user(app):
     _signed_in(app, "ann@example.com")
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("show my cart").run()
     from uihelpers import new_app
 
     again = new_app()
     _signed_in(again, "ann@example.com")
-    again = open_page(again, "app_pages/nutricart.py")
+    again = open_page(again, "nutricart")
     assert [m.name for m in again.chat_message] == ["user", "assistant"]
     other = new_app()
     _signed_in(other, "bob@example.com")
-    other = open_page(other, "app_pages/nutricart.py")
+    other = open_page(other, "nutricart")
     assert not other.chat_message
 
 
 def test_switching_to_real_swiggy_sends_no_sandbox_chat_or_address(app, scripted):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.session_state[KEY_API_KEY] = "sk-ant-visitor-key-2"
     at.session_state[KEY_BASE_URL] = scripted.base_url
     at.session_state["active_address::sandbox"] = AddressItem(

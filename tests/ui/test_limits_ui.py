@@ -42,7 +42,7 @@ def test_limits_are_saved_on_connections_and_read_back(app):
     assert "Saved. Your limits: ₹1,500 per order · ₹5,000 per day (₹0 used today)" in texts(
         at.success
     )
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     at.switch_page("app_pages/connections.py").run()
     assert at.text_input(key="form_limit_order").value == "1500"
     assert "₹1,500 per order · ₹5,000 per day" in texts(at.caption)
@@ -57,9 +57,9 @@ def test_a_limit_that_is_not_an_amount_is_refused_and_nothing_changes(app):
 
 
 def test_the_dialog_shows_the_limits_next_to_the_total(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _set_limits(at, "100000", "200000")
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     assert buttons(at, "Confirm")
@@ -75,9 +75,9 @@ def test_the_dialog_shows_the_limits_next_to_the_total(app):
 
 
 def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _set_limits(at, "1", "")
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     assert not at.exception
@@ -88,12 +88,12 @@ def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
 
 
 def test_a_limit_lowered_after_asking_is_shown_in_the_dialog_and_refuses_confirm(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     assert "No spending limits set (₹0 used today)" in texts(at.caption)
     _set_limits(at, "1", "")
-    at.switch_page("app_pages/nutricart.py").run()
+    at.switch_page("nutricart").run()
     buttons(at, "Review and confirm")[0].click().run()
     assert LIMIT in texts(at.caption) and "Confirm will refuse" in texts(at.warning)
     buttons(at, "Confirm")[0].click().run()
@@ -104,7 +104,7 @@ def test_a_limit_lowered_after_asking_is_shown_in_the_dialog_and_refuses_confirm
 
 
 def test_usage_shows_an_estimated_cost_in_rupees_and_dollars(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("add 2 amul taaza milk").run()
     at.switch_page("app_pages/connections.py").run()
     (cost,) = [m for m in at.metric if m.label == "Estimated cost"]

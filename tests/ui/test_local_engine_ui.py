@@ -21,7 +21,7 @@ def test_local_engine_turns_tool_calls_into_cards_and_keeps_the_gate(
     app, planner_emulator, monkeypatch
 ):
     monkeypatch.setenv("SWIGGY_ENGINE", "local")
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     use_scripted_model(at, planner_emulator)
     at.run()
     at.chat_input[0].set_value("find amul butter").run()

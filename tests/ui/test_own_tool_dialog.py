@@ -64,7 +64,7 @@ def _waiting_approval() -> str:
 def test_the_dialog_shows_the_server_the_tool_and_the_exact_arguments(app) -> None:
     approval_id = _waiting_approval()
     app.session_state["browser_id"] = BROWSER
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     assert not at.exception
     shown = texts(at.markdown) + texts(at.subheader) + texts(at.caption)
     # Markdown source: the underscore is escaped (the page shows "submit_cart").

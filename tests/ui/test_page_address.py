@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from uihelpers import buttons, open_page, same_browser, texts
 
-PAGE = "app_pages/nutricart.py"
+PAGE = "nutricart"
 
 
 def _deliver_to(at):

@@ -73,7 +73,7 @@ def test_older_turns_wait_behind_a_control_and_none_is_lost(app):
             ChatMessage(role="assistant", content=f"answer number {index}"),
         ]
     _store("food", chat)
-    at = _open(app, "app_pages/nutricart.py")
+    at = _open(app, "nutricart")
     assert _said(at) == [f"question number {index}" for index in range(3, 9)]
     assert "3 earlier messages" in texts(at.caption)
     buttons(at, "Show 3 earlier")[0].click().run()
@@ -98,7 +98,7 @@ def test_only_the_newest_slot_picker_has_buttons(app, sandbox):
         slots, _ = _reply(dineout, f"s{days}", "get_available_slots", asked, "dining")
         chat += [ChatMessage(role="user", content=f"slots in {days} days"), slots]
     _store("dining", chat)
-    at = _open(app, "app_pages/tablescout.py")
+    at = _open(app, "tablescout")
     older = [b for b in at.button if b.key and b.key.startswith("m3-")]
     newest = [b for b in at.button if b.key and b.key.startswith("m5-")]
     assert newest and not older  # the older picker is read-only: nothing to press
@@ -111,7 +111,7 @@ def test_tool_names_and_tokens_show_only_with_details_on(app, sandbox):
     asked = {"addressId": addresses["data"]["addresses"][0]["id"], "query": "milk"}
     reply, _ = _reply(instamart, "q0", "search_products", asked, "food", usage)
     _store("food", [ChatMessage(role="user", content="milk please"), reply])
-    at = _open(app, "app_pages/nutricart.py")
+    at = _open(app, "nutricart")
     assert buttons(at, "Add")  # the card itself is there
     assert not [e for e in at.expander if "search_products" in e.label.replace("\\", "")]
     assert "1,234 tokens" not in texts(at.caption)
@@ -119,7 +119,7 @@ def test_tool_names_and_tokens_show_only_with_details_on(app, sandbox):
     assert [e for e in at.expander if "search_products" in e.label.replace("\\", "")]
     assert "1,234 tokens in" in texts(at.caption)
     # The setting belongs to the session: another shop shows details too.
-    at.switch_page("app_pages/stylekit.py").run()
+    at.switch_page("stylekit").run()
     assert at.toggle(key="details-style").value is True
 
 
@@ -138,7 +138,7 @@ def test_a_running_tool_is_named_in_the_shops_words():
 
 def test_a_rerun_shows_messages_stored_since_the_last_one(app):
     _store("food", [ChatMessage(role="user", content="first question")])
-    at = _open(app, "app_pages/nutricart.py")
+    at = _open(app, "nutricart")
     assert _said(at) == ["first question"]
     store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
     (conversation,) = store.list_conversations(VIEWER, "food")
@@ -156,7 +156,7 @@ def test_a_rerun_shows_messages_stored_since_the_last_one(app):
 
 
 def test_a_card_action_is_confirmed_by_a_toast(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     at.chat_input[0].set_value("find milk").run()
     assert not at.toast
     buttons(at, "Add")[0].click().run()

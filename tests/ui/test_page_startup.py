@@ -19,7 +19,7 @@ def test_there_is_no_pages_folder_for_streamlit_to_list_or_run_directly():
 
 
 def test_a_shop_page_runs_through_app_py_with_its_navigation():
-    at = open_page(new_app(), "app_pages/nutricart.py")
+    at = open_page(new_app(), "nutricart")
     assert not at.exception
     assert [title.value for title in at.title] == ["NutriCart"]
 

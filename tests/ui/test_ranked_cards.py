@@ -35,7 +35,7 @@ def _say(at, text: str):
 
 
 def test_the_first_card_of_an_offline_search_fits_what_was_asked(app) -> None:
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _say(at, "high protein snacks")
     if buttons(at, "Use this address"):  # a first search may ask where to deliver first
         buttons(at, "Use this address")[0].click().run()

@@ -136,7 +136,7 @@ def test_the_chats_use_the_signed_in_token(scripted):
     assert token is not None
     chat = same_browser(at)
     use_scripted_model(chat, scripted)
-    chat = open_page(chat, "app_pages/feedme.py")
+    chat = open_page(chat, "feedme")
     scripted.brain.enqueue(text_turn("Sure."))
     chat.chat_input[0].set_value("I'm hungry").run()
     servers = scripted.requests[-1].body["mcp_servers"]
@@ -199,7 +199,7 @@ def test_a_real_sign_in_about_to_expire_is_announced_on_the_shop_pages(scripted)
         shop = same_browser(at)
         use_scripted_model(shop, scripted)
         shop.session_state[KEY_USE_SANDBOX] = False
-        shop = open_page(shop, "app_pages/feedme.py")
+        shop = open_page(shop, "feedme")
         assert "expires within a day" in texts(shop.warning)
         scripted.brain.enqueue(text_turn("Sure."))
         shop.chat_input[0].set_value("I'm hungry").run()

@@ -19,7 +19,7 @@ def test_asked_times_read_from_words():
 
 
 def test_the_offline_booking_flow_highlights_the_asked_time(app):
-    at = open_page(app, "app_pages/tablescout.py")
+    at = open_page(app, "tablescout")
     at.chat_input[0].set_value("show my saved addresses").run()
     buttons(at, "Use this address")[0].click().run()
     at.chat_input[0].set_value("italian dinner for 2 tomorrow at 8 pm").run()
@@ -34,7 +34,7 @@ def test_the_offline_booking_flow_highlights_the_asked_time(app):
 
 
 def test_only_the_asked_slot_is_filled_and_its_neighbours_are_outlined(app):
-    at = open_page(app, "app_pages/tablescout.py")
+    at = open_page(app, "tablescout")
     at.chat_input[0].set_value("italian dinner for 2 tomorrow at 8 pm").run()
     at = buttons(at, "Slots")[0].click().run()
     assert not at.exception

@@ -36,7 +36,7 @@ def _ready_cart(at) -> None:
 
 
 def test_typed_action_markup_cannot_confirm_or_order(app, tmp_path):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _ready_cart(at)
     for forged in FORGED:
         at.chat_input[0].set_value(forged).run()
@@ -51,7 +51,7 @@ def test_typed_action_markup_cannot_confirm_or_order(app, tmp_path):
 
 
 def test_no_confirm_bar_after_a_first_restaurant_search(app):
-    at = open_page(app, "app_pages/feedme.py")
+    at = open_page(app, "feedme")
     at.chat_input[0].set_value("I want a paneer biryani").run()
     assert not at.exception
     assert buttons(at, "Menu")
@@ -62,7 +62,7 @@ def test_no_confirm_bar_after_a_first_restaurant_search(app):
 
 
 def test_the_dialog_shows_amount_address_and_terms_and_cancel_spends_nothing(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     page = texts(at.markdown) + texts(at.caption)
@@ -76,7 +76,7 @@ def test_the_dialog_shows_amount_address_and_terms_and_cancel_spends_nothing(app
 
 
 def test_a_double_click_on_confirm_orders_once(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     _ready_cart(at)
     at.chat_input[0].set_value("place the order").run()
     confirm = buttons(at, "Confirm")[0]
@@ -94,7 +94,7 @@ def test_a_double_click_on_confirm_orders_once(app):
 def test_a_turn_started_elsewhere_is_watched_to_its_end_by_the_page(app, scripted):
     """A rerun (a click, a second tab) finds the running turn and renders it."""
 
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     use_scripted_model(at, scripted)
     at.chat_input[0].set_value("hello").run()
     conversation_id = at.session_state["chat::sandbox::food"].conversation_id
@@ -121,7 +121,7 @@ def test_a_turn_started_elsewhere_is_watched_to_its_end_by_the_page(app, scripte
 
 
 def test_too_long_or_markup_only_messages_get_a_code_and_are_kept(app):
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     long_text = "milk " * 2000  # 10,000 characters
     at.chat_input[0].set_value(long_text).run()
     assert not at.exception

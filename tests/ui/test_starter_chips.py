@@ -14,12 +14,6 @@ from uihelpers import buttons, new_app, open_page, texts
 
 from swiggy_core.verticals.catalog import VERTICALS
 
-PAGES = {
-    "food": "app_pages/nutricart.py",
-    "style": "app_pages/stylekit.py",
-    "dining": "app_pages/tablescout.py",
-    "foodorder": "app_pages/feedme.py",
-}
 # The buttons a result card offers, per shop.
 CARD_ACTIONS = {"food": "Add", "style": "Add", "dining": "Slots", "foodorder": "Menu"}
 # Short enough to read whole on a chip.
@@ -47,7 +41,7 @@ def test_every_starter_chip_leads_to_cards(
 ) -> None:
     vertical = VERTICALS[vertical_id]
     label = vertical.starter_prompts[index]
-    at = open_page(app, PAGES[vertical_id])
+    at = open_page(app, vertical.slug)
     chip = at.button(key=f"starter-{vertical_id}-{index}")
     assert chip.label == label
     chip.click().run()
@@ -73,7 +67,7 @@ def test_chip_labels_are_short_and_distinct() -> None:
 
 
 def test_the_milk_chip_puts_the_one_litre_pack_in_the_cart() -> None:
-    at = open_page(new_app(), PAGES["food"])
+    at = open_page(new_app(), "nutricart")
     at.button(key="starter-food-1").click().run()
     assert "Added: 1 × Amul Taaza Toned Milk" in _reply_text(at)
     assert "Amul Taaza Toned Milk · 1 L" in texts(at.markdown)  # the pack the chip names

@@ -18,7 +18,7 @@ def _with_token(app, scripted, age: timedelta):
     app.session_state[KEY_USE_SANDBOX] = False
     app.session_state[KEY_SWIGGY_TOKEN] = "swiggy-user-token"
     app.session_state[KEY_SWIGGY_TOKEN_AT] = datetime.now(UTC) - age
-    return open_page(app, "app_pages/feedme.py")
+    return open_page(app, "feedme")
 
 
 @pytest.mark.parametrize(("days", "stale"), [(5, True), (1, False)])

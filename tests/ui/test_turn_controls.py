@@ -14,7 +14,7 @@ from swiggy_core.store.approval_states import COUNTED, ApprovalStatus
 from swiggy_ui.live_turn import LATE_STOP_NOTE
 from swiggy_ui.turn_controls import ASKED_AGAIN_CAPTION, EDIT_LABEL, EDITED_CAPTION
 
-PAGE = "app_pages/nutricart.py"
+PAGE = "nutricart"
 
 
 def _store() -> ChatStore:

@@ -29,7 +29,7 @@ def _chat(*messages: ChatMessage) -> str:
 
 def _open(app):
     app.session_state["browser_id"] = BROWSER
-    at = open_page(app, "app_pages/nutricart.py")
+    at = open_page(app, "nutricart")
     assert not at.exception
     return at
 

@@ -31,7 +31,7 @@ from swiggy_ui.cards.outcomes import APP_BADGE, APP_BADGE_ICON, ORDER_PLACED_TIT
 
 BROWSER = "fedcba9876543210fedcba9876543210"
 VIEWER = f"b-{BROWSER}@sandbox"  # the store's key for this browser in the sandbox world
-PAGE = "app_pages/nutricart.py"
+PAGE = "nutricart"
 APP_BADGE_BODY = f":green-badge[{APP_BADGE_ICON} {APP_BADGE}]"
 APP_ORDER_BODY = ORDER_PLACED_TITLE
 TILE_RE = re.compile(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from page_switch import app_test
 from streamlit.testing.v1 import AppTest
 
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
@@ -15,7 +16,7 @@ TIMEOUT = 90
 
 def new_app() -> AppTest:
     """A fresh browser session of the real app."""
-    return AppTest.from_file(APP, default_timeout=TIMEOUT)
+    return app_test(APP, TIMEOUT)
 
 
 def open_page(at: AppTest, page: str) -> AppTest:

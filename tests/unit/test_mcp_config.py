@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from swiggy_core.constants import MCP_CONFIG_ENV, MCP_SERVERS, VERTICAL_IDS
+from swiggy_core.constants import MCP_CONFIG_ENV, MCP_SERVERS
 from swiggy_core.logsafe import redact
 from swiggy_core.mcp.config import (
     ConfigProblem,
@@ -75,7 +75,8 @@ def test_valid_toml_gives_each_server_and_keeps_the_defaults():
     assert weather.credential == "secret:WEATHER_TOKEN"
     # Only a url: the legacy form, which is SSE; offered on every page, enabled.
     local = result.servers["local"]
-    assert (local.transport, local.pages, local.enabled) == ("sse", VERTICAL_IDS, True)
+    every_page = ("food", "style", "dining", "foodorder")
+    assert (local.transport, local.pages, local.enabled) == ("sse", every_page, True)
 
 
 def test_valid_json_in_the_same_shape():

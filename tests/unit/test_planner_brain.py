@@ -118,7 +118,7 @@ def test_the_view_reads_address_coordinates_date_and_vertical() -> None:
     assert view.address_id() == "addr_home_x"
     assert view.coordinates() == (12.97, 77.64)
     assert view.today().isoformat() == "2026-11-20"
-    assert view.vertical == "NutriCart"
+    assert view.vertical == "food"
 
 
 def test_checkout_asks_for_approval_through_the_client_tool_after_reading_the_cart() -> None:

@@ -17,41 +17,45 @@ from swiggy_sandbox.planner.dineout_replies import venue_query
     [
         (
             "find high-protein snacks under 200",
-            "NutriCart",
+            "food",
             {"kind": "search", "query": "high protein snacks"},
         ),
-        ("add 2 of the first one", "NutriCart", {"kind": "add", "position": 0, "quantity": 2}),
+        ("add 2 of the first one", "food", {"kind": "add", "position": 0, "quantity": 2}),
         (
             "Add two Amul butter",
-            "NutriCart",
+            "food",
             {"kind": "add", "quantity": 2, "phrase": "amul butter"},
         ),
-        ("show my cart", "NutriCart", {"kind": "view_cart"}),
-        ("what's in my basket?", "NutriCart", {"kind": "view_cart"}),
-        ("remove the chips", "NutriCart", {"kind": "remove", "name_words": ["chip"]}),
-        ("make it 3", "NutriCart", {"kind": "set_quantity", "quantity": 3}),
-        ("place the order", "NutriCart", {"kind": "checkout"}),
-        ("place my order", "FeedMe", {"kind": "checkout"}),
-        ("checkout now", "StyleKit", {"kind": "checkout"}),
+        ("show my cart", "food", {"kind": "view_cart"}),
+        ("what's in my basket?", "food", {"kind": "view_cart"}),
+        ("remove the chips", "food", {"kind": "remove", "name_words": ["chip"]}),
+        ("make it 3", "food", {"kind": "set_quantity", "quantity": 3}),
+        ("place the order", "food", {"kind": "checkout"}),
+        ("place my order", "foodorder", {"kind": "checkout"}),
+        ("checkout now", "style", {"kind": "checkout"}),
         # Typed yes-words are "confirm": the planner answers that only the dialog confirms.
-        ("yes please", "NutriCart", {"kind": "confirm"}),
-        ("go ahead", "FeedMe", {"kind": "confirm"}),
-        ("confirm the order", "NutriCart", {"kind": "confirm"}),
-        ("ok", "TableScout", {"kind": "confirm"}),
-        ("no, don't", "FeedMe", {"kind": "cancel"}),
-        ("suggest a skincare routine for oily skin", "StyleKit", {"kind": "routine"}),
-        ("I want a paneer biryani", "FeedMe", {"kind": "search", "query": "paneer biryani"}),
-        ("order from the second restaurant", "FeedMe", {"kind": "choose", "position": 1}),
-        ("add the paneer biryani", "FeedMe", {"kind": "add", "name_words": ["paneer", "biryani"]}),
-        ("book a table for 4 tomorrow at 8 pm near Indiranagar", "TableScout", {"kind": "search"}),
-        ("the first one", "TableScout", {"kind": "choose", "position": 0}),
-        ("book the 8 pm slot", "TableScout", {"kind": "pick_slot"}),
-        ("book it", "TableScout", {"kind": "pick_slot"}),
-        ("7:30 pm works", "TableScout", {"kind": "pick_slot"}),
-        ("show my saved addresses", "NutriCart", {"kind": "addresses"}),
-        ("list my saved locations", "TableScout", {"kind": "addresses"}),
-        ("hello", "NutriCart", {"kind": "help"}),
-        ("what can you do?", "FeedMe", {"kind": "help"}),
+        ("yes please", "food", {"kind": "confirm"}),
+        ("go ahead", "foodorder", {"kind": "confirm"}),
+        ("confirm the order", "food", {"kind": "confirm"}),
+        ("ok", "dining", {"kind": "confirm"}),
+        ("no, don't", "foodorder", {"kind": "cancel"}),
+        ("suggest a skincare routine for oily skin", "style", {"kind": "routine"}),
+        ("I want a paneer biryani", "foodorder", {"kind": "search", "query": "paneer biryani"}),
+        ("order from the second restaurant", "foodorder", {"kind": "choose", "position": 1}),
+        (
+            "add the paneer biryani",
+            "foodorder",
+            {"kind": "add", "name_words": ["paneer", "biryani"]},
+        ),
+        ("book a table for 4 tomorrow at 8 pm near Indiranagar", "dining", {"kind": "search"}),
+        ("the first one", "dining", {"kind": "choose", "position": 0}),
+        ("book the 8 pm slot", "dining", {"kind": "pick_slot"}),
+        ("book it", "dining", {"kind": "pick_slot"}),
+        ("7:30 pm works", "dining", {"kind": "pick_slot"}),
+        ("show my saved addresses", "food", {"kind": "addresses"}),
+        ("list my saved locations", "dining", {"kind": "addresses"}),
+        ("hello", "food", {"kind": "help"}),
+        ("what can you do?", "foodorder", {"kind": "help"}),
     ],
 )
 def test_typed_messages(text: str, vertical: str, expected: dict[str, Any]) -> None:
@@ -61,7 +65,7 @@ def test_typed_messages(text: str, vertical: str, expected: dict[str, Any]) -> N
 
 def test_a_card_action_wins_over_the_words() -> None:
     action = {"kind": "pick_slot", "label": "Book", "ids": {"slotId": 7, "restaurantId": "r1"}}
-    intent = read_intent("find pizza", action, "TableScout")
+    intent = read_intent("find pizza", action, "dining")
     assert (intent.kind, intent.ids["slotId"]) == ("pick_slot", 7)
     checkout = read_intent("yes", {"kind": "request_checkout", "label": "Place order"}, "X")
     assert checkout.kind == "checkout", "the button asks for approval, like the words"
@@ -137,19 +141,19 @@ def test_amounts_parties_counts_and_times_in_words() -> None:
     [
         (
             "low sugar snacks for my dad",
-            "NutriCart",
+            "food",
             {"kind": "search", "query": "low sugar snacks"},
         ),
-        ("I need milk for my mom", "NutriCart", {"kind": "search", "query": "milk"}),
-        ("a dozen eggs", "NutriCart", {"kind": "search", "query": "eggs"}),
-        ("cookies for my kids", "NutriCart", {"kind": "search", "query": "biscuits"}),
+        ("I need milk for my mom", "food", {"kind": "search", "query": "milk"}),
+        ("a dozen eggs", "food", {"kind": "search", "query": "eggs"}),
+        ("cookies for my kids", "food", {"kind": "search", "query": "biscuits"}),
         (
             "I want two Amul butter",
-            "NutriCart",
+            "food",
             {"kind": "add", "quantity": 2, "phrase": "amul butter"},
         ),
-        ("add two packets of amul milk", "NutriCart", {"kind": "add", "phrase": "amul milk"}),
-        ("two paneer biryanis", "FeedMe", {"kind": "search", "query": "paneer biryanis"}),
+        ("add two packets of amul milk", "food", {"kind": "add", "phrase": "amul milk"}),
+        ("two paneer biryanis", "foodorder", {"kind": "search", "query": "paneer biryanis"}),
     ],
 )
 def test_who_it_is_for_counts_and_everyday_names_leave_the_query(

@@ -96,7 +96,7 @@ def test_the_planner_view_reads_the_request_the_core_builds() -> None:
     params = build_turn_params(setup, _messages("table for 4 tomorrow at 8 pm"), now=NOW)
     system = "\n\n".join(block["text"] for block in params["system"])
     view = build_view(_context(system, params["messages"]))
-    assert view.vertical == "TableScout"
+    assert view.vertical == "dining"
     assert view.address_id() == "addr_home_x"
     assert view.coordinates() == (12.97, 77.64)
     assert view.today() == date(2026, 11, 20)
@@ -115,6 +115,6 @@ def test_only_the_summary_counts_not_the_prose() -> None:
         )
     )
     view = build_view(_context(system, [{"role": "user", "content": "eggs"}]))
-    assert view.vertical == "NutriCart"
+    assert view.vertical == "food"
     assert (view.address_id(), view.coordinates()) == ("addr_home_x", (12.97, 77.64))
     assert view.today() == date(2026, 11, 20)

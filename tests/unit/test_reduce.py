@@ -6,12 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from swiggy_core.constants import (
-    LARGE_RESULT_CHARS,
-    VERTICAL_DINING,
-    VERTICAL_FOOD,
-    VERTICAL_FOODORDER,
-)
+from swiggy_core.constants import LARGE_RESULT_CHARS
 from swiggy_core.conversation import (
     REDUCE_SLACK,
     Reduced,
@@ -126,7 +121,7 @@ def test_a_sandbox_search_keeps_every_id_and_price_the_cards_show(shop):
     data = shop.instamart.search(USER, HOME, "milk", 0)
     text = ok(data, f"Found {len(data['products'])} product(s) for 'milk'.")
     assert len(text) > LARGE_RESULT_CHARS
-    card = parse_tool_result("search_products", text, VERTICAL_FOOD, {"query": "milk"})
+    card = parse_tool_result("search_products", text, "food", {"query": "milk"})
     assert isinstance(card, ProductsResult) and len(card.items) == len(data["products"])
 
     reduced, value = _reduced_json(text)
@@ -140,7 +135,7 @@ def test_a_sandbox_search_keeps_every_id_and_price_the_cards_show(shop):
         assert any(name in line for line in reduced.dropped)
     assert "kept_items" not in note  # every product stayed
     # The model's text still reads as the same result: the cards would show the same ids.
-    again = parse_tool_result("search_products", reduced.text, VERTICAL_FOOD, {})
+    again = parse_tool_result("search_products", reduced.text, "food", {})
     assert isinstance(again, ProductsResult)
     assert [i.product_id for i in again.items] == [i.product_id for i in card.items]
 
@@ -161,8 +156,8 @@ def test_the_model_gets_the_reduced_result_and_the_cards_the_full_one(shop):
     assert summary == "Found rice."
     assert len(structured) <= LARGE_RESULT_CHARS and "_reduced" in _strict_loads(structured)
     # The card reads the stored blocks: every pack of the search, as if never reduced.
-    card = parse_tool_result("search_products", result.content, VERTICAL_FOOD, use.input)
-    direct = parse_tool_result("search_products", full, VERTICAL_FOOD, use.input)
+    card = parse_tool_result("search_products", result.content, "food", use.input)
+    direct = parse_tool_result("search_products", full, "food", use.input)
     assert isinstance(card, ProductsResult) and card.items == direct.items
     assert len(card.items) == len(data["products"])
     _assert_all_in(_product_facts(card), structured)
@@ -202,7 +197,7 @@ def test_a_sandbox_cart_keeps_every_line_id_price_and_bill_line(shop):
     cart = shop.instamart.update_cart(USER, HOME, lines)
     text = ok(cart, "Cart updated.")
     assert len(text) > LARGE_RESULT_CHARS
-    card = parse_tool_result("update_cart", text, VERTICAL_FOOD, {})
+    card = parse_tool_result("update_cart", text, "food", {})
     assert isinstance(card, CartResult) and len(card.items) == len(lines)
 
     reduced, _ = _reduced_json(text)
@@ -213,7 +208,7 @@ def test_a_sandbox_cart_keeps_every_line_id_price_and_bill_line(shop):
         facts.add(str(line.quantity))
     facts |= {bill.label for bill in card.bill}
     _assert_all_in({fact for fact in facts if fact}, reduced.text)
-    again = parse_tool_result("update_cart", reduced.text, VERTICAL_FOOD, {})
+    again = parse_tool_result("update_cart", reduced.text, "food", {})
     assert isinstance(again, CartResult)
     assert [line.key for line in again.items] == [line.key for line in card.items]
     assert again.to_pay == card.to_pay
@@ -225,7 +220,7 @@ def test_a_sandbox_slot_listing_keeps_every_slot_item_id_and_price(shop):
     text = ok(shop.dineout.slots(venue, day, ORIGIN), "Slots.")
     assert len(text) > LARGE_RESULT_CHARS
     tool_input = {"restaurantId": venue, "date": day}
-    card = parse_tool_result("get_available_slots", text, VERTICAL_DINING, tool_input)
+    card = parse_tool_result("get_available_slots", text, "dining", tool_input)
     assert isinstance(card, TimeSlotsResult)
     slots = [slot for slot_day in card.days for slot in slot_day.slots]
     assert len(slots) > 10
@@ -294,7 +289,7 @@ def test_restaurants_keep_ids_names_and_cost_and_lose_prose_first():
         for i in range(12)
     ]
     text = json.dumps({"success": True, "data": {"restaurants": restaurants}}, indent=2)
-    card = parse_tool_result("search_restaurants", text, VERTICAL_FOODORDER, {})
+    card = parse_tool_result("search_restaurants", text, "foodorder", {})
     assert isinstance(card, RestaurantsResult)
     reduced, value = _reduced_json(text)
     facts = {item.restaurant_id for item in card.items} | {item.name for item in card.items}

@@ -3,7 +3,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from swiggy_core.constants import MCP_SERVERS, VERTICAL_IDS
+from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.errors import ErrorCode, UnknownVerticalError
 from swiggy_core.verticals import (
     DEFAULT_MONEY_TOOLS,
@@ -99,7 +99,7 @@ def test_cod_rule_only_when_the_profile_asks_for_it():
 
 
 def test_catalog_is_keyed_by_the_canonical_ids_with_the_right_servers():
-    assert tuple(VERTICALS) == VERTICAL_IDS
+    assert tuple(VERTICALS) == ("food", "style", "dining", "foodorder")
     expected = {
         "food": ("NutriCart", "instamart"),
         "style": ("StyleKit", "instamart"),
@@ -182,7 +182,7 @@ def test_unknown_vertical_raises_with_the_valid_ids():
     message = str(caught.value)
     assert caught.value.code == ErrorCode.UNKNOWN_VERTICAL
     assert "groceries" in message
-    for vertical_id in VERTICAL_IDS:
+    for vertical_id in VERTICALS:
         assert vertical_id in message
     with pytest.raises(UnknownVerticalError):
         build_system_prompt("nope")

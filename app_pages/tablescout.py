@@ -1,3 +1,0 @@
-from swiggy_ui.vertical_page import render_vertical
-
-render_vertical("dining")
