@@ -178,11 +178,21 @@ _BUILDERS: list[Callable[[random.Random], Case]] = [
 
 def build_corpus(count: int, seed: int) -> list[Case]:
     """Realistic results of 1–20 KB, cycling through every card kind."""
+    return _corpus(_BUILDERS, count, seed, lambda size: 1_000 <= size <= 20_000)
+
+
+def _corpus(
+    builders: list[Callable[[random.Random], Case]],
+    count: int,
+    seed: int,
+    fits: Callable[[int], bool],
+) -> list[Case]:
+    """`count` cases from randomly chosen builders, each of a size that `fits`."""
     rng = random.Random(seed)
     corpus: list[Case] = []
     while len(corpus) < count:
-        case = rng.choice(_BUILDERS)(rng)
-        if 1_000 <= _size(case) <= 20_000:
+        case = rng.choice(builders)(rng)
+        if fits(_size(case)):
             corpus.append(case)
     return corpus
 
@@ -288,13 +298,7 @@ _SMALL_BUILDERS: list[Callable[[random.Random], Case]] = [
 
 def build_small_corpus(count: int, seed: int) -> list[Case]:
     """Results under 1 KB, cycling through every kind."""
-    rng = random.Random(seed)
-    corpus: list[Case] = []
-    while len(corpus) < count:
-        case = rng.choice(_SMALL_BUILDERS)(rng)
-        if _size(case) < 1_000:
-            corpus.append(case)
-    return corpus
+    return _corpus(_SMALL_BUILDERS, count, seed, lambda size: size < 1_000)
 
 
 def as_two_blocks(case: Case) -> Case:
