@@ -16,6 +16,7 @@ from swiggy_sandbox.catalog import (
     slots_for_day,
 )
 from swiggy_sandbox.catalog.generate import DATA_DIR, render_all
+from swiggy_sandbox.catalog.models import Restaurant, Venue, from_camel
 from swiggy_sandbox.catalog.slots import decode_slot_id
 
 GROCERY = (
@@ -182,3 +183,46 @@ def test_svg_images(catalog: Catalog) -> None:
     assert escaped is not None and "&amp;" in escaped and "& " not in escaped
     assert render_svg(catalog, "product", "missing") is None
     assert render_svg(catalog, "unknown-kind", product.product_id) is None
+
+
+def test_entities_read_their_camel_case_keys_lists_as_tuples() -> None:
+    raw = {
+        "id": "v1",
+        "name": "Hill View",
+        "cuisines": ["North Indian", "Chinese"],
+        "locality": "Indiranagar",
+        "address": "12 Main Road",
+        "lat": 12.97,
+        "lng": 77.64,
+        "costForTwo": 1200,
+        "avgRating": 4.3,
+        "tags": ["rooftop"],
+        "meals": ["dinner"],
+        "freeOfferPercent": 10,
+        "freeTicketId": "free-1",
+        "primeTicketId": "prime-1",
+        "primePrice": 200,
+    }
+    venue = Venue.from_dict(raw)
+    assert venue.cost_for_two == 1200 and venue.free_ticket_id == "free-1"
+    assert venue.cuisines == ("North Indian", "Chinese") and venue.meals == ("dinner",)
+    restaurant = load_catalog().restaurants[0]
+    assert from_camel(Restaurant, _wire(restaurant), dishes=restaurant.dishes) == restaurant
+
+
+def _wire(restaurant: Restaurant) -> dict[str, object]:
+    return {
+        "id": restaurant.id,
+        "name": restaurant.name,
+        "cuisines": list(restaurant.cuisines),
+        "areaName": restaurant.area_name,
+        "lat": restaurant.lat,
+        "lng": restaurant.lng,
+        "avgRating": restaurant.avg_rating,
+        "totalRatings": restaurant.total_ratings,
+        "costForTwo": restaurant.cost_for_two,
+        "veg": restaurant.veg,
+        "opensAt": restaurant.opens_at,
+        "closesAt": restaurant.closes_at,
+        "prepMinutes": restaurant.prep_minutes,
+    }
