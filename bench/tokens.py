@@ -17,14 +17,14 @@ import argparse
 import logging
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from itertools import cycle, islice
 from typing import Any
 
 import anthropic
 
 from swiggy_core.actions import typed_message
-from swiggy_core.constants import MCP_SERVERS
+from swiggy_core.constants import MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.conversation import sanitize_messages
 from swiggy_core.engine import TurnSetup
 from swiggy_core.engine.setup import build_turn_params
@@ -34,9 +34,8 @@ from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.planner import PlannerBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
-IST = timezone(timedelta(hours=5, minutes=30))
 # A Friday lunchtime; each turn is a minute later, as in a real chat.
-START = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+START = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 MODEL = "claude-haiku-4-5"
 WRITE_RATE = 1.25
 READ_RATE = 0.1

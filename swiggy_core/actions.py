@@ -21,7 +21,9 @@ from swiggy_core.errors import ErrorCode, InputError
 from swiggy_core.models import ActionKind, CardAction, ChatMessage, MessageMeta, TextBlock
 
 __all__ = [
+    "ACTION_TAG_RE",
     "REDO_TAG",
+    "REDO_TAG_RE",
     "ActionKind",
     "CardAction",
     "action_message",
@@ -36,10 +38,12 @@ __all__ = [
 ]
 
 ACTION_TAG = "card_action"
-_TAG_RE = re.compile(rf"<{ACTION_TAG}>(.*?)</{ACTION_TAG}>", re.S)
+# The hidden block of a card button's message, its JSON payload in group 1 (the planner
+# reads it back the same way).
+ACTION_TAG_RE = re.compile(rf"<{ACTION_TAG}>(.*?)</{ACTION_TAG}>", re.S)
 # The app's note to the model on a message asked again (edited, or for a fresh reply).
 REDO_TAG = "redo_note"
-_REDO_RE = re.compile(rf"<{REDO_TAG}>(.*?)</{REDO_TAG}>", re.S)
+REDO_TAG_RE = re.compile(rf"<{REDO_TAG}>(.*?)</{REDO_TAG}>", re.S)
 # Angle brackets and the look-alikes a model or a tokenizer may read as one.
 _ANGLE_LIKE = {
     "<": "&lt;",
@@ -86,9 +90,9 @@ def visible_text(message: ChatMessage) -> str:
     """What the person typed or pressed, without the hidden action block."""
     blocks = [block for block in message.blocks() if isinstance(block, TextBlock)]
     if message.meta.action is not None:
-        blocks = [block for block in blocks if not _TAG_RE.fullmatch(block.text)]
+        blocks = [block for block in blocks if not ACTION_TAG_RE.fullmatch(block.text)]
     if message.meta.redo is not None:
-        blocks = [block for block in blocks if not _REDO_RE.fullmatch(block.text)]
+        blocks = [block for block in blocks if not REDO_TAG_RE.fullmatch(block.text)]
     return "\n".join(block.text for block in blocks)
 
 

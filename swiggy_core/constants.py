@@ -121,9 +121,15 @@ MAX_MESSAGE_CHARS: Final = 8_000
 OAUTH_PINNED_ISSUERS: Final = {SWIGGY_MCP_BASE_URL: f"{SWIGGY_MCP_BASE_URL}/auth"}
 # Loopback (sandbox) hosts follow the same layout: their pinned issuer is `{origin}` + this.
 OAUTH_LOOPBACK_ISSUER_PATH: Final = "/auth"
+# Loopback meaning 1, sign-in: the hosts Swiggy accepts in a loopback redirect URI (and the
+# only plain-http OAuth endpoints); Swiggy's allow-list names these two, not ::1.
 OAUTH_LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1")
-# This machine's names: plain http is accepted only for these (127.0.0.0/8 counts too).
+# Loopback meaning 2, trust: this machine's names; plain http is accepted only for these
+# (127.0.0.0/8 counts too).
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+# Loopback meaning 3, listening: the address the sandbox's own servers (MCP servers, API
+# emulator, shop) bind to and put in the URLs they hand out.
+LOOPBACK_BIND_ADDRESS: Final = "127.0.0.1"
 OAUTH_SCOPE: Final = "mcp:tools"
 OAUTH_SCOPES_SUPPORTED: Final = ("mcp:tools", "mcp:resources", "mcp:prompts")
 OAUTH_PENDING_TTL_SECONDS: Final = 600

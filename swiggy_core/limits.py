@@ -15,8 +15,7 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
-from swiggy_core.constants import PAISE_PER_RUPEE
-from swiggy_core.conversation._context import LOCAL_TZ
+from swiggy_core.constants import PAISE_PER_RUPEE, SWIGGY_TZ
 from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.formatting import MAX_RUPEES, rupees
 from swiggy_core.store import ChatStore
@@ -151,7 +150,7 @@ def save_limits(store: ChatStore, user_id: str, limits: SpendingLimits) -> None:
 
 def india_day(moment: datetime) -> str:
     """The India calendar date of `moment` (ISO), which is what "per day" means here."""
-    return moment.astimezone(LOCAL_TZ).date().isoformat()
+    return moment.astimezone(SWIGGY_TZ).date().isoformat()
 
 
 def budget_for(

@@ -15,7 +15,8 @@ from typing import Any, Final
 
 import streamlit as st
 
-from swiggy_core.export import LOCAL_ZONE, local_day
+from swiggy_core.constants import SWIGGY_TZ
+from swiggy_core.export import local_day
 from swiggy_core.store import StoreError
 from swiggy_core.store.tool_audit import ToolCallEntry, tool_calls_csv
 from swiggy_core.verticals import VERTICALS
@@ -143,14 +144,14 @@ def _entries(entries: list[ToolCallEntry]) -> None:
 
 def _entry(entry: ToolCallEntry) -> None:
     mark = OUTCOME_MARKS.get(entry.outcome, ":gray[:material/help:]")
-    local = entry.at.astimezone(LOCAL_ZONE)
+    local = entry.at.astimezone(SWIGGY_TZ)
     code = f" · {entry.error_code}" if entry.error_code else ""
     label = (
         f"{mark} {local:%H:%M:%S} · {plain(_page_name(entry.vertical_id))} · "
         f"{plain(entry.server)} · **{plain(entry.tool)}** · {entry.duration_ms:,.0f} ms{code}"
     )
     with st.expander(label):
-        st.caption(f"{local_day(entry.at)}, {local:%H:%M:%S} IST · {entry.outcome}{code}")
+        st.caption(f"{local_day(entry.at)}, {local:%H:%M:%S %Z} · {entry.outcome}{code}")
         if entry.arguments:
             st.code(
                 json.dumps(entry.arguments, ensure_ascii=False, indent=2),

@@ -87,7 +87,7 @@ def _status(token: SwiggyToken, now: datetime, where: str) -> None:
         st.success(f"Signed in to {where}.", icon=":material/link:")
         return
     left = token.expires_at - now
-    when = token.expires_at.astimezone(SWIGGY_TZ).strftime("%a %d %b, %I:%M %p IST")
+    when = token.expires_at.astimezone(SWIGGY_TZ).strftime("%a %d %b, %I:%M %p %Z")
     if token.expired(now):
         st.error(
             f"Your sign-in to {where} expired on {when}. Sign in again.",

@@ -9,9 +9,6 @@ from typing import Any
 
 from swiggy_core.constants import SWIGGY_TZ, SWIGGY_TZ_LABEL
 
-TZ_LABEL = SWIGGY_TZ_LABEL
-LOCAL_TZ = SWIGGY_TZ
-
 # Fixed English names: strftime's %A/%B follow the process locale.
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _MONTHS = (
@@ -58,20 +55,20 @@ def address_view(address: Any) -> AddressView | None:
 def local_now(now: datetime | None = None) -> datetime:
     """`now` in India time; a naive datetime is taken to be India time already."""
     if now is None:
-        return datetime.now(LOCAL_TZ)
+        return datetime.now(SWIGGY_TZ)
     if now.tzinfo is None:
-        return now.replace(tzinfo=LOCAL_TZ)
-    return now.astimezone(LOCAL_TZ)
+        return now.replace(tzinfo=SWIGGY_TZ)
+    return now.astimezone(SWIGGY_TZ)
 
 
 def long_datetime(now: datetime) -> str:
     """'Saturday, 21 November 2026, 22:40 IST'."""
-    return f"{long_date(now.date())}, {now:%H:%M} {TZ_LABEL}"
+    return f"{long_date(now.date())}, {now:%H:%M} {SWIGGY_TZ_LABEL}"
 
 
 def short_datetime(now: datetime) -> str:
     """'Sat 2026-11-21 22:40 IST' for the compact session summary."""
-    return f"{_DAYS[now.weekday()][:3]} {now:%Y-%m-%d %H:%M} {TZ_LABEL}"
+    return f"{_DAYS[now.weekday()][:3]} {now:%Y-%m-%d %H:%M} {SWIGGY_TZ_LABEL}"
 
 
 def datetime_context(now: datetime) -> str:

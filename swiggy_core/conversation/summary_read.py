@@ -12,8 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from swiggy_core.constants import SESSION_SUMMARY_PREFIX, SUMMARY_FIELDS
-from swiggy_core.conversation._context import LOCAL_TZ, TZ_LABEL, short_datetime
+from swiggy_core.constants import (
+    SESSION_SUMMARY_PREFIX,
+    SUMMARY_FIELDS,
+    SWIGGY_TZ,
+    SWIGGY_TZ_LABEL,
+)
+from swiggy_core.conversation._context import short_datetime
 
 NONE = "none"
 # Keeps a labelled place within the summary's per-field cap, so its id is never cut off.
@@ -112,13 +117,13 @@ def _slots(value: str) -> dict[str, str]:
 def _moment(value: str) -> datetime | None:
     """`Sat 2026-11-21 22:40 IST` → an aware datetime in India time."""
     parts = value.split()
-    if len(parts) != 4 or parts[3] != TZ_LABEL:
+    if len(parts) != 4 or parts[3] != SWIGGY_TZ_LABEL:
         return None
     try:
         moment = datetime.strptime(f"{parts[1]} {parts[2]}", "%Y-%m-%d %H:%M")
     except ValueError:
         return None
-    return moment.replace(tzinfo=LOCAL_TZ)
+    return moment.replace(tzinfo=SWIGGY_TZ)
 
 
 def _place(value: str) -> Place | None:

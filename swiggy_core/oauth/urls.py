@@ -13,7 +13,8 @@ from swiggy_core.constants import (
 )
 from swiggy_core.errors import ErrorCode, OAuthError
 
-_HOST_HEADER = re.compile(r"(localhost|127\.0\.0\.1)(?::(\d{1,5}))?")
+_LOOPBACK_NAMES = "|".join(map(re.escape, OAUTH_LOOPBACK_HOSTS))
+_HOST_HEADER = re.compile(rf"({_LOOPBACK_NAMES})(?::(\d{{1,5}}))?")
 _MAX_PORT = 65_535
 _NOT_LOOPBACK = (
     "Sign in with Swiggy needs the app on http://localhost or http://127.0.0.1: Swiggy only "

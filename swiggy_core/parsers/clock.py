@@ -10,7 +10,6 @@ from typing import Any
 from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.parsers._values import NUMBER_TYPES, to_float, to_str
 
-TZ = SWIGGY_TZ  # Swiggy serves India: epoch times are read in IST
 _CLOCK_RE = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(?::\d{2})?\s?([ap])?", re.IGNORECASE)
 _CLOCK_SCAN_CHARS = 40
 _CACHE_SIZE = 1_024  # slot times and dates repeat across days and results
@@ -78,7 +77,7 @@ def date_text(value: Any) -> str | None:
         return _date_from_text(value)
     if isinstance(value, NUMBER_TYPES) and not isinstance(value, bool):
         epoch = epoch_seconds(value)
-        return datetime.fromtimestamp(epoch, tz=TZ).date().isoformat() if epoch else None
+        return datetime.fromtimestamp(epoch, tz=SWIGGY_TZ).date().isoformat() if epoch else None
     return _date_from_text(to_str(value, _DATE_SCAN_CHARS) or "")
 
 

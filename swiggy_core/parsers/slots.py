@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.parsers._values import (
     NUMBER_TYPES,
     Keys,
@@ -15,8 +16,8 @@ from swiggy_core.parsers._values import (
     to_id,
     to_str,
 )
+from swiggy_core.parsers.choice_results import TimeSlotsResult
 from swiggy_core.parsers.clock import (
-    TZ,
     clock_minutes,
     clock_text,
     date_text,
@@ -25,7 +26,6 @@ from swiggy_core.parsers.clock import (
 )
 from swiggy_core.parsers.deals import slot_terms
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import TimeSlotsResult
 from swiggy_core.parsers.shapes import TIME_KEYS, is_slot_record
 from swiggy_core.parsers.unwrap import extract_payload
 
@@ -133,7 +133,7 @@ def _slot(
     if date is None and context:
         date = date_text(context.get("date"))
     if epoch is not None and (minutes is None or date is None):
-        moment = datetime.fromtimestamp(epoch, tz=TZ)
+        moment = datetime.fromtimestamp(epoch, tz=SWIGGY_TZ)
         minutes = moment.hour * 60 + moment.minute if minutes is None else minutes
         date = date or moment.date().isoformat()
     date = date or requested_date
@@ -160,7 +160,7 @@ def _requested_date(tool_input: dict[str, Any]) -> str | None:
     date = date_text(pick(tool_input, "date", "reservationDate"))
     if date is None:
         epoch = epoch_seconds(pick(tool_input, "reservationTime", "reservation_time"))
-        date = datetime.fromtimestamp(epoch, tz=TZ).date().isoformat() if epoch else None
+        date = datetime.fromtimestamp(epoch, tz=SWIGGY_TZ).date().isoformat() if epoch else None
     return date
 
 
@@ -171,7 +171,7 @@ def _requested_minutes(tool_input: dict[str, Any]) -> int | None:
     epoch = epoch_seconds(pick(tool_input, "reservationTime", "reservation_time"))
     if epoch is None:
         return None
-    moment = datetime.fromtimestamp(epoch, tz=TZ)
+    moment = datetime.fromtimestamp(epoch, tz=SWIGGY_TZ)
     return moment.hour * 60 + moment.minute
 
 

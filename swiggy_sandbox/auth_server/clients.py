@@ -13,16 +13,16 @@ from collections.abc import Collection, Mapping
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from swiggy_core.constants import OAUTH_SHARED_CLIENT_ID
-
-# Swiggy's manifest allow-list (the loopback entries).
-DOCUMENTED_REDIRECT_URIS = (
-    "http://localhost",
-    "http://localhost/callback",
-    "http://127.0.0.1",
-    "http://127.0.0.1/callback",
+from swiggy_core.constants import (
+    OAUTH_CALLBACK_PATH,
+    OAUTH_LOOPBACK_HOSTS,
+    OAUTH_SHARED_CLIENT_ID,
 )
-_LOOPBACK = ("localhost", "127.0.0.1")
+
+# Swiggy's manifest allow-list (the loopback entries): each host, bare and with the callback.
+DOCUMENTED_REDIRECT_URIS = tuple(
+    f"http://{host}{path}" for host in OAUTH_LOOPBACK_HOSTS for path in ("", OAUTH_CALLBACK_PATH)
+)
 
 
 class RegistrationError(ValueError):
@@ -93,7 +93,7 @@ def redirect_matches(registered: str, given: str) -> bool:
         return False
     return (
         a.scheme == b.scheme == "http"
-        and a.hostname in _LOOPBACK
+        and a.hostname in OAUTH_LOOPBACK_HOSTS
         and a.hostname == b.hostname
         and (a.path or "/") == (b.path or "/")
         and a.query == b.query
@@ -106,7 +106,9 @@ def _acceptable(uri: str) -> bool:
     parts = _split(uri)
     if parts is None or parts.fragment or not parts.hostname:
         return False
-    return parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOOPBACK)
+    return parts.scheme == "https" or (
+        parts.scheme == "http" and parts.hostname in OAUTH_LOOPBACK_HOSTS
+    )
 
 
 def _split(uri: str) -> SplitResult | None:

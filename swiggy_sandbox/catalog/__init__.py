@@ -1,6 +1,6 @@
 """The sandbox catalog: groceries, beauty, restaurants with menus, dine-out venues, addresses."""
 
-from swiggy_sandbox.catalog.geo import IST, haversine_km, is_open
+from swiggy_sandbox.catalog.geo import haversine_km, is_open
 from swiggy_sandbox.catalog.images import IMAGE_KINDS, render_svg
 from swiggy_sandbox.catalog.loader import Catalog, load_catalog
 from swiggy_sandbox.catalog.models import (
@@ -17,7 +17,6 @@ from swiggy_sandbox.catalog.slots import BOOKING_WINDOW_DAYS, Slot, find_slot, s
 __all__ = [
     "BOOKING_WINDOW_DAYS",
     "IMAGE_KINDS",
-    "IST",
     "Catalog",
     "Dish",
     "Nutrition",

@@ -6,9 +6,7 @@ import math
 from datetime import datetime, time
 
 from swiggy_core.constants import SWIGGY_TZ
-from swiggy_core.formatting import rupees
 
-IST = SWIGGY_TZ
 CITY = "Bengaluru"
 _EARTH_RADIUS_KM = 6371.0
 _MINUTES_PER_KM = 4
@@ -31,7 +29,7 @@ def parse_hhmm(text: str) -> time:
 
 def is_open(opens_at: str, closes_at: str, now: datetime) -> bool:
     """Whether a shop with these hours is open at `now` (handles closing after midnight)."""
-    local = now.astimezone(IST).time()
+    local = now.astimezone(SWIGGY_TZ).time()
     opens, closes = parse_hhmm(opens_at), parse_hhmm(closes_at)
     if opens <= closes:
         return opens <= local < closes
@@ -41,8 +39,3 @@ def is_open(opens_at: str, closes_at: str, now: datetime) -> bool:
 def delivery_minutes(distance_km: float, prep_minutes: int) -> int:
     """Estimated minutes from order to doorstep."""
     return prep_minutes + _HANDOVER_MINUTES + round(distance_km * _MINUTES_PER_KM)
-
-
-def rupees_label(amount: int) -> str:
-    """Indian digit grouping: 150000 → '₹1,50,000' (the app's own formatter)."""
-    return rupees(int(amount))

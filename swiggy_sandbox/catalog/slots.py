@@ -6,7 +6,8 @@ import hashlib
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from swiggy_sandbox.catalog.geo import IST, parse_hhmm
+from swiggy_core.constants import SWIGGY_TZ
+from swiggy_sandbox.catalog.geo import parse_hhmm
 from swiggy_sandbox.catalog.models import Venue
 
 BOOKING_WINDOW_DAYS = 7
@@ -50,7 +51,7 @@ def decode_slot_id(slot_id: int) -> tuple[date, str] | None:
 
 def reservation_time(day: date, hhmm: str) -> int:
     """Unix seconds of a local (IST) day and time."""
-    return int(datetime.combine(day, parse_hhmm(hhmm), tzinfo=IST).timestamp())
+    return int(datetime.combine(day, parse_hhmm(hhmm), tzinfo=SWIGGY_TZ).timestamp())
 
 
 def _tables(venue_id: str, day: date, hhmm: str) -> int:

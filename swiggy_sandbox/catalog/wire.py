@@ -6,7 +6,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from swiggy_sandbox.catalog.geo import delivery_minutes, haversine_km, is_open, rupees_label
+from swiggy_core.formatting import rupees
+from swiggy_sandbox.catalog.geo import delivery_minutes, haversine_km, is_open
 from swiggy_sandbox.catalog.models import Dish, Product, Restaurant, SavedAddress, Variation
 
 StockLeft = Callable[[Variation], int]
@@ -95,7 +96,7 @@ def restaurant_wire(
         "cuisines": list(restaurant.cuisines),
         "avgRating": restaurant.avg_rating,
         "totalRatingsString": _ratings_label(restaurant.total_ratings),
-        "costForTwo": f"{rupees_label(restaurant.cost_for_two)} for two",
+        "costForTwo": f"{rupees(restaurant.cost_for_two)} for two",
         "sla": {
             "deliveryTime": minutes,
             "slaString": f"{minutes}-{minutes + 5} mins",

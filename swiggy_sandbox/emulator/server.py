@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, cast, overload
 
 import uvicorn
 
+from swiggy_core.constants import LOOPBACK_BIND_ADDRESS
 from swiggy_sandbox.emulator.app import create_app
 
 if TYPE_CHECKING:  # the connector imports this package: a runtime import would cycle
@@ -21,7 +22,6 @@ from swiggy_sandbox.emulator.brains import ScriptedBrain
 from swiggy_sandbox.emulator.script import Brain, RecordedRequest
 from swiggy_sandbox.emulator.streaming import install_abort_log_filter
 
-LOOPBACK = "127.0.0.1"
 STARTUP_TIMEOUT_SECONDS = 10.0
 # Streams are ended by the stall cancel event, so shutdown is normally well under a second;
 # these only bound the worst case (a brain that hangs).
@@ -64,7 +64,7 @@ class EmulatorServer(Generic[BrainT]):
     @property
     def base_url(self) -> str:
         """What to pass as `Anthropic(base_url=...)`."""
-        return f"http://{LOOPBACK}:{self.port}"
+        return f"http://{LOOPBACK_BIND_ADDRESS}:{self.port}"
 
     def start(self) -> Self:
         """Start serving and return once the socket accepts connections."""
@@ -73,7 +73,7 @@ class EmulatorServer(Generic[BrainT]):
         install_abort_log_filter()
         config = uvicorn.Config(
             self.app,
-            host=LOOPBACK,
+            host=LOOPBACK_BIND_ADDRESS,
             port=self._requested_port,
             log_level="warning",
             # Leave the host application's logging setup alone; records propagate to root.
@@ -146,7 +146,7 @@ class EmulatorServer(Generic[BrainT]):
         port = int(server.servers[0].sockets[0].getsockname()[1])
         while True:
             try:
-                with socket.create_connection((LOOPBACK, port), timeout=1.0):
+                with socket.create_connection((LOOPBACK_BIND_ADDRESS, port), timeout=1.0):
                     return port
             except OSError:
                 if time.monotonic() > deadline:

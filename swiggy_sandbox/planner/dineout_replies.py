@@ -6,8 +6,8 @@ import re
 from datetime import date, datetime
 from typing import Any
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_sandbox.planner import text as en
-from swiggy_sandbox.planner.view import IST
 
 NEAREST_SLOTS = 3
 _NOT_QUERY = re.compile(
@@ -108,7 +108,7 @@ def _venue_pick(venue: dict[str, Any]) -> str:
 
 def slot_when(slot: dict[str, Any]) -> tuple[date, str]:
     """The local day and 'HH:MM' of a slot, from its reservationTime (unix seconds)."""
-    local = datetime.fromtimestamp(int(slot["reservationTime"]), IST)
+    local = datetime.fromtimestamp(int(slot["reservationTime"]), SWIGGY_TZ)
     return local.date(), f"{local:%H:%M}"
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
-from swiggy_core.actions import REDO_TAG
+from swiggy_core.actions import ACTION_TAG_RE, REDO_TAG_RE
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.conversation import expand_back_references
 from swiggy_core.conversation.summary_read import SessionSummary
@@ -17,10 +16,6 @@ from swiggy_sandbox.connector import TurnContext
 from swiggy_sandbox.planner.session import profile_vertical, request_summary
 from swiggy_sandbox.planner.summary_data import summary_data
 
-IST = SWIGGY_TZ
-_ACTION_RE = re.compile(r"<card_action>(.*?)</card_action>", re.S)
-# The app's note on a message asked again (edited, or for a fresh reply): not the words.
-_REDO_RE = re.compile(rf"<{REDO_TAG}>.*?</{REDO_TAG}>", re.S)
 _USE_TYPES = frozenset({"tool_use", "mcp_tool_use"})
 _RESULT_TYPES = frozenset({"tool_result", "mcp_tool_result"})
 
@@ -159,7 +154,7 @@ class ConversationView:
         """Today in India, as the core's session summary says (else the clock)."""
         if self.summary.moment is not None:
             return self.summary.moment.date()
-        return datetime.now(IST).date()
+        return datetime.now(SWIGGY_TZ).date()
 
     def slot(self, name: str) -> str | None:
         """A detail from the core's session summary ("party", "skin", "budget"), if sent."""
@@ -269,9 +264,9 @@ def _user_words(content: Any) -> tuple[str, dict[str, Any] | None]:
     action: dict[str, Any] | None = None
     visible: list[str] = []
     for text in texts:
-        if _REDO_RE.fullmatch(text.strip()):
+        if REDO_TAG_RE.fullmatch(text.strip()):  # the app's note on a message asked again
             continue
-        match = _ACTION_RE.search(text)
+        match = ACTION_TAG_RE.search(text)
         if match is None:
             visible.append(text)
             continue

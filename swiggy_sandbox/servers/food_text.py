@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from swiggy_core.formatting import rupees
+from swiggy_sandbox.shop.common import amount_text
 from swiggy_sandbox.shop.food_cart import CASH, CartState, FoodCart
 from swiggy_sandbox.shop.food_rules import Coupon
 
@@ -32,7 +33,7 @@ def amount_due(food: FoodCart) -> Callable[[str, str | None], str | None]:
 
     def amount(user_id: str, address_id: str | None) -> str | None:
         to_pay = food.cart_state(user_id, address_id).pricing.to_pay
-        return f"₹{to_pay:.2f}" if to_pay > 0 else None
+        return amount_text(to_pay) if to_pay > 0 else None
 
     return amount
 
@@ -59,7 +60,7 @@ def payment_view(to_pay: float) -> dict[str, Any]:
             "allGroups": [
                 {"group_name": CASH, "display_name": "Pay on delivery", "methods": [_CASH_METHOD]}
             ],
-            "paymentAmount": f"₹{to_pay:.2f}",
+            "paymentAmount": amount_text(to_pay),
         },
     }
 

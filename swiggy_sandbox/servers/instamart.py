@@ -15,6 +15,7 @@ from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
 from swiggy_sandbox.servers.spend_faults import stall_after_spend
 from swiggy_sandbox.shop import CartLine, Shop
+from swiggy_sandbox.shop.common import amount_text
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -145,7 +146,8 @@ def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) 
         return ok(
             order,
             f"Instamart order placed successfully! Order {order['orderId']}: "
-            f"₹{order['cartTotal']:.2f} to pay in cash on delivery to {order['deliveryLabel']}. "
+            f"{amount_text(order['cartTotal'])} to pay in cash on delivery to "
+            f"{order['deliveryLabel']}. "
             "It cannot be cancelled here (call 080-67466729 for help).",
         )
 

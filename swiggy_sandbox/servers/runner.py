@@ -10,11 +10,10 @@ from typing import Any, Self
 
 import uvicorn
 
-from swiggy_core.constants import MCP_SERVERS
+from swiggy_core.constants import LOOPBACK_BIND_ADDRESS, MCP_SERVERS
 from swiggy_sandbox.servers.auth import TokenStore
 from swiggy_sandbox.servers.http_app import build_http_app
 
-LOOPBACK = "127.0.0.1"
 _START_TIMEOUT_SECONDS = 10.0
 _STOP_TIMEOUT_SECONDS = 5.0
 _GRACEFUL_SHUTDOWN_SECONDS = 1
@@ -60,8 +59,8 @@ class SandboxHttpServer:
         # Bind first: the app needs its own base URL (image links) before it is built.
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((LOOPBACK, self._requested_port))
-        self._base_url = f"http://{LOOPBACK}:{sock.getsockname()[1]}"
+        sock.bind((LOOPBACK_BIND_ADDRESS, self._requested_port))
+        self._base_url = f"http://{LOOPBACK_BIND_ADDRESS}:{sock.getsockname()[1]}"
         try:
             self.app = build_http_app(self._base_url, self.store, **self._app_options)
         except BaseException:

@@ -42,6 +42,12 @@ def money(value: float) -> float:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
+def amount_text(value: float) -> str:
+    """Rupees as Swiggy's bills and payment options write them: "₹54.00", "-₹20.00"."""
+    sign = "-" if value < 0 else ""
+    return f"{sign}₹{abs(value):,.2f}".replace(",", "")
+
+
 def bill_line(label: str, value: float, **extra: Any) -> dict[str, Any]:
     """One `billBreakdown.lineItems` entry (rupees)."""
     return {"label": label, "value": money(value), **extra}

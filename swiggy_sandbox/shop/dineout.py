@@ -8,7 +8,8 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from swiggy_sandbox.catalog import BOOKING_WINDOW_DAYS, IST, Catalog, Slot, Venue, find_slot
+from swiggy_core.constants import SWIGGY_TZ
+from swiggy_sandbox.catalog import BOOKING_WINDOW_DAYS, Catalog, Slot, Venue, find_slot
 from swiggy_sandbox.catalog.search import tokens
 from swiggy_sandbox.catalog.slots import slots_for_day
 from swiggy_sandbox.shop import db
@@ -99,7 +100,7 @@ class DineoutShop:
         return venue_details(self.venue(venue_id), self._base_url, origin, BOOKING_WINDOW_DAYS)
 
     def _today(self) -> date:
-        return self._clock().astimezone(IST).date()
+        return self._clock().astimezone(SWIGGY_TZ).date()
 
     def _booked(self, conn: Connection, venue_id: str, slot_ids: list[int]) -> dict[int, int]:
         rows = conn.execute(

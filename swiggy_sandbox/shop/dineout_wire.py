@@ -11,8 +11,9 @@ import hashlib
 from datetime import date, datetime
 from typing import Any
 
-from swiggy_sandbox.catalog import IST, SavedAddress, Slot, Venue, haversine_km
-from swiggy_sandbox.catalog.geo import rupees_label
+from swiggy_core.constants import SWIGGY_TZ
+from swiggy_core.formatting import rupees
+from swiggy_sandbox.catalog import SavedAddress, Slot, Venue, haversine_km
 from swiggy_sandbox.catalog.slots import MEAL_WINDOWS
 from swiggy_sandbox.catalog.wire import image_url
 from swiggy_sandbox.shop.errors import ShopError
@@ -25,7 +26,7 @@ def parse_day(text: str) -> date:
     text = str(text).strip()
     try:
         if text.isdigit():
-            return datetime.fromtimestamp(int(text), IST).date()
+            return datetime.fromtimestamp(int(text), SWIGGY_TZ).date()
         return date.fromisoformat(text)
     except (ValueError, OverflowError, OSError) as exc:
         raise ShopError(f"Invalid date '{text}': use YYYY-MM-DD.") from exc
@@ -97,7 +98,7 @@ def venue_card(venue: Venue, base_url: str, origin: tuple[float, float]) -> dict
         "locality": venue.locality,
         "area": venue.locality,
         "rating": {"value": f"{venue.avg_rating:.1f}", "count": _rating_count(venue)},
-        "costForTwo": f"{rupees_label(venue.cost_for_two)} for two",
+        "costForTwo": f"{rupees(venue.cost_for_two)} for two",
         "imageUrl": image_url(base_url, "dineout", venue.id),
         "distance": _distance(venue, origin),
         "highlights": [tag.capitalize() for tag in venue.tags],
@@ -157,7 +158,7 @@ def venue_details(
         "address": venue.address,
         "avgRating": venue.avg_rating,
         "totalRatings": _rating_count(venue),
-        "costForTwo": f"{rupees_label(venue.cost_for_two)} for two",
+        "costForTwo": f"{rupees(venue.cost_for_two)} for two",
         "distance": _distance(venue, origin),
         "imageUrl": image,
         "description": f"{', '.join(venue.cuisines)} in {venue.locality}. "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from swiggy_core.constants import LOOPBACK_BIND_ADDRESS
 from swiggy_sandbox.catalog import Catalog, SavedAddress, load_catalog
 from swiggy_sandbox.shop.addresses import AddressBook
 from swiggy_sandbox.shop.db import IN_MEMORY_URL, Database
@@ -13,7 +14,7 @@ from swiggy_sandbox.shop.food import FoodShop
 from swiggy_sandbox.shop.instamart import InstamartShop
 
 Clock = Callable[[], datetime]
-DEFAULT_BASE_URL = "http://127.0.0.1:8765"
+DEFAULT_BASE_URL = f"http://{LOOPBACK_BIND_ADDRESS}:8765"
 
 
 def system_clock() -> datetime:

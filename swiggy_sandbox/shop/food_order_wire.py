@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_sandbox.catalog._ids import hash_int
-from swiggy_sandbox.catalog.geo import CITY, IST
-from swiggy_sandbox.shop.common import money
+from swiggy_sandbox.catalog.geo import CITY
+from swiggy_sandbox.shop.common import amount_text, money
 from swiggy_sandbox.shop.tracking import Progress
 
 POLL_INTERVAL_SECONDS = 10
@@ -50,7 +51,7 @@ def _eta_text(order: LiveOrder) -> str:
 
 def _local_time(ts: float) -> str:
     """Swiggy's order times are India time."""
-    return datetime.fromtimestamp(ts, IST).isoformat()
+    return datetime.fromtimestamp(ts, SWIGGY_TZ).isoformat()
 
 
 def _delivery_text(address: dict[str, Any]) -> str:
@@ -125,7 +126,7 @@ def history_entry(order: LiveOrder) -> dict[str, Any]:
         "restaurantId": restaurant["id"],
         "restaurantName": restaurant["name"],
         "restaurantAreaName": restaurant["areaName"],
-        "orderTotal": f"₹{_text(payload['pricing']['to_pay'])}",
+        "orderTotal": amount_text(payload["pricing"]["to_pay"]),
         "orderStatus": order.state.status,
         "orderDeliveryStatus": order.state.message,
         "orderType": "DELIVERY",

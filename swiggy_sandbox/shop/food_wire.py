@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from swiggy_core.formatting import rupees
 from swiggy_sandbox.catalog import Dish, Restaurant, haversine_km, is_open
 from swiggy_sandbox.catalog._ids import hash_int
-from swiggy_sandbox.catalog.geo import CITY, delivery_minutes, rupees_label
+from swiggy_sandbox.catalog.geo import CITY, delivery_minutes
 from swiggy_sandbox.catalog.wire import image_url
 
 MENU_ITEM_CAP = 150
@@ -57,7 +58,7 @@ def restaurant_card(
         "cuisines": list(restaurant.cuisines),
         "avgRating": restaurant.avg_rating,
         "totalRatings": _ratings_label(restaurant.total_ratings),
-        "costForTwo": f"{rupees_label(restaurant.cost_for_two)} for two",
+        "costForTwo": f"{rupees(restaurant.cost_for_two)} for two",
         "areaName": restaurant.area_name,
         "distanceKm": round(km, 1),
         "deliveryTimeMinutes": minutes,
@@ -106,7 +107,7 @@ def menu_restaurant(
         "avgRating": restaurant.avg_rating,
         "avgRatingString": f"{restaurant.avg_rating:.1f}",
         "totalRatingsString": f"{_ratings_label(restaurant.total_ratings)} ratings",
-        "costForTwoMessage": f"{rupees_label(restaurant.cost_for_two)} for two",
+        "costForTwoMessage": f"{rupees(restaurant.cost_for_two)} for two",
         "isOpen": availability(restaurant, now) == "OPEN",
         "deliveryTime": minutes,
         "slaString": _range(minutes),

@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import Column, Connection, String, select
 
 from swiggy_sandbox.shop import db
-from swiggy_sandbox.shop.im_rules import Bill, amount_text, bill
+from swiggy_sandbox.shop.common import amount_text
+from swiggy_sandbox.shop.im_rules import Bill, bill
 
 # The coupon applied to a user's Instamart cart (dropped when the cart no longer qualifies).
 im_coupons = db.table(

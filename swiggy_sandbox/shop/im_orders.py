@@ -10,8 +10,9 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from swiggy_sandbox.shop import db
+from swiggy_sandbox.shop.common import amount_text
 from swiggy_sandbox.shop.errors import ShopError
-from swiggy_sandbox.shop.im_rules import ETA_MINUTES, POLLING_INTERVAL_SECONDS, amount_text
+from swiggy_sandbox.shop.im_rules import ETA_MINUTES, POLLING_INTERVAL_SECONDS
 from swiggy_sandbox.shop.part import ShopPart
 from swiggy_sandbox.shop.tracking import INSTAMART_STAGES, Progress, interpolate, iso, progress
 

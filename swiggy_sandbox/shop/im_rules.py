@@ -15,6 +15,7 @@ from sqlalchemy import Connection, select
 from swiggy_sandbox.catalog import Catalog
 from swiggy_sandbox.catalog.wire import cart_item_wire
 from swiggy_sandbox.shop import db
+from swiggy_sandbox.shop.common import amount_text
 from swiggy_sandbox.shop.errors import ShopError
 
 FREE_DELIVERY_ABOVE = 199
@@ -48,12 +49,6 @@ class Fitted:
     kept: list[tuple[str, int]] = field(default_factory=list)
     removed: list[dict[str, Any]] = field(default_factory=list)
     reduced: list[dict[str, Any]] = field(default_factory=list)
-
-
-def amount_text(value: float) -> str:
-    """Rupees as Swiggy's bill shows them: "₹54.00", "-₹20.00"."""
-    sign = "-" if value < 0 else ""
-    return f"{sign}₹{abs(value):,.2f}".replace(",", "")
 
 
 @dataclass(frozen=True, slots=True)

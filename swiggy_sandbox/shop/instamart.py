@@ -14,7 +14,7 @@ from sqlalchemy import Connection, select
 from swiggy_sandbox.catalog import Product
 from swiggy_sandbox.catalog.wire import address_details_wire, cart_item_wire, product_wire
 from swiggy_sandbox.shop import db
-from swiggy_sandbox.shop.common import page, require_offset
+from swiggy_sandbox.shop.common import amount_text, page, require_offset
 from swiggy_sandbox.shop.errors import ShopError
 from swiggy_sandbox.shop.im_coupons import (
     COUPONS,
@@ -28,7 +28,6 @@ from swiggy_sandbox.shop.im_orders import InstamartOrders
 from swiggy_sandbox.shop.im_rules import (
     PAYMENT_METHOD,
     CartLine,
-    amount_text,
     cash_only,
     fit_lines,
     item_total,

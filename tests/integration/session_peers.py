@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS
+from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, make_client
 from swiggy_core.mcp import McpManager
 from swiggy_core.parsers import AddressItem
@@ -19,7 +19,7 @@ from swiggy_core.turn_handle import TurnHandle
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, TurnContext
 from swiggy_sandbox.servers import SandboxHttpServer
 
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 ADDRESS = "addr_home_indiranagar"
 HOME = AddressItem(address_id=ADDRESS, label="Home", address="12th Main, Indiranagar")
 MODEL = "claude-haiku-4-5"

@@ -21,10 +21,10 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from test_sandbox_scenarios import FIXED_NOW
 
-from swiggy_sandbox.catalog import IST
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
-TODAY = FIXED_NOW.astimezone(IST).date()
+TODAY = FIXED_NOW.astimezone(SWIGGY_TZ).date()
 FORMS = ("envelope", "summary")
 DINEOUT_TOOLS = {
     "get_saved_locations",
@@ -293,7 +293,7 @@ def test_slots_are_flat_for_seven_days_with_a_free_and_a_paid_deal(
         for slot in slots:
             assert set(slot) == SLOT_KEYS
             assert isinstance(slot["slotId"], int) and isinstance(slot["reservationTime"], int)
-            local = datetime.fromtimestamp(slot["reservationTime"], IST)
+            local = datetime.fromtimestamp(slot["reservationTime"], SWIGGY_TZ)
             assert local.date().isoformat() == slot["dateStr"]
             free, paid = slot["deals"]
             for deal in (free, paid):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import anthropic
 import pytest
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME, DEFAULT_MODEL, MCP_SERVERS
+from swiggy_core.constants import APPROVAL_TOOL_NAME, DEFAULT_MODEL, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.catalog.wire import address_wire
@@ -26,9 +26,8 @@ from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.planner import PlannerBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
-IST = timezone(timedelta(hours=5, minutes=30))
 # A Friday lunchtime: restaurants are open and "tomorrow" is a Saturday in the slot window.
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 TOMORROW = "2026-11-21"
 LABEL = "Offline demo"
 APPROVAL_TOOL = {

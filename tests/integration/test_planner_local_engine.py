@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import anthropic
 import pytest
 
-from swiggy_core.constants import DEFAULT_MODEL
+from swiggy_core.constants import DEFAULT_MODEL, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.connector import McpBridge
@@ -18,7 +18,7 @@ from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.planner import PlannerBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 
 
 @pytest.fixture(scope="module")

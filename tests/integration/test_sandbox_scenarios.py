@@ -13,7 +13,7 @@ from typing import Any
 
 from food_scenarios import FOOD_TOOLS, exercise_food
 
-from swiggy_sandbox.catalog import IST
+from swiggy_core.constants import SWIGGY_TZ
 
 # 13:00 IST on a Tuesday: lunch is on, most restaurants are open, morning slots are past.
 FIXED_NOW = datetime(2026, 11, 24, 7, 30, tzinfo=UTC)
@@ -188,7 +188,7 @@ async def exercise_dineout(call: Call) -> None:
     details = await ok(call, "get_restaurant_details", restaurantId=venue["id"], **where)
     deals = details["data"]["restaurant"]["deals"]
     assert sorted(d["coverCharge"] > 0 for d in deals) == [False, True]
-    today = FIXED_NOW.astimezone(IST).date().isoformat()
+    today = FIXED_NOW.astimezone(SWIGGY_TZ).date().isoformat()
     slots = await ok(call, "get_available_slots", restaurantId=venue["id"], date=today, **where)
     assert len({s["dateStr"] for s in slots["slots"]}) == 7
     slot = next(s for s in slots["slots"] if s["dateStr"] > today and s["availableInventory"])

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 from swiggy_core.actions import CardAction, action_message, typed_message
-from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS
+from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
 from swiggy_sandbox.catalog.wire import address_wire
@@ -24,9 +24,8 @@ from swiggy_sandbox.servers.envelope import SandboxServer
 from swiggy_sandbox.servers.registry import build_server
 from swiggy_sandbox.shop import Shop
 
-IST = timezone(timedelta(hours=5, minutes=30))
 # A Friday lunchtime: restaurants are open, "tomorrow" is Saturday 21 November.
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=IST)
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 SERVER_OF = {"food": "instamart", "style": "instamart", "foodorder": "food", "dining": "dineout"}
 _MAX_STEPS = 12
 # Building a server costs far more than a turn: one per shop and server, shared by people.

@@ -6,16 +6,17 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import pytest
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.conversation import _slots, reduce, sanitize, summary
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage, MessageMeta, block_from_dict
 
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 WORDS = ("milk", "eggs", "paneer", "bread", "oats", "for 4 people", "under ₹500", "tomorrow")
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 import pytest
 
-from swiggy_core.constants import APPROVAL_TOOL_NAME
+from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.conversation._context import AddressView
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage
@@ -18,7 +18,7 @@ from swiggy_sandbox.planner.approval import approval_reply
 from swiggy_sandbox.planner.view import ApprovalAnswer
 
 IM = "swiggy-instamart"
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 ADDRESS = AddressView("addr_home_x", "Home", "12th Main", 12.97, 77.64)
 # The system prompt as the app builds it (profile, address) and, as the emulator hands it
 # to a brain, the turn context (clock, session summary) from the newest user message.

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.parsers import ProductsResult
 from swiggy_core.parsers.products import parse_products
 from swiggy_core.ranking import fit_card
-from swiggy_sandbox.catalog import IST, load_catalog
+from swiggy_sandbox.catalog import load_catalog
 from swiggy_sandbox.catalog.wire import product_wire, restaurant_wire
 from swiggy_sandbox.planner import dineout_replies, food_replies, instamart_replies
 
@@ -52,7 +53,7 @@ def test_several_searches_reply_with_one_line_and_no_product_names() -> None:
 
 def test_restaurant_menu_and_venue_replies_name_one_place_or_dish() -> None:
     catalog = load_catalog()
-    lunch = datetime(2026, 11, 26, 13, 0, tzinfo=IST)
+    lunch = datetime(2026, 11, 26, 13, 0, tzinfo=SWIGGY_TZ)
     found = [
         restaurant_wire(r, BASE, (12.97, 77.59), lunch)
         for r in catalog.search_restaurants("biryani")

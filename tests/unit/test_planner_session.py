@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime
 from typing import Any
 
 import pytest
 
-from swiggy_core.constants import SESSION_SUMMARY_PREFIX
+from swiggy_core.constants import SESSION_SUMMARY_PREFIX, SWIGGY_TZ
 from swiggy_core.conversation._context import AddressView
 from swiggy_core.conversation.summary import build_session_state_summary
 from swiggy_core.conversation.summary_read import Place, format_place, read_session_summary
@@ -18,7 +18,7 @@ from swiggy_sandbox.connector import TurnContext
 from swiggy_sandbox.planner.session import profile_vertical
 from swiggy_sandbox.planner.view import build_view
 
-NOW = datetime(2026, 11, 20, 13, 0, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 HOME = AddressView("addr_home_x", "Home", "12th Main", 12.97, 77.64)
 
 

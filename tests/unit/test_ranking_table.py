@@ -14,17 +14,18 @@ from functools import cache
 
 import pytest
 
+from swiggy_core.constants import SWIGGY_TZ
 from swiggy_core.parsers import ProductItem, RestaurantItem
 from swiggy_core.parsers.products import parse_products
 from swiggy_core.parsers.restaurants import parse_restaurants
 from swiggy_core.ranking import rank, read_wants
-from swiggy_sandbox.catalog import IST, load_catalog
+from swiggy_sandbox.catalog import load_catalog
 from swiggy_sandbox.catalog.wire import product_wire, restaurant_wire
 
 PAGE = 10  # the sandbox's search page
 BASE = "http://127.0.0.1:1"
 ORIGIN = (12.9716, 77.5946)
-LUNCH = datetime(2026, 11, 26, 13, 0, tzinfo=IST)
+LUNCH = datetime(2026, 11, 26, 13, 0, tzinfo=SWIGGY_TZ)
 
 
 @dataclass(frozen=True)
