@@ -193,7 +193,7 @@ class CodeRange:
 CODE_RANGES: Final[dict[str, CodeRange]] = {
     "E-10": CodeRange("input and settings", UsageError),
     "E-11": CodeRange("approvals, turns and limits", ActionRefused),
-    "E-20": CodeRange("the model API", None),
+    "E-20": CodeRange("the Anthropic API", None),
     "E-30": CodeRange("MCP tools", McpServerError),
     "E-31": CodeRange("Swiggy's documented error catalogue", McpServerError),
     "E-32": CodeRange("the MCP manager", McpServerError),
