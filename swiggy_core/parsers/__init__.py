@@ -34,14 +34,20 @@ from swiggy_core.parsers.plain_results import (
     RawResult,
     StatusResult,
 )
-from swiggy_core.parsers.results import RESULT_TYPES, ParsedToolResult, parsed_result_adapter
+from swiggy_core.parsers.results import (
+    CARD_KINDS,
+    CardKind,
+    ParsedToolResult,
+    parsed_result_adapter,
+)
 
 __all__ = [
-    "RESULT_TYPES",
+    "CARD_KINDS",
     "AddressItem",
     "AddressesResult",
     "BillLine",
     "BookingConfirmedResult",
+    "CardKind",
     "CartLine",
     "CartResult",
     "DishAddon",

@@ -7,7 +7,7 @@ The card kinds live by job: `catalog_results` (products, restaurants), `choice_r
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final, Literal, get_args
 
 from pydantic import Field, TypeAdapter
 
@@ -34,7 +34,9 @@ ParsedToolResult = Annotated[
     | RawResult,
     Field(discriminator="type"),
 ]
-RESULT_TYPES = (
+# Every card kind, named once: each model above is tagged with one of these (mypy checks
+# the UI's lookup by tag), and the UI's renderer table is built from this list.
+CardKind = Literal[
     "products",
     "restaurants",
     "time_slots",
@@ -46,5 +48,6 @@ RESULT_TYPES = (
     "info",
     "media",
     "raw",
-)
+]
+CARD_KINDS: Final[tuple[CardKind, ...]] = get_args(CardKind)
 parsed_result_adapter: TypeAdapter[ParsedToolResult] = TypeAdapter(ParsedToolResult)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swiggy_core.parsers import (
-    RESULT_TYPES,
+    CARD_KINDS,
     BookingConfirmedResult,
     OrderPlacedResult,
     StatusResult,
@@ -105,7 +105,7 @@ def _as_content(value: Any, form: int) -> Any:
 
 
 def _check(result: Any) -> None:
-    assert result.type in RESULT_TYPES
+    assert result.type in CARD_KINDS
     assert parsed_result_adapter.validate_python(result.model_dump()) == result
     _check_values(result.model_dump())
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from swiggy_core.models import McpToolResultBlock, TextContent
 from swiggy_core.parsers import (
-    RESULT_TYPES,
+    CARD_KINDS,
     AddressesResult,
     BookingConfirmedResult,
     OrderPlacedResult,
@@ -307,7 +307,7 @@ def test_read_summary_never_raises(text: str) -> None:
 @given(text=PROSE, tool=TOOLS, vertical=VERTICALS)
 def test_summary_text_always_gives_a_valid_result(text: str, tool: str, vertical: str) -> None:
     result = parse_tool_result(tool, text, vertical)
-    assert result.type in RESULT_TYPES
+    assert result.type in CARD_KINDS
     assert parsed_result_adapter.validate_python(result.model_dump()) == result
 
 
