@@ -9,14 +9,16 @@ from typing import Any
 from swiggy_core.parsers._values import CONTAINER_TYPES, compact
 from swiggy_core.parsers.addresses import parse_addresses
 from swiggy_core.parsers.cart import parse_cart
+from swiggy_core.parsers.checkout_results import CartResult
 from swiggy_core.parsers.confirmations import parse_confirmation
 from swiggy_core.parsers.fallbacks import failure_status, raw_result, status_or_info, text_result
 from swiggy_core.parsers.media import media_parts, text_content, with_media
 from swiggy_core.parsers.orders_info import read_order_record
 from swiggy_core.parsers.payments_info import read_payment_record
+from swiggy_core.parsers.plain_results import StatusResult
 from swiggy_core.parsers.products import parse_products
 from swiggy_core.parsers.restaurants import parse_restaurants
-from swiggy_core.parsers.results import CartResult, ParsedToolResult, StatusResult
+from swiggy_core.parsers.results import ParsedToolResult
 from swiggy_core.parsers.routing import (
     PayloadSignals,
     Route,

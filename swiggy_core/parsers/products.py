@@ -17,10 +17,10 @@ from swiggy_core.parsers._values import (
     to_int,
     to_str,
 )
+from swiggy_core.parsers.catalog_results import ProductsResult
 from swiggy_core.parsers.dishes import STOCK_KEYS, dish_category, price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import ProductsResult
 from swiggy_core.parsers.shapes import NAME_KEYS, is_product_record
 from swiggy_core.parsers.unwrap import extract_payload
 from swiggy_core.verticals.catalog import search_lists_of

@@ -17,11 +17,11 @@ from swiggy_core.parsers._values import (
     to_int,
     to_str,
 )
+from swiggy_core.parsers.catalog_results import RestaurantsResult
 from swiggy_core.parsers.deals import read_deal
 from swiggy_core.parsers.dishes import price_scale, read_dish
 from swiggy_core.parsers.images import image_from
 from swiggy_core.parsers.records import find_records
-from swiggy_core.parsers.results import RestaurantsResult
 from swiggy_core.parsers.shapes import NAME_KEYS, is_restaurant_record
 from swiggy_core.parsers.unwrap import extract_payload
 from swiggy_core.verticals.catalog import find_vertical

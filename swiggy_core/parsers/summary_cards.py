@@ -12,18 +12,20 @@ import re
 from typing import Any
 
 from swiggy_core.parsers._values import to_float, to_int
-from swiggy_core.parsers.clock import clock_minutes, iso_date_in
-from swiggy_core.parsers.results import (
-    AddressesResult,
-    AddressItem,
-    ParsedToolResult,
+from swiggy_core.parsers.catalog_results import (
     ProductItem,
     ProductsResult,
     RestaurantItem,
     RestaurantsResult,
+)
+from swiggy_core.parsers.choice_results import (
+    AddressesResult,
+    AddressItem,
     TimeSlot,
     TimeSlotsResult,
 )
+from swiggy_core.parsers.clock import clock_minutes, iso_date_in
+from swiggy_core.parsers.results import ParsedToolResult
 from swiggy_core.parsers.routing import Route, is_menu_tool, route_for
 from swiggy_core.parsers.slots import slot_moment, slots_result
 from swiggy_core.parsers.summary import SummaryLine, read_summary

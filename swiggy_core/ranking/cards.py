@@ -11,12 +11,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from swiggy_core.parsers.results import (
-    ItemGroup,
-    ParsedToolResult,
-    ProductsResult,
-    RestaurantsResult,
-)
+from swiggy_core.parsers.catalog_results import ItemGroup, ProductsResult, RestaurantsResult
+from swiggy_core.parsers.results import ParsedToolResult
 from swiggy_core.ranking.lexicon import Diet, lexicon
 from swiggy_core.ranking.rank import Ranked, rank
 from swiggy_core.ranking.wants import Wants, read_wants
