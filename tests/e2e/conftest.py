@@ -14,11 +14,10 @@ from e2e_support import (
     CHROMIUM_FLAGS,
     LAUNCH_MS,
     NARROW,
-    NARROW_HEIGHT,
     STEP_MS,
     WIDE,
-    WIDE_HEIGHT,
     Server,
+    browser_context,
     running_app,
     screenshot_folder,
 )
@@ -61,23 +60,14 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-@pytest.fixture(
-    params=[(WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT)], ids=[f"{WIDE}px", f"{NARROW}px"]
-)
+@pytest.fixture(params=[WIDE, NARROW], ids=[f"{WIDE}px", f"{NARROW}px"])
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     """A fresh browser context per width (desktop, phone): its own cookies and session.
 
     A module that needs one fixed width defines its own `page`.
     """
-    width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(STEP_MS)
-        page.set_default_navigation_timeout(STEP_MS)
-        yield page
-    finally:
-        context.close()
+    with browser_context(browser, request.param) as context:
+        yield context.new_page()
 
 
 @pytest.fixture(scope="session")

@@ -19,10 +19,11 @@ import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Literal
 
 import httpx2
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from sandbox_clock import FIXED_SANDBOX_NOW, SANDBOX_NOW_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,6 +167,33 @@ def shown(page: Page, server: Server, target: Locator, timeout: float = STEP_MS)
     settled(page)
     fail_on_exception(page, server)
     return target
+
+
+def open_page(
+    page: Page,
+    server: Server,
+    path: str,
+    heading: str,
+    wait_until: Literal["domcontentloaded", "load"] = "load",
+) -> None:
+    """Go to the app's page at `path` and wait for its own heading as long as a first page
+    may take."""
+    page.goto(f"{server.url}/{path}", wait_until=wait_until)
+    shown(page, server, page.get_by_role("heading", name=heading, exact=True), FIRST_PAGE_MS)
+
+
+@contextmanager
+def browser_context(browser: Browser, width: int) -> Iterator[BrowserContext]:
+    """One person's browser (its own cookies) at the desktop or phone width, waiting as
+    long as STEP_MS instead of Playwright's 5 s."""
+    height = WIDE_HEIGHT if width == WIDE else NARROW_HEIGHT
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(STEP_MS)
+    context.set_default_navigation_timeout(STEP_MS)
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def send(page: Page, text: str, placeholder: str = "Ask NutriCart…") -> None:

@@ -16,10 +16,10 @@ from e2e_support import (
     FIRST_PAGE_MS,
     NARROW,
     NARROW_HEIGHT,
-    STEP_MS,
     WIDE,
     WIDE_HEIGHT,
     Server,
+    browser_context,
     send,
     settled,
     shown,
@@ -32,14 +32,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": WIDE, "height": WIDE_HEIGHT})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(STEP_MS)
-        page.set_default_navigation_timeout(STEP_MS)
-        yield page
-    finally:
-        context.close()
+    with browser_context(browser, WIDE) as context:
+        yield context.new_page()
 
 
 def test_offline_demo_grocery_flow_in_a_browser(

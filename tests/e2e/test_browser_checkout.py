@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 from e2e_support import (
-    FIRST_PAGE_MS,
     TALLEST_SHOT,
     Server,
+    open_page,
     send,
     settled,
     shown,
@@ -46,8 +46,7 @@ def test_checkout_through_the_confirm_dialog(
     width = size["width"]
 
     # The NutriCart page by its address: at phone width the sidebar with its link is hidden.
-    page.goto(f"{server.url}/nutricart", wait_until="domcontentloaded")
-    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "nutricart", "NutriCart", wait_until="domcontentloaded")
     shown(page, server, page.get_by_placeholder("Ask NutriCart…"))
 
     # 1-2. The header already delivers to Home (the first saved address): the reply fills

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from e2e_support import (
-    FIRST_PAGE_MS,
     Server,
+    open_page,
     send,
     settled,
     shown,
@@ -25,8 +25,7 @@ def test_the_newest_reply_is_in_view_after_sending_while_scrolled_up(
     page: Page, server: Server, screenshot_dir: Path
 ) -> None:
     width = page.viewport_size["width"] if page.viewport_size else 0
-    page.goto(f"{server.url}/nutricart")
-    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "nutricart", "NutriCart")
     add = page.get_by_role("button", name="Add")
     send(page, "Find high-protein snacks under ₹200")
     turn_ended(page, server, add.first)

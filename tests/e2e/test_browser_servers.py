@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 from e2e_support import (
-    FIRST_PAGE_MS,
     Server,
     browser_id,
+    open_page,
     send,
     settled,
     shown,
@@ -53,8 +53,7 @@ def test_servers_show_their_health_and_a_persons_own_server(
     page: Page, server: Server, screenshot_dir: Path
 ) -> None:
     width = _width(page)
-    page.goto(f"{server.url}/connections")
-    shown(page, server, page.get_by_role("heading", name="Connections", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "connections", "Connections")
     servers = _section(page, "servers-section")
     expect(servers.get_by_text("instamart", exact=True)).to_be_visible()
 
@@ -83,16 +82,14 @@ def test_activity_lists_the_calls_of_a_turn(
     page: Page, server: Server, screenshot_dir: Path
 ) -> None:
     width = _width(page)
-    page.goto(f"{server.url}/nutricart")
-    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "nutricart", "NutriCart")
     send(page, "find milk")
     turn_ended(page, server, page.get_by_role("button", name="Add", exact=True).first)
     person = store_user(browser_id(page))  # who the typed address below must find again
     calls = wait_for_audit(server, person)  # the store, not the page, says the rows are in
     assert ("instamart", "search_products") in calls
 
-    page.goto(f"{server.url}/activity")
-    shown(page, server, page.get_by_role("heading", name="Activity", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "activity", "Activity")
     entries = page.get_by_test_id("stExpander")
     for server_key, tool in calls:  # one page load shows this person's rows: no reloads
         expect(entries.filter(has_text=server_key).filter(has_text=tool).first).to_be_visible()

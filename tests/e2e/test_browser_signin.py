@@ -16,11 +16,11 @@ import pytest
 from e2e_support import (
     FIRST_PAGE_MS,
     NARROW,
-    NARROW_HEIGHT,
     STEP_MS,
     WIDE,
-    WIDE_HEIGHT,
     Server,
+    browser_context,
+    open_page,
     shown,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -30,16 +30,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 PHONE = "9812345678"
 
 
-@pytest.fixture(params=[(WIDE, WIDE_HEIGHT), (NARROW, NARROW_HEIGHT)], ids=["1400", "390"])
+@pytest.fixture(params=[WIDE, NARROW], ids=["1400", "390"])
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
-    width, height = request.param
-    made = browser.new_context(viewport={"width": width, "height": height})
-    made.set_default_timeout(STEP_MS)
-    made.set_default_navigation_timeout(STEP_MS)
-    try:
+    with browser_context(browser, request.param) as made:
         yield made
-    finally:
-        made.close()
 
 
 def _shot(page: Page, folder: Path, name: str) -> None:
@@ -67,8 +61,7 @@ def test_sign_in_with_swiggy_in_the_browser(
     context: BrowserContext, server: Server, screenshot_dir: Path
 ) -> None:
     page = context.new_page()
-    page.goto(f"{server.url}/connections")
-    shown(page, server, page.get_by_role("heading", name="Connections", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "connections", "Connections")
     link = page.get_by_role("link", name="Sign in with Swiggy (sandbox)")
     expect(page.get_by_role("button", name="Sign in with Swiggy (sandbox)")).to_have_count(0)
     with context.expect_page() as opened:

@@ -22,6 +22,7 @@ from e2e_support import (
     FIRST_PAGE_MS,
     Server,
     browser_id,
+    open_page,
     send,
     settled,
     shown,
@@ -53,8 +54,7 @@ def test_a_slow_cookie_writer_still_keeps_the_chats_and_activity(
 ) -> None:
     held: list[Route] = []
     page.route(WRITER_CODE, lambda route: held.append(route))
-    page.goto(f"{server.url}/nutricart")
-    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "nutricart", "NutriCart")
     assert held, "no cookie writer code was requested: this test no longer delays anything"
     ids = [c for c in page.context.cookies() if c["name"] == BROWSER_COOKIE]
     assert not ids, "the id landed before the delay"
@@ -73,8 +73,7 @@ def test_a_slow_cookie_writer_still_keeps_the_chats_and_activity(
     shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
     expect(page.get_by_test_id("stChatMessage").filter(has_text=QUESTION)).to_be_visible()
 
-    page.goto(f"{server.url}/activity")
-    shown(page, server, page.get_by_role("heading", name="Activity", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "activity", "Activity")
     entries = page.get_by_test_id("stExpander")
     for server_key, tool in calls:
         expect(entries.filter(has_text=server_key).filter(has_text=tool).first).to_be_visible()
@@ -85,8 +84,7 @@ def test_the_writer_leaving_never_shows_the_page_twice(page: Page, server: Serve
     """The writer's report reruns the page right after it first shows; the writer's place
     is kept (empty), so nothing moves and no element is shown beside its stale copy."""
     page.add_init_script(COUNT_TITLES)
-    page.goto(f"{server.url}/nutricart")
-    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "nutricart", "NutriCart")
     browser_id(page)  # the writer ran...
     expect(page.locator(WRITER)).to_have_count(0)  # ...reported, and left
     settled(page)

@@ -23,14 +23,12 @@ from typing import Any
 
 import pytest
 from e2e_support import (
-    FIRST_PAGE_MS,
     NARROW,
-    NARROW_HEIGHT,
-    STEP_MS,
     WIDE,
-    WIDE_HEIGHT,
     Server,
+    browser_context,
     browser_id,
+    open_page,
     send,
     shown,
 )
@@ -67,19 +65,12 @@ def replica_b(
 @contextmanager
 def _person(browser: Browser, width: int) -> Iterator[Page]:
     """One person's browser (its own cookies) at a desktop or phone width."""
-    height = WIDE_HEIGHT if width == WIDE else NARROW_HEIGHT
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(STEP_MS)
-    context.set_default_navigation_timeout(STEP_MS)
-    try:
+    with browser_context(browser, width) as context:
         yield context.new_page()
-    finally:
-        context.close()
 
 
 def _open_nutricart(page: Page, server: Server) -> None:
-    page.goto(f"{server.url}/nutricart", wait_until="domcontentloaded")
-    shown(page, server, page.get_by_role("heading", name="NutriCart", exact=True), FIRST_PAGE_MS)
+    open_page(page, server, "nutricart", "NutriCart", wait_until="domcontentloaded")
 
 
 def _confirm_an_order(page: Page, server: Server) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import anthropic
 import pytest
 from pg_databases import new_database
 from session_peers import NOW, Shop, new_shop
@@ -12,7 +13,7 @@ from session_peers import NOW, Shop, new_shop
 from swiggy_core.mcp import McpManager
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import ScriptedAgentBrain
-from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
 from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 
 
@@ -69,10 +70,37 @@ def agent_emulator() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
 @pytest.fixture
 def emu(agent_emulator: EmulatorServer[ScriptedAgentBrain]) -> Iterator[EmulatorServer[Any]]:
     """The agent emulator, emptied before each test; every queued step must be used."""
-    agent_emulator.brain.clear()
-    agent_emulator.requests.clear()
-    yield agent_emulator
+    yield _emptied(agent_emulator)
     assert agent_emulator.brain.pending() == 0, "a scripted step was never asked for"
+
+
+@pytest.fixture(scope="module")
+def client(agent_emulator: EmulatorServer[ScriptedAgentBrain]) -> Iterator[anthropic.Anthropic]:
+    """The real SDK on the agent emulator, never retrying (a test sees each answer as sent).
+    A module whose model is another emulator, or the planner, defines its own `client`."""
+    base_url = agent_emulator.base_url
+    with anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0) as sdk:
+        yield sdk
+
+
+@pytest.fixture
+def wire_emu(wire_emulator: EmulatorServer[ScriptedBrain]) -> EmulatorServer[ScriptedBrain]:
+    """The wire emulator, emptied before each test."""
+    return _emptied(wire_emulator)
+
+
+@pytest.fixture(scope="module")
+def wire_emulator() -> Iterator[EmulatorServer[ScriptedBrain]]:
+    """The Messages emulator whose model is a queue of whole scripted responses."""
+    with EmulatorServer(ScriptedBrain()) as server:
+        yield server
+
+
+def _emptied(emulator: EmulatorServer[Any]) -> EmulatorServer[Any]:
+    """The emulator with no scripted answer left and no request remembered."""
+    emulator.brain.clear()
+    emulator.requests.clear()
+    return emulator
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

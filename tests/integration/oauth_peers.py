@@ -16,20 +16,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import anyio
 import httpx2
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
+from http_thread import served
+from mcp_http import initialize_request, mcp_session
 
 CALLBACK = "http://localhost:8501/callback"
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "oauth-test", "version": "0"},
-    },
-}
+INIT = initialize_request("oauth-test")
 # One address tool per server (Dineout calls its saved addresses "locations").
 ADDRESS_TOOLS = {
     "instamart": "get_addresses",
@@ -129,13 +120,7 @@ def call_tool(url: str, access_token: str, tool: str) -> Any:
     """Call `tool` through the real MCP client with this bearer token; the result."""
 
     async def main() -> Any:
-        headers = {"Authorization": f"Bearer {access_token}"}
-        async with (
-            httpx2.AsyncClient(headers=headers) as http,
-            streamable_http_client(url, http_client=http) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
+        async with mcp_session(url, access_token) as session:
             return await session.call_tool(tool, {})
 
     return anyio.run(main)
@@ -181,7 +166,6 @@ class MetadataSite:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     def json(self, path: str, document: dict[str, Any], status: int = 200) -> None:
         self.answers[("GET", path)] = Answer(status, json.dumps(document))
@@ -214,9 +198,5 @@ class MetadataSite:
 @contextmanager
 def metadata_site() -> Iterator[MetadataSite]:
     site = MetadataSite()
-    site._thread.start()
-    try:
+    with served(site._server):
         yield site
-    finally:
-        site._server.shutdown()
-        site._server.server_close()

@@ -9,14 +9,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from swiggy_core.session import ChatSession
+from swiggy_core.turn_handle import TurnHandle
+
+from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, make_client
 from swiggy_core.mcp import McpManager
 from swiggy_core.parsers import AddressItem
-from swiggy_core.session import ChatSession
-from swiggy_core.store import ChatStore
-from swiggy_core.turn_handle import TurnHandle
+from swiggy_core.store import ApprovalRecord, ChatStore
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, TurnContext
+from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import SandboxHttpServer
 
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
@@ -110,6 +113,18 @@ def finish(handle: TurnHandle) -> list[Any]:
 def ask_checkout(arguments: dict[str, Any] | None = None, tool: str = "checkout") -> CallClientTool:
     payload = {"tool": tool, "arguments": arguments or {"addressId": ADDRESS}}
     return CallClientTool(APPROVAL_TOOL_NAME, payload, say_before="Please confirm the order.")
+
+
+def asked_to_place(
+    session: ChatSession, emu: EmulatorServer[Any], ask: CallClientTool | None = None
+) -> ApprovalRecord:
+    """Send "place the order" while the model asks for an approval (`ask`, a checkout by
+    default); the approval left waiting for the person."""
+    emu.brain.enqueue(ask or ask_checkout())
+    finish(session.send(typed_message("place the order")))
+    approval = session.pending_approval()
+    assert approval is not None, f"no approval is waiting: {session.history()[-1].text()}"
+    return approval
 
 
 def tool_call(engine: str, name: str, arguments: dict[str, Any]) -> CallTool | CallClientTool:

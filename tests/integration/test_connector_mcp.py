@@ -7,20 +7,18 @@ these tests isolate the connector from the sandbox shop.
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import anthropic
 import pytest
-import uvicorn
 from anthropic.types.beta import (
     BetaMCPToolListingBlock,
     BetaMCPToolResultBlock,
     BetaMCPToolUseBlock,
     BetaTextBlock,
 )
+from asgi_thread import AsgiThread
 from mcp.server.mcpserver import MCPServer
 from starlette.types import Receive, Scope, Send
 
@@ -63,32 +61,22 @@ class MiniShop:
             return json.dumps({"success": True, "data": {"orderId": "o1", "addressId": addressId}})
 
         self._inner = mcp.streamable_http_app(streamable_http_path="/im")
-        config = uvicorn.Config(
-            self._app, host="127.0.0.1", port=0, log_level="warning", interface="asgi3"
-        )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._served = AsgiThread(self._app, "/im", interface="asgi3")
 
     @property
     def url(self) -> str:
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}/im"
+        return self._served.url
 
     def methods(self, method: str) -> list[str]:
         """Tool names (or "") of every logged request with this JSON-RPC method."""
         return [name for logged, name in self.log if logged == method]
 
     def start(self) -> MiniShop:
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            assert time.monotonic() < deadline, "mini MCP server did not start"
-            time.sleep(0.01)
+        self._served.start("mini MCP server", within_seconds=10)
         return self
 
     def stop(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(5)
+        self._served.stop(join_seconds=5)
 
     async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -128,25 +116,10 @@ def shop() -> Iterator[MiniShop]:
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
-    with EmulatorServer(ScriptedAgentBrain()) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def client(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[anthropic.Anthropic]:
-    with anthropic.Anthropic(api_key="sk-test", base_url=emu.base_url, max_retries=0) as sdk:
-        yield sdk
-
-
 @pytest.fixture(autouse=True)
-def fresh(emu: EmulatorServer[ScriptedAgentBrain], shop: MiniShop) -> Iterator[None]:
-    emu.brain.clear()
-    emu.requests.clear()
+def fresh(emu: EmulatorServer[ScriptedAgentBrain], shop: MiniShop) -> None:
+    """The conftest's `emu` (emptied, and checked to be used up) and an empty shop log."""
     shop.log.clear()
-    yield
-    assert emu.brain.pending() == 0, "a scripted step was never asked for"
 
 
 # A token the shop refuses; not a dictionary word, since every token is masked in logs and

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
@@ -26,23 +25,9 @@ WEATHER_TOOL = {
 }
 
 
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedAgentBrain]]:
-    with EmulatorServer(ScriptedAgentBrain()) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def client(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[anthropic.Anthropic]:
-    with anthropic.Anthropic(api_key="sk-test", base_url=emu.base_url, max_retries=0) as sdk:
-        yield sdk
-
-
-@pytest.fixture(autouse=True)
-def fresh(emu: EmulatorServer[ScriptedAgentBrain]) -> Iterator[None]:
-    emu.brain.clear()
-    yield
-    assert emu.brain.pending() == 0
+# The conftest's agent emulator and `client`; every test starts with an empty script and
+# must use all of it.
+pytestmark = pytest.mark.usefixtures("emu")
 
 
 def ask(client: anthropic.Anthropic, **request: Any) -> Any:
@@ -127,6 +112,12 @@ def tool_history(rounds: int) -> list[dict[str, Any]]:
     return messages
 
 
+def ask_with_edit(client: anthropic.Anthropic, edit: dict[str, Any]) -> Any:
+    """Five rounds of a client tool, sent with one context-management edit."""
+    edits = {"edits": [edit]}
+    return ask(client, tools=[WEATHER_TOOL], messages=tool_history(5), context_management=edits)
+
+
 def test_clear_tool_uses_edits_old_results_and_reports_them(
     emu: EmulatorServer[ScriptedAgentBrain], client: anthropic.Anthropic
 ) -> None:
@@ -136,12 +127,7 @@ def test_clear_tool_uses_edits_old_results_and_reports_them(
         "keep": {"type": "tool_uses", "value": 2},
     }
     emu.brain.enqueue(Finish("done"))
-    final = ask(
-        client,
-        tools=[WEATHER_TOOL],
-        messages=tool_history(5),
-        context_management={"edits": [edit]},
-    )
+    final = ask_with_edit(client, edit)
     assert final.context_management is not None
     (applied,) = final.context_management.applied_edits
     assert applied.type == "clear_tool_uses_20250919"
@@ -162,11 +148,6 @@ def test_context_below_the_trigger_is_left_alone(
 ) -> None:
     edit = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 10**6}}
     emu.brain.enqueue(Finish("done"))
-    final = ask(
-        client,
-        tools=[WEATHER_TOOL],
-        messages=tool_history(5),
-        context_management={"edits": [edit]},
-    )
+    final = ask_with_edit(client, edit)
     assert final.context_management is None
     assert emu.brain.seen[0].messages == tool_history(5)

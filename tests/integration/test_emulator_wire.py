@@ -45,25 +45,18 @@ LISTED_TOOL = {
 }
 
 
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedBrain]]:
-    with EmulatorServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def client(emu: EmulatorServer[ScriptedBrain]) -> Iterator[anthropic.Anthropic]:
-    with anthropic.Anthropic(api_key="sk-test", base_url=emu.base_url, max_retries=0) as sdk:
-        yield sdk
-
-
 @pytest.fixture(autouse=True)
-def fresh_script(emu: EmulatorServer[ScriptedBrain]) -> Iterator[None]:
-    emu.brain.clear()
-    emu.requests.clear()
-    yield
+def emu(wire_emu: EmulatorServer[ScriptedBrain]) -> Iterator[EmulatorServer[ScriptedBrain]]:
+    yield wire_emu
     # Every scripted answer must have been asked for: a leftover means a missed call.
-    assert emu.brain.pending() == 0
+    assert wire_emu.brain.pending() == 0
+
+
+@pytest.fixture(scope="module")
+def client(wire_emulator: EmulatorServer[ScriptedBrain]) -> Iterator[anthropic.Anthropic]:
+    base_url = wire_emulator.base_url
+    with anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0) as sdk:
+        yield sdk
 
 
 def params(**overrides: Any) -> dict[str, Any]:
@@ -336,27 +329,30 @@ def test_malformed_event_raises_json_decode_error(
         stream_all(client)
 
 
+def _raises_long_before_the_stall_ends(
+    client: anthropic.Anthropic, error: type[BaseException]
+) -> None:
+    """A client with a 1 s timeout against a 30 s stall raises `error` well before the stall
+    ends: the client's timeout, not the server, ended it."""
+    started = time.monotonic()
+    with pytest.raises(error):
+        stream_all(client.with_options(timeout=1.0))
+    assert time.monotonic() - started < 20
+
+
 def test_stall_times_out_the_read_in_about_a_second(
     emu: EmulatorServer[ScriptedBrain], client: anthropic.Anthropic
 ) -> None:
     emu.brain.enqueue(Fault("stall", stall_seconds=30))
-    started = time.monotonic()
     # Headers already arrived, so the read timeout surfaces raw from httpx2, unwrapped.
-    with pytest.raises(httpx2.ReadTimeout):
-        stream_all(client.with_options(timeout=1.0))
-    # Well before the 30 s stall ends: the client's timeout, not the server, ended it.
-    assert time.monotonic() - started < 20
+    _raises_long_before_the_stall_ends(client, httpx2.ReadTimeout)
 
 
 def test_hang_before_headers_raises_api_timeout_error(
     emu: EmulatorServer[ScriptedBrain], client: anthropic.Anthropic
 ) -> None:
     emu.brain.enqueue(Fault("hang", stall_seconds=30))
-    started = time.monotonic()
-    with pytest.raises(anthropic.APITimeoutError):
-        stream_all(client.with_options(timeout=1.0))
-    # Well before the 30 s stall ends: the client's timeout, not the server, ended it.
-    assert time.monotonic() - started < 20
+    _raises_long_before_the_stall_ends(client, anthropic.APITimeoutError)
 
     # A client patient enough to outwait the hang gets the gateway timeout.
     emu.brain.enqueue(Fault("hang", stall_seconds=0.2))

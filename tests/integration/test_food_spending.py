@@ -9,11 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from session_peers import ADDRESS, Shop, ask_checkout, echo, finish, new_session
+from session_peers import ADDRESS, Shop, ask_checkout, asked_to_place, echo, finish, new_session
 
-from swiggy_core.actions import typed_message
+from swiggy_sandbox.connector import CallClientTool
 
 ENGINES = ["connector", "local"]
+
+
+def _ask_food_order() -> CallClientTool:
+    return ask_checkout({"addressId": ADDRESS}, tool="place_food_order")
 
 
 def _food_cart(shop: Shop, quantity: int = 2) -> dict[str, Any]:
@@ -39,11 +43,8 @@ def _orders(shop: Shop) -> list[dict[str, Any]]:
 def test_a_food_order_costs_what_the_approved_cart_showed(engine, emu, store, shop) -> None:
     cart = _food_cart(shop)
     session = new_session(store, shop, emu.base_url, engine=engine, vertical_id="foodorder")
-    emu.brain.enqueue(ask_checkout({"addressId": ADDRESS}, tool="place_food_order"))
-    finish(session.send(typed_message("place the order")))
-
-    approval = session.pending_approval()
-    assert approval is not None and approval.tool == "place_food_order"
+    approval = asked_to_place(session, emu, _ask_food_order())
+    assert approval.tool == "place_food_order"
     assert approval.view["to_pay"] == cart["pricing"]["to_pay"]
     assert approval.view["restaurant_name"] == cart["restaurant"]["name"]
     assert [line["quantity"] for line in approval.view["lines"]] == [2]
@@ -65,10 +66,7 @@ def test_a_food_order_costs_what_the_approved_cart_showed(engine, emu, store, sh
 def test_a_changed_food_cart_refuses_the_confirmation(emu, store, shop) -> None:
     _food_cart(shop)
     session = new_session(store, shop, emu.base_url, engine="local", vertical_id="foodorder")
-    emu.brain.enqueue(ask_checkout({"addressId": ADDRESS}, tool="place_food_order"))
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(session, emu, _ask_food_order())
     _food_cart(shop, quantity=3)  # another tab changes the cart after it was shown
     emu.brain.enqueue(echo)
     finish(session.confirm(approval.id))
@@ -80,10 +78,7 @@ def test_a_changed_food_cart_refuses_the_confirmation(emu, store, shop) -> None:
 def test_an_unclear_food_order_is_settled_by_looking_at_the_orders(emu, store, shop) -> None:
     _food_cart(shop)
     session = new_session(store, shop, emu.base_url, engine="local", vertical_id="foodorder")
-    emu.brain.enqueue(ask_checkout({"addressId": ADDRESS}, tool="place_food_order"))
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(session, emu, _ask_food_order())
     # The app stopped after the call went out: the approval is left executing.
     crashed = {"before": [], "calling": True}  # written just before the call went out
     assert store.transition_approval(approval.id, ["pending"], "executing", result=crashed)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
 import anthropic
 import pytest
 from pydantic import ValidationError
+from swiggy_core.turns import stream_turn
+from turn_drain import drain
 
 from swiggy_core.actions import CardAction, action_message, typed_message
 from swiggy_core.constants import (
@@ -55,7 +57,6 @@ from swiggy_core.models import (
     result_text,
 )
 from swiggy_core.parsers import parse_tool_result
-from swiggy_core.turns import stream_turn
 from swiggy_sandbox.connector import CallClientTool, Finish, ScriptedAgentBrain, TurnContext
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedTurn
 from swiggy_sandbox.emulator.script import text_block, tool_use_block
@@ -121,15 +122,6 @@ def setup_for(sandbox: SandboxHttpServer, token: str = DEMO_TOKEN, **extra: Any)
     urls = {key: sandbox.url_for(key) for key in MCP_SERVERS}
     fields: dict[str, Any] = {"server_urls": urls, "engine": "local", **extra}
     return TurnSetup(vertical_id="food", model=MODEL, swiggy_token=token, **fields)
-
-
-def drain(turn: Generator[StreamEvent, None, TurnResult]) -> tuple[list[StreamEvent], TurnResult]:
-    events: list[StreamEvent] = []
-    while True:
-        try:
-            events.append(next(turn))
-        except StopIteration as stop:
-            return events, stop.value
 
 
 def last_tool_result(ctx: TurnContext) -> dict[str, Any]:

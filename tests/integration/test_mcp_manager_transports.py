@@ -258,16 +258,23 @@ def test_two_people_get_separate_sessions_and_only_their_own_token(
     assert ALICE not in repr(manager) and ALICE not in repr(sessions)
 
 
+def _kill_its_process(manager: McpManager, target: ServerConfig) -> int:
+    """Start `target`'s stdio process (by listing its tools), SIGKILL it and wait until it
+    is gone; its pid."""
+    before = children()
+    manager.list_tools(target)
+    (pid,) = children() - before
+    os.kill(pid, signal.SIGKILL)
+    wait_until_gone(pid)
+    return pid
+
+
 def test_a_killed_stdio_server_shows_down_then_the_next_call_reconnects(
     manager: McpManager,
 ) -> None:
     target = sandbox_stdio("food")
     before = children()
-    manager.list_tools(target)
-    (pid,) = children() - before
-
-    os.kill(pid, signal.SIGKILL)
-    wait_until_gone(pid)
+    pid = _kill_its_process(manager, target)
     down = manager.health(target)
     answer = manager.call_tool(target, None, "get_addresses", {})
 
@@ -279,11 +286,7 @@ def test_a_killed_stdio_server_shows_down_then_the_next_call_reconnects(
 
 def test_a_call_on_a_stdio_server_found_dead_is_sent_to_a_fresh_one(manager: McpManager) -> None:
     target = sandbox_stdio("dineout")
-    before = children()
-    manager.list_tools(target)
-    (pid,) = children() - before
-    os.kill(pid, signal.SIGKILL)
-    wait_until_gone(pid)
+    _kill_its_process(manager, target)
 
     # Nothing was sent to the dead process, so the call is safe to make on a new one.
     deadline = time.monotonic() + 30

@@ -15,6 +15,7 @@ from typing import Any
 import anthropic
 import pytest
 from starlette.types import Receive, Scope, Send
+from turn_drain import drain
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import SWIGGY_TZ
@@ -198,12 +199,5 @@ def test_the_local_engine_stops_with_the_wait_and_the_model_reads_it(
 def _drain(
     client: anthropic.Anthropic, setup: TurnSetup, manager: McpManager
 ) -> tuple[list[Any], Any]:
-    turn = LocalEngine().stream(
-        TurnRequest(client, setup, [typed_message("what is in my cart?")], manager=manager)
-    )
-    events: list[Any] = []
-    while True:
-        try:
-            events.append(next(turn))
-        except StopIteration as stop:
-            return events, stop.value
+    asked = [typed_message("what is in my cart?")]
+    return drain(LocalEngine().stream(TurnRequest(client, setup, asked, manager=manager)))

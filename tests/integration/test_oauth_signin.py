@@ -97,6 +97,24 @@ def test_the_pages_escape_the_app_name_and_show_no_script(by_hand: SandboxHttpSe
     assert page.headers["x-frame-options"] == "DENY" and "no-store" in page.headers["cache-control"]
 
 
+def _signed_in_at_once(
+    server: SandboxHttpServer, clock: Clock
+) -> tuple[SignInService, SwiggyToken]:
+    """Alice signed in on a server that approves at once; the service and her token."""
+    service = SignInService(clock=clock.now)
+    start = service.start("alice", urls(server), CALLBACK)
+    return service, service.finish("alice", approve_at_once(start))
+
+
+def _refresh_refused(
+    service: SignInService, token: SwiggyToken, server: SandboxHttpServer, says: str
+) -> None:
+    with pytest.raises(OAuthError) as caught:
+        service.refresh(token, urls(server))
+    assert caught.value.code == ErrorCode.OAUTH_TOKEN_ENDPOINT
+    assert says in caught.value.message
+
+
 def test_refresh_when_the_server_issues_refresh_tokens(
     by_hand: SandboxHttpServer, clock: Clock
 ) -> None:
@@ -110,24 +128,16 @@ def test_refresh_when_the_server_issues_refresh_tokens(
     assert second.refresh_token not in (None, first.refresh_token)  # rotated
     assert second.obtained_at == clock.now() and second.issuer == first.issuer
     assert_serves_all_three(by_hand, second)
-    with pytest.raises(OAuthError) as caught:  # the old refresh token is spent
-        service.refresh(first, urls(by_hand))
-    assert caught.value.code == ErrorCode.OAUTH_TOKEN_ENDPOINT
-    assert "invalid_grant" in caught.value.message
+    _refresh_refused(service, first, by_hand, "invalid_grant")  # the old refresh token is spent
 
 
 def test_no_refresh_token_means_sign_in_again(auto: SandboxHttpServer, clock: Clock) -> None:
-    service = SignInService(clock=clock.now)
-    token = service.finish("alice", approve_at_once(service.start("alice", urls(auto), CALLBACK)))
-    with pytest.raises(OAuthError) as caught:
-        service.refresh(token, urls(auto))
-    assert caught.value.code == ErrorCode.OAUTH_TOKEN_ENDPOINT
-    assert "sign in again" in caught.value.message
+    service, token = _signed_in_at_once(auto, clock)
+    _refresh_refused(service, token, auto, "sign in again")
 
 
 def test_sign_out_revokes_the_session_everywhere(auto: SandboxHttpServer, clock: Clock) -> None:
-    service = SignInService(clock=clock.now)
-    token = service.finish("alice", approve_at_once(service.start("alice", urls(auto), CALLBACK)))
+    service, token = _signed_in_at_once(auto, clock)
     assert mcp_status(auto.url_for("food"), token.access_token).status_code == 200
     service.revoke(token, urls(auto))
     for url in urls(auto).values():
@@ -140,10 +150,7 @@ def test_an_expired_token_answers_401_and_warns_a_day_ahead() -> None:
     clock = Clock()
     store = TokenStore(clock=clock.epoch)
     with SandboxHttpServer(store=store, auth=AuthSettings(auto_approve=True)) as server:
-        service = SignInService(clock=clock.now)
-        token = service.finish(
-            "alice", approve_at_once(service.start("alice", urls(server), CALLBACK))
-        )
+        _, token = _signed_in_at_once(server, clock)
         assert not token.expires_within(OAUTH_EXPIRY_WARNING, clock.now())
         clock.advance(SWIGGY_TOKEN_TTL_SECONDS - 3_600)
         assert token.expires_within(OAUTH_EXPIRY_WARNING, clock.now())

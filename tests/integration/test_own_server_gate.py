@@ -9,23 +9,21 @@ use loopback otherwise); the model is the emulator's scripted brain through the 
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
-import uvicorn
+from asgi_thread import AsgiThread
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from session_peers import Shop, finish, new_session
+from swiggy_core.session import ChatSession
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV, APPROVAL_TOOL_NAME
 from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
-from swiggy_core.session import ChatSession
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import CallClientTool, Finish, TurnContext
 
@@ -65,26 +63,18 @@ class Notes:
             return "ordered"
 
         app = mcp.streamable_http_app(streamable_http_path="/mcp")
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._served = AsgiThread(app, "/mcp")
 
     @property
     def url(self) -> str:
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}/mcp"
+        return self._served.url
 
     def __enter__(self) -> Notes:
-        self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            assert time.monotonic() < deadline, "the notes server did not start"
-            time.sleep(0.02)
+        self._served.start("the notes server", within_seconds=30)
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(10)
+        self._served.stop(join_seconds=10)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ emulator and the sandbox servers, through the same `Chat` as the main flows.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import anthropic
@@ -95,42 +96,71 @@ def test_feedme_a_cuisine_for_two_and_two_dishes(
     assert "from its menu" in chat.text()
 
 
-def test_feedme_best_rated_within_minutes(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
+@dataclass(frozen=True)
+class OneSearch:
+    """One message that is one restaurant search: what it must search for and say."""
+
+    vertical_id: str
+    person: str
+    said: str
+    tool: str
+    queries: list[str]
+    finds: bool = False  # the search must list restaurants
+    says: tuple[str, ...] = ()
+    never_says: tuple[str, ...] = ()
+
+
+ONE_SEARCH = {
+    "feedme-best-rated-within-minutes": OneSearch(
+        "foodorder",
+        "fast",
+        "best-rated pizza that arrives in 30 minutes",
+        "search_restaurants",
+        ["pizza"],
+        says=("The best rated that arrives within 30 minutes is **",),
+    ),
+    "tablescout-a-party-and-a-day-without-a-cuisine": OneSearch(
+        "dining",
+        "party",
+        "table for 4 on Saturday",
+        "search_restaurants_dineout",
+        ["family"],
+        finds=True,
+        says=("for 4 on Saturday",),
+    ),
+    # Burma Burma is ₹1,800 for two; Shiro is listed by the search, but above the budget.
+    "tablescout-a-cuisine-for-two-with-a-budget": OneSearch(
+        "dining",
+        "asian",
+        "chinese for two under ₹2000",
+        "search_restaurants_dineout",
+        ["asian"],
+        says=("Burma Burma",),
+        never_says=("Shiro",),
+    ),
+    "tablescout-two-vibes-search-the-place-feature": OneSearch(
+        "dining",
+        "vibes",
+        "a romantic rooftop dinner for two this Saturday",
+        "search_restaurants_dineout",
+        ["rooftop"],
+        finds=True,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(ONE_SEARCH.values()), ids=list(ONE_SEARCH))
+def test_one_message_is_one_search_and_its_reply(
+    client: anthropic.Anthropic, sandbox: SandboxHttpServer, case: OneSearch
 ) -> None:
-    chat = Chat(client, sandbox, "foodorder", "fast")
-    calls = chat.say("best-rated pizza that arrives in 30 minutes")
-    assert _queries(calls, "search_restaurants") == ["pizza"]
-    assert "The best rated that arrives within 30 minutes is **" in chat.text()
-
-
-def test_tablescout_a_party_and_a_day_without_a_cuisine(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
-) -> None:
-    chat = Chat(client, sandbox, "dining", "party")
-    calls = chat.say("table for 4 on Saturday")
-    assert _queries(calls, "search_restaurants_dineout") == ["family"]
-    assert chat.results("search_restaurants_dineout")[0]["data"]["restaurants"]
-    assert "for 4 on Saturday" in chat.text()
-
-
-def test_tablescout_a_cuisine_for_two_with_a_budget(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
-) -> None:
-    chat = Chat(client, sandbox, "dining", "asian")
-    calls = chat.say("chinese for two under ₹2000")
-    assert _queries(calls, "search_restaurants_dineout") == ["asian"]
-    assert "Burma Burma" in chat.text()  # ₹1,800 for two
-    assert "Shiro" not in chat.text()  # listed by the search, but above the budget
-
-
-def test_tablescout_two_vibes_search_the_place_feature(
-    client: anthropic.Anthropic, sandbox: SandboxHttpServer
-) -> None:
-    chat = Chat(client, sandbox, "dining", "vibes")
-    calls = chat.say("a romantic rooftop dinner for two this Saturday")
-    assert _queries(calls, "search_restaurants_dineout") == ["rooftop"]
-    assert chat.results("search_restaurants_dineout")[0]["data"]["restaurants"]
+    chat = Chat(client, sandbox, case.vertical_id, case.person)
+    assert _queries(chat.say(case.said), case.tool) == case.queries
+    if case.finds:
+        assert chat.results(case.tool)[0]["data"]["restaurants"]
+    for words in case.says:
+        assert words in chat.text()
+    for words in case.never_says:
+        assert words not in chat.text()
 
 
 def test_beyond_the_shop_it_says_what_it_can_do_and_offers_its_chips(

@@ -16,11 +16,10 @@ from typing import Any
 
 import anthropic
 import anyio
-import httpx2
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
+from mcp_http import mcp_session
 from session_peers import ADDRESS, INSTAMART, NOW, finish, new_session
 
 from swiggy_core.actions import typed_message
@@ -54,18 +53,6 @@ def summary_sandbox() -> Iterator[SandboxHttpServer]:
 
 
 @asynccontextmanager
-async def http_session(url: str, token: str) -> AsyncIterator[ClientSession]:
-    headers = {"Authorization": f"Bearer {token}"}
-    async with (
-        httpx2.AsyncClient(headers=headers) as http,
-        streamable_http_client(url, http_client=http) as (read, write),
-        ClientSession(read, write) as session,
-    ):
-        await session.initialize()
-        yield session
-
-
-@asynccontextmanager
 async def stdio_session(args: list[str], **env: str) -> AsyncIterator[ClientSession]:
     params = StdioServerParameters(
         command=sys.executable,
@@ -96,7 +83,7 @@ def test_summary_form_over_streamable_http(summary_sandbox: SandboxHttpServer) -
 
     async def main() -> None:
         url = summary_sandbox.url_for("instamart")
-        async with http_session(url, token) as session:
+        async with mcp_session(url, token) as session:
             await check_summary_form(session, {"search_products", "update_cart", "checkout"})
             found = await session.call_tool("search_products", SEARCH)
             data = found.structured_content

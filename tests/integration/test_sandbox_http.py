@@ -4,30 +4,19 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from typing import Any
 
 import anyio
 import httpx2
 import pytest
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_http import initialize_request, mcp_session
 from test_sandbox_scenarios import EXERCISES, EXPECTED_TOOLS, FIXED_NOW, HOME, call_via, ok
 
 from swiggy_sandbox.servers import DEMO_TOKEN, RateLimits, SandboxHttpServer
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
+INIT = initialize_request("raw")
 ACCEPT = {"accept": "application/json, text/event-stream"}
 
 
@@ -40,18 +29,6 @@ def sandbox() -> Iterator[SandboxHttpServer]:
 def fresh_token(sandbox: SandboxHttpServer) -> str:
     """A token for a brand-new user, so tests never share carts."""
     return sandbox.store.issue(f"user-{uuid.uuid4().hex[:8]}")
-
-
-@asynccontextmanager
-async def mcp_session(url: str, token: str | None) -> AsyncIterator[ClientSession]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with (
-        httpx2.AsyncClient(headers=headers) as http,
-        streamable_http_client(url, http_client=http) as (read, write),
-        ClientSession(read, write) as session,
-    ):
-        await session.initialize()
-        yield session
 
 
 def post(url: str, payload: dict[str, Any], token: str | None = None) -> httpx2.Response:

@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import anyio
 import pytest
 from mcp import Client
-from test_sandbox_instamart import envelope_of
+from test_sandbox_instamart import Call, data, envelope_of
 from test_sandbox_scenarios import FIXED_NOW, HOME
 
 from swiggy_core.logsafe import register_secret
@@ -27,7 +27,6 @@ from swiggy_sandbox.servers.payments import register_payment_tools
 from swiggy_sandbox.shop import Shop
 from swiggy_sandbox.shop.addresses import CITY_CENTRE
 
-Call = Callable[..., Awaitable[tuple[dict[str, Any], bool]]]
 SECRET = "sbx_report-secret-1234567890"
 NEW_ADDRESS = {
     "fullAddress": "House 7, 2nd Cross, HSR Layout, Bengaluru 560102",
@@ -72,12 +71,6 @@ def bare(domain: Any) -> Callable[[Shop], SandboxServer]:
 
 def instamart(shop: Shop) -> SandboxServer:
     return build_server("instamart", shop)
-
-
-async def data(call: Call, name: str, **arguments: Any) -> dict[str, Any]:
-    envelope, is_error = await call(name, **arguments)
-    assert envelope["success"] is True and not is_error, (name, envelope)
-    return envelope["data"]
 
 
 async def refused(call: Call, name: str, **arguments: Any) -> str:

@@ -127,30 +127,18 @@ def test_a_table_booked_on_one_replica_is_found_on_the_other(replicas) -> None:
     )
     slot = slots["slots"][0]
     free = next(deal for deal in slot["deals"] if deal["isFree"])
-    booked = a.ok(
-        user,
-        "dineout",
-        "book_table",
-        restaurantId=venue["id"],
-        slotId=slot["slotId"],
-        itemId=free["itemId"],
-        reservationTime=slot["reservationTime"],
-        guestCount=2,
+    table = {
+        "restaurantId": venue["id"],
+        "slotId": slot["slotId"],
+        "itemId": free["itemId"],
+        "reservationTime": slot["reservationTime"],
+        "guestCount": 2,
         **where,
-    )
+    }
+    booked = a.ok(user, "dineout", "book_table", **table)
     status = b.ok(user, "dineout", "get_booking_status", orderId=booked["orderId"])
     assert status["orderId"] == booked["orderId"]
-    again = b.call(
-        user,
-        "dineout",
-        "book_table",
-        restaurantId=venue["id"],
-        slotId=slot["slotId"],
-        itemId=free["itemId"],
-        reservationTime=slot["reservationTime"],
-        guestCount=2,
-        **where,
-    )
+    again = b.call(user, "dineout", "book_table", **table)  # the same table, from replica B
     assert again["success"] is False and booked["orderId"] in json.dumps(again)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from food_mcp import MovableClock
 from sqlalchemy import insert
 from test_sandbox_scenarios import FIXED_NOW, HOME
 
@@ -19,22 +20,9 @@ from swiggy_sandbox.shop.addresses import NewAddress
 from swiggy_sandbox.shop.food_rules import MAX_DELIVERY_KM
 
 
-class MovableClock:
-    """A clock tests can move forward."""
-
-    def __init__(self, start: datetime = FIXED_NOW) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
 @pytest.fixture
 def clock() -> MovableClock:
-    return MovableClock()
+    return MovableClock(FIXED_NOW)
 
 
 @pytest.fixture

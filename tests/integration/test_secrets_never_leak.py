@@ -31,7 +31,7 @@ from session_peers import (
     ADDRESS,
     MODEL,
     Shop,
-    ask_checkout,
+    asked_to_place,
     echo,
     finish,
     new_session,
@@ -144,10 +144,8 @@ def test_a_full_order_at_debug_leaks_no_key_and_no_token(
     )
     finish(session.send(typed_message("add two packs of milk")))
     _probe(shop.token)
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None and approval.tool == "checkout"
+    approval = asked_to_place(session, emu)
+    assert approval.tool == "checkout"
     emu.brain.enqueue(echo)
     finish(session.confirm(approval.id))
     assert shop.orders() == before + 1

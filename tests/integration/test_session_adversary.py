@@ -16,6 +16,7 @@ from session_peers import (
     NOW,
     Shop,
     ask_checkout,
+    asked_to_place,
     echo,
     finish,
     new_session,
@@ -73,10 +74,7 @@ def test_no_model_output_reaches_a_spending_tool(engine, emu, store, shop) -> No
 def test_one_confirm_is_one_order_even_if_the_model_goes_on(engine, emu, store, shop) -> None:
     session = new_session(store, shop, emu.base_url, engine=engine)
     before = shop.orders()
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-    first = session.pending_approval()
-    assert first is not None
+    first = asked_to_place(session, emu)
     # After the order, the model changes the cart and tries to check out again.
     line = shop.milk_line(quantity=3)
     emu.brain.enqueue(

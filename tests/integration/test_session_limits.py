@@ -10,14 +10,14 @@ import json
 import threading
 
 import pytest
-from session_peers import Shop, ask_checkout, echo, finish, free_table, new_session
+from session_peers import Shop, ask_checkout, asked_to_place, echo, finish, free_table, new_session
+from swiggy_core.limits import SpendingLimits, save_limits
+from swiggy_core.session import ChatSession
 
 from swiggy_core.actions import typed_message
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import ErrorCode
-from swiggy_core.limits import SpendingLimits, save_limits
 from swiggy_core.models import ToolResultBlock
-from swiggy_core.session import ChatSession
 from swiggy_core.store import ApprovalRecord, ChatStore
 
 LIMIT = ErrorCode.SPENDING_LIMIT.value
@@ -50,6 +50,14 @@ def _refusal_sent_to_model(session: ChatSession) -> dict[str, object]:
     return dict(json.loads(answers[-1].content))
 
 
+@pytest.fixture
+def asked_chat(emu, store: ChatStore, shop: Shop) -> tuple[ChatSession, ApprovalRecord]:
+    """A local-engine chat in which the model asked to place the order, and the approval
+    waiting for the person."""
+    session = new_session(store, shop, emu.base_url, engine="local")
+    return session, asked_to_place(session, emu)
+
+
 @pytest.mark.parametrize("engine", ["connector", "local"])
 def test_an_order_over_the_per_order_limit_is_refused_and_nothing_is_placed(
     engine, emu, store: ChatStore, shop: Shop
@@ -72,11 +80,10 @@ def test_an_order_over_the_per_order_limit_is_refused_and_nothing_is_placed(
 
 
 def test_the_per_day_limit_refuses_the_second_order_of_the_day(
-    emu, store: ChatStore, shop: Shop
+    asked_chat: tuple[ChatSession, ApprovalRecord], emu, store: ChatStore, shop: Shop
 ) -> None:
-    session = new_session(store, shop, emu.base_url, engine="local")
+    session, first = asked_chat
     before = shop.orders()
-    first = _pending(_ask_ok(session, emu))
     to_pay = float(first.view["to_pay"])
     # Room for this order today, not for a second one like it.
     save_limits(store, session.user_id, SpendingLimits(per_day=round(to_pay * 150)))
@@ -94,23 +101,22 @@ def test_the_per_day_limit_refuses_the_second_order_of_the_day(
 
 
 def test_a_limit_lowered_before_confirm_refuses_it_and_a_raised_one_allows_it(
-    emu, store: ChatStore, shop: Shop
+    asked_chat: tuple[ChatSession, ApprovalRecord], emu, store: ChatStore, shop: Shop
 ) -> None:
-    session = new_session(store, shop, emu.base_url, engine="local")
+    session, approval = asked_chat
     before = shop.orders()
-    asked = _pending(_ask_ok(session, emu))
     save_limits(store, session.user_id, SpendingLimits(per_order=100, per_day=None))
 
     emu.brain.enqueue(echo)
-    events = finish(session.confirm(asked.id))
+    events = finish(session.confirm(approval.id))
 
     assert _limit_failures(events)
-    record = store.get_approval(asked.id)
+    record = store.get_approval(approval.id)
     assert record is not None and record.status == "refused"
     assert shop.orders() == before
 
     save_limits(store, session.user_id, SpendingLimits(per_order=10_000_000, per_day=10_000_000))
-    again = _pending(_ask_ok(session, emu))
+    again = asked_to_place(session, emu)
     emu.brain.enqueue(echo)
     events = finish(session.confirm(again.id))
     assert not _limit_failures(events)
@@ -123,13 +129,8 @@ def test_limits_belong_to_one_user_and_world(emu, store: ChatStore, shop: Shop) 
     """The same person's real-Swiggy limit does not apply in the sandbox world."""
     session = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
     save_limits(store, "asha@swiggy", SpendingLimits(per_order=100))
-    approval = _pending(_ask_ok(session, emu))
+    approval = asked_to_place(session, emu)
     assert approval.tool == "checkout"
-
-
-def _ask_ok(session: ChatSession, emu) -> ChatSession:
-    _ask(session, emu)
-    return session
 
 
 def test_a_free_table_costs_nothing_so_a_zero_limit_still_books_it(
@@ -154,7 +155,7 @@ def test_two_chats_confirming_at_once_under_a_day_limit_place_one_order(
     exactly one order; the other confirmation is refused with the true total."""
     first = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
     second = new_session(store, shop, emu.base_url, engine="local", user_id="asha@sandbox")
-    asked = [_pending(_ask_ok(session, emu)) for session in (first, second)]
+    asked = [asked_to_place(session, emu) for session in (first, second)]
     to_pay = round(float(asked[0].view["to_pay"]) * 100)
     save_limits(store, "asha@sandbox", SpendingLimits(per_day=to_pay + 100))
     before = shop.orders()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 
 import pytest
 from session_peers import ADDRESS, Shop, finish, new_session, new_shop
@@ -29,17 +28,9 @@ FAILURES = {
 }
 
 
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedBrain]]:
-    with EmulatorServer(ScriptedBrain()) as server:
-        yield server
-
-
 @pytest.fixture(autouse=True)
-def fresh(emu: EmulatorServer[ScriptedBrain]) -> Iterator[None]:
-    emu.brain.clear()
-    emu.requests.clear()
-    yield
+def emu(wire_emu: EmulatorServer[ScriptedBrain]) -> EmulatorServer[ScriptedBrain]:
+    return wire_emu
 
 
 def ask_turn(tool_id: str = "toolu_ask") -> ScriptedTurn:

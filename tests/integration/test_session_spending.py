@@ -18,6 +18,7 @@ from session_peers import (
     ADDRESS,
     Shop,
     ask_checkout,
+    asked_to_place,
     echo,
     finish,
     free_table,
@@ -49,11 +50,8 @@ def test_an_order_needs_a_stored_approval_and_runs_once(
     store = ChatStore(shared_db_url)
     session = new_session(store, shop, emu.base_url, engine=engine)
     before = shop.orders()
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-
-    approval = session.pending_approval()
-    assert approval is not None and approval.tool == "checkout"
+    approval = asked_to_place(session, emu)
+    assert approval.tool == "checkout"
     assert approval.arguments == {"addressId": ADDRESS, "paymentMethod": "COD"}
     assert approval.view["lines"] and approval.view["to_pay"] and approval.view["address_label"]
     assert shop.orders() == before, "asking is not ordering"
@@ -148,10 +146,7 @@ def test_a_model_calling_checkout_itself_never_orders(engine, emu, store, shop) 
 def test_cancel_tells_the_model_and_spends_nothing(engine, emu, store, shop) -> None:
     session = new_session(store, shop, emu.base_url, engine=engine)
     before = shop.orders()
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(session, emu)
     emu.brain.enqueue(echo)
     finish(session.decline(approval.id))
     assert '"approval": "declined"' in session.history()[-1].text()
@@ -164,10 +159,7 @@ def test_cancel_tells_the_model_and_spends_nothing(engine, emu, store, shop) -> 
 def test_a_changed_cart_refuses_the_confirmation(emu, store, shop) -> None:
     session = new_session(store, shop, emu.base_url, engine="local")
     before = shop.orders()
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(session, emu)
     # Another tab changes the cart after the person was shown it.
     shop.set_cart(shop.milk_line(quantity=5))
     emu.brain.enqueue(echo)
@@ -186,10 +178,7 @@ def test_no_address_chosen_asks_in_the_dialog_and_confirm_takes_the_choice(
     """Place order with no address chosen is never refused in the chat: the approval offers
     the saved addresses (starting from the one asked for), and Confirm may take another."""
     session = new_session(store, shop, emu.base_url, engine="local", address=None)
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None, session.history()[-1].text()
+    approval = asked_to_place(session, emu)
     choices = approval.view["address_choices"]
     assert len(choices) >= 2 and approval.view["address_id"] == ADDRESS
     other = next(choice for choice in choices if choice["address_id"] != ADDRESS)
@@ -210,10 +199,7 @@ def test_confirm_in_two_tabs_orders_once(emu, shop, shared_db_url) -> None:
     """Two tabs (two stores on one database) press Confirm at once: one order."""
     first = new_session(ChatStore(shared_db_url), shop, emu.base_url, engine="local")
     before = shop.orders()
-    emu.brain.enqueue(ask_checkout())
-    finish(first.send(typed_message("place the order")))
-    approval = first.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(first, emu)
     second = new_session(
         ChatStore(shared_db_url), shop, emu.base_url, engine="local",
         conversation_id=first.conversation_id, user_id=first.user_id,
@@ -279,10 +265,7 @@ def test_unanswered_request_is_not_sent_half_open(emu, store, shop) -> None:
 def test_a_cart_change_on_another_page_ends_the_open_approval(emu, store, shop) -> None:
     """NutriCart and StyleKit share one Instamart cart: a change on either ends it."""
     groceries = new_session(store, shop, emu.base_url, engine="local")
-    emu.brain.enqueue(ask_checkout())
-    finish(groceries.send(typed_message("place the order")))
-    approval = groceries.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(groceries, emu)
     grooming = new_session(
         store, shop, emu.base_url, engine="local", vertical_id="style", user_id=groceries.user_id
     )
@@ -301,10 +284,7 @@ def test_a_cart_change_on_another_page_ends_the_open_approval(emu, store, shop) 
 
 def test_an_expired_approval_cannot_be_confirmed(emu, store, shop) -> None:
     session = new_session(store, shop, emu.base_url, engine="local")
-    emu.brain.enqueue(ask_checkout())
-    finish(session.send(typed_message("place the order")))
-    approval = session.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(session, emu)
     before = shop.orders()
     later = datetime.now(UTC) + timedelta(minutes=11)
     session.clock = lambda: later
@@ -320,10 +300,7 @@ def test_an_expired_approval_cannot_be_confirmed(emu, store, shop) -> None:
 
 def test_a_confirmation_cannot_be_presented_for_another_chat_or_person(emu, store, shop) -> None:
     owner = new_session(store, shop, emu.base_url, engine="local")
-    emu.brain.enqueue(ask_checkout())
-    finish(owner.send(typed_message("place the order")))
-    approval = owner.pending_approval()
-    assert approval is not None
+    approval = asked_to_place(owner, emu)
     before = shop.orders()
     other_chat = new_session(store, shop, emu.base_url, engine="local", user_id=owner.user_id)
     emu.brain.enqueue(Finish("hi"))

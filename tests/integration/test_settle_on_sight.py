@@ -10,34 +10,25 @@ brain through the real SDK; the shop is the sandbox over HTTP; the store is SQLi
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from session_peers import ADDRESS, Shop, finish, free_table, new_session
+from swiggy_core.limits import india_day
+from swiggy_core.session import ChatSession
+from swiggy_core.turn_handle import running_count
+from swiggy_core.turn_lease import TurnElsewhere, TurnGate
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.limits import india_day
-from swiggy_core.session import ChatSession
 from swiggy_core.store import ChatStore
-from swiggy_core.turn_handle import running_count
-from swiggy_core.turn_lease import TurnElsewhere, TurnGate
 from swiggy_sandbox.emulator import EmulatorServer, Fault, ScriptedBrain, ScriptedTurn, text_turn
 from swiggy_sandbox.emulator.script import text_block, tool_use_block
 
 
-@pytest.fixture(scope="module")
-def emu() -> Iterator[EmulatorServer[ScriptedBrain]]:
-    with EmulatorServer(ScriptedBrain()) as server:
-        yield server
-
-
 @pytest.fixture(autouse=True)
-def fresh(emu: EmulatorServer[ScriptedBrain]) -> Iterator[None]:
-    emu.brain.clear()
-    emu.requests.clear()
-    yield
+def emu(wire_emu: EmulatorServer[ScriptedBrain]) -> EmulatorServer[ScriptedBrain]:
+    return wire_emu
 
 
 def _ask(tool: str = "checkout", arguments: dict[str, Any] | None = None) -> ScriptedTurn:
@@ -57,6 +48,20 @@ def _asked(session: ChatSession, emu: EmulatorServer[ScriptedBrain], **ask: Any)
     approval = session.pending_approval()
     assert approval is not None
     return approval.id
+
+
+def _same_chat_again(session: ChatSession, store: ChatStore, shop: Shop, emu: Any) -> ChatSession:
+    """The same person's chat opened in a new session (another replica, a restart)."""
+    chat = {"conversation_id": session.conversation_id, "user_id": session.user_id}
+    return new_session(store, shop, emu.base_url, engine="local", **chat)
+
+
+@pytest.fixture
+def asked_chat(emu, store: ChatStore, shop: Shop) -> tuple[ChatSession, str]:
+    """A local-engine chat in which the model asked to place the order: the session and
+    the id of the approval waiting for the person."""
+    session = new_session(store, shop, emu.base_url, engine="local")
+    return session, _asked(session, emu)
 
 
 def _crash_after_cas(store: ChatStore, session: ChatSession, approval_id: str) -> None:
@@ -101,23 +106,15 @@ def _spend_audits(store: ChatStore, user: str) -> list[dict[str, Any]]:
 
 
 def test_a_crash_after_the_call_is_settled_on_opening_the_chat_as_the_order_it_placed(
-    emu, store: ChatStore, shop: Shop
+    emu, store: ChatStore, shop: Shop, asked_chat: tuple[ChatSession, str]
 ) -> None:
-    session = new_session(store, shop, emu.base_url, engine="local")
-    approval_id = _asked(session, emu)
+    session, approval_id = asked_chat
     orders = shop.orders()
     _crash_after_call(store, session, approval_id, shop)
     assert shop.orders() == orders + 1
 
     # The chat is opened again (another replica, a restart): no turn holds it.
-    reopened = new_session(
-        store,
-        shop,
-        emu.base_url,
-        engine="local",
-        conversation_id=session.conversation_id,
-        user_id=session.user_id,
-    )
+    reopened = _same_chat_again(session, store, shop, emu)
     settled = reopened.settle_on_sight()
 
     assert [record.id for record in settled.settled] == [approval_id]
@@ -142,10 +139,9 @@ def test_a_crash_after_the_call_is_settled_on_opening_the_chat_as_the_order_it_p
 
 
 def test_a_crash_before_the_call_is_settled_as_nothing_placed(
-    emu, store: ChatStore, shop: Shop
+    emu, store: ChatStore, shop: Shop, asked_chat: tuple[ChatSession, str]
 ) -> None:
-    session = new_session(store, shop, emu.base_url, engine="local")
-    approval_id = _asked(session, emu)
+    session, approval_id = asked_chat
     orders = shop.orders()
     _crash_after_cas(store, session, approval_id)
 
@@ -185,10 +181,9 @@ def test_an_unclear_booking_with_no_order_id_is_shown_as_unknown_never_booked_ag
 
 
 def test_nothing_is_settled_while_a_live_turn_holds_the_chat(
-    emu, store: ChatStore, shop: Shop
+    emu, store: ChatStore, shop: Shop, asked_chat: tuple[ChatSession, str]
 ) -> None:
-    session = new_session(store, shop, emu.base_url, engine="local")
-    approval_id = _asked(session, emu)
+    session, approval_id = asked_chat
     _crash_after_cas(store, session, approval_id)  # as a confirm in another replica looks
     assert session.conversation_id is not None
     other_replica = TurnGate(store.leases)
@@ -231,14 +226,7 @@ def test_a_running_reply_is_not_called_interrupted(emu, store: ChatStore, shop: 
     )
     handle = session.send(typed_message("slow one"))
     try:
-        other = new_session(
-            store,
-            shop,
-            emu.base_url,
-            engine="local",
-            conversation_id=session.conversation_id,
-            user_id=session.user_id,
-        )
+        other = _same_chat_again(session, store, shop, emu)
         assert other.history()[-1].text() == "slow one"
         assert not other.interrupted(other.history())
     finally:

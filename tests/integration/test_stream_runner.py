@@ -24,8 +24,16 @@ from swiggy_core.engine import (
     run_message_stream,
 )
 from swiggy_core.models import ChatMessage
-from swiggy_sandbox.emulator import EmulatorServer, Fault, ScriptedTurn
+from swiggy_sandbox.emulator import (
+    EmulatorServer,
+    Fault,
+    ScriptedTurn,
+    mcp_tool_result_block,
+    mcp_tool_use_block,
+    text_block,
+)
 
+SEARCH_INPUT = {"addressId": "addr_home", "query": "protein bar"}
 SEARCH_RESULT = json.dumps(
     {"success": True, "data": {"products": [{"displayName": "Yoga Bar", "productId": "p1"}]}}
 )
@@ -70,21 +78,10 @@ def _tool_turn(tool_error_text=None, stop_reason="end_turn"):
     result_text = tool_error_text or SEARCH_RESULT
     return ScriptedTurn(
         content=[
-            {"type": "text", "text": "Let me look that up for you."},
-            {
-                "type": "mcp_tool_use",
-                "id": "mcptoolu_01",
-                "name": "search_products",
-                "server_name": "swiggy-instamart",
-                "input": {"addressId": "addr_home", "query": "protein bar"},
-            },
-            {
-                "type": "mcp_tool_result",
-                "tool_use_id": "mcptoolu_01",
-                "is_error": tool_error_text is not None,
-                "content": [{"type": "text", "text": result_text}],
-            },
-            {"type": "text", "text": "Here are three high-protein bars under 200 rupees."},
+            text_block("Let me look that up for you."),
+            mcp_tool_use_block("mcptoolu_01", "search_products", "swiggy-instamart", SEARCH_INPUT),
+            mcp_tool_result_block("mcptoolu_01", result_text, is_error=tool_error_text is not None),
+            text_block("Here are three high-protein bars under 200 rupees."),
         ],
         stop_reason=stop_reason,
     )

@@ -28,6 +28,7 @@ from session_peers import (
     tool_call,
 )
 from sqlalchemy import text
+from swiggy_core.session import ChatSession
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
@@ -38,7 +39,6 @@ from swiggy_core.mcp import McpManager
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
 from swiggy_core.models import McpToolUseBlock
-from swiggy_core.session import ChatSession
 from swiggy_core.shared_state import MemoryState
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.connector import CallClientTool, Finish, TurnContext
@@ -63,6 +63,12 @@ class CountingManager(McpManager):
 
 def person() -> str:
     return f"u-{uuid.uuid4().hex[:10]}@sandbox"
+
+
+@pytest.fixture
+def session(engine: str, emu, store: ChatStore, shop: Shop) -> ChatSession:
+    """A new person's chat (the audit holds only this test's calls) on the test's engine."""
+    return new_session(store, shop, emu.base_url, engine=engine, user_id=person())
 
 
 def with_hooks(session: ChatSession, hooks: ToolHooks) -> ChatSession:
@@ -186,10 +192,9 @@ def test_the_rate_budget_refuses_a_call_over_it_with_its_code(
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_every_call_of_a_whole_order_is_audited_without_a_secret(
-    engine, emu, store: ChatStore, shop: Shop
+    engine, emu, store: ChatStore, shop: Shop, session: ChatSession
 ) -> None:
-    user = person()
-    session = new_session(store, shop, emu.base_url, engine=engine, user_id=user)
+    user = session.user_id
     line = shop.milk_line(quantity=2)
     # The model even puts the token into an argument: it must not reach the table.
     search = {"addressId": ADDRESS, "query": f"milk {shop.token}"}
@@ -282,10 +287,9 @@ def test_an_extra_servers_prefixed_tool_is_called_through_the_local_engine(
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_failed_call_is_audited_as_an_error_with_its_code(
-    engine, emu, store: ChatStore, shop: Shop
+    engine, emu, store: ChatStore, shop: Shop, session: ChatSession
 ) -> None:
-    user = person()
-    session = new_session(store, shop, emu.base_url, engine=engine, user_id=user)
+    user = session.user_id
     # No query: the server refuses the call and the model reads why.
     emu.brain.enqueue(tool_call(engine, "search_products", {"addressId": ADDRESS}), echo_any)
     finish(session.send(typed_message("find milk")))

@@ -4,9 +4,10 @@ starts for the whole run (`redis_url`, `fresh_redis`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from functools import partial
 
 import pytest
+from closing_factory import closing_factory
 
 from swiggy_core.shared_state import RedisState
 
@@ -15,13 +16,5 @@ from swiggy_core.shared_state import RedisState
 def open_redis_state(fresh_redis: str) -> Iterator[Callable[..., RedisState]]:
     """Opens RedisStates on the test's Redis (each its own connection pool, like another
     app process) and closes them all at the end."""
-    opened: list[RedisState] = []
-
-    def _open(**options: Any) -> RedisState:
-        state = RedisState(fresh_redis, **options)
-        opened.append(state)
-        return state
-
-    yield _open
-    for state in opened:
-        state.close()
+    with closing_factory(partial(RedisState, fresh_redis)) as open_state:
+        yield open_state

@@ -43,13 +43,6 @@ def sandbox() -> Iterator[SandboxHttpServer]:
 
 
 @pytest.fixture
-def manager() -> Iterator[McpManager]:
-    pool = McpManager(call_timeout=20)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
 def raw(fresh_redis: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(fresh_redis, decode_responses=True)
     yield client
@@ -68,6 +61,20 @@ class CountingProbe:
         with self.lock:
             self.probed.append(config.key)
         return self.manager.health(config.url, DEMO_TOKEN)
+
+
+@pytest.fixture
+def probe() -> Iterator[CountingProbe]:
+    """The health check through the app's own MCP pool (closed at the end), counted."""
+    pool = McpManager(call_timeout=20)
+    yield CountingProbe(pool)
+    pool.close()
+
+
+@pytest.fixture
+def food(sandbox: SandboxHttpServer) -> ServerConfig:
+    """The sandbox's Food server, answering."""
+    return ServerConfig("food", "http", url=sandbox.url_for("food"))
 
 
 def pending(state: str) -> PendingAuthorization:
@@ -137,12 +144,8 @@ def test_no_redis_key_names_a_person(
 
 # -- health ------------------------------------------------------------------------------
 def test_one_process_probes_and_the_other_reads_its_status(
-    open_redis_state: Callable[..., RedisState],
-    sandbox: SandboxHttpServer,
-    manager: McpManager,
+    open_redis_state: Callable[..., RedisState], probe: CountingProbe, food: ServerConfig
 ) -> None:
-    probe = CountingProbe(manager)
-    food = ServerConfig("food", "http", url=sandbox.url_for("food"))
     gone = ServerConfig("gone", "http", url=dead_url())
     here = HealthBoard(open_redis_state(), probe)
     there = HealthBoard(open_redis_state(), probe)
@@ -191,12 +194,8 @@ def test_while_one_process_probes_the_other_waits_for_its_answer(
 
 
 def test_after_the_floor_either_process_probes_again(
-    open_redis_state: Callable[..., RedisState],
-    sandbox: SandboxHttpServer,
-    manager: McpManager,
+    open_redis_state: Callable[..., RedisState], probe: CountingProbe, food: ServerConfig
 ) -> None:
-    probe = CountingProbe(manager)
-    food = ServerConfig("food", "http", url=sandbox.url_for("food"))
     here = HealthBoard(open_redis_state(), probe, min_interval=0.3)
     there = HealthBoard(open_redis_state(), probe, min_interval=0.3)
     first = here.check([food])["food"]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import psycopg
 import pytest
+from closing_factory import closing_factory
 from storehelpers import libpq_url, sqlalchemy_url
 
 from swiggy_core.store import ChatStore
@@ -44,16 +46,8 @@ def database_url(request: pytest.FixtureRequest, sqlite_file: Path) -> str:
 def open_store(database_url: str) -> Iterator[Callable[..., ChatStore]]:
     """Opens ChatStores on this test's database (each its own engine, like another tab
     or process) and closes them all at the end."""
-    opened: list[ChatStore] = []
-
-    def _open(**options: int) -> ChatStore:
-        store = ChatStore(database_url, **options)
-        opened.append(store)
-        return store
-
-    yield _open
-    for store in opened:
-        store.close()
+    with closing_factory(partial(ChatStore, database_url)) as open_one:
+        yield open_one
 
 
 @pytest.fixture

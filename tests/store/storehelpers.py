@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from typing import Any
-
+from approval_records import new_approval as new_approval  # the store tests import it here
 from sqlalchemy import make_url
 
 from swiggy_core.models import ChatMessage, block_from_dict
-from swiggy_core.store import NewApproval
 
 
 def sample_chat() -> list[ChatMessage]:
@@ -36,23 +33,6 @@ def sample_chat() -> list[ChatMessage]:
 
 def said(text: str, role: str = "user") -> ChatMessage:
     return ChatMessage(role=role, content=text)  # type: ignore[arg-type]
-
-
-def new_approval(conversation_id: str, **changes: Any) -> NewApproval:
-    fields: dict[str, Any] = {
-        "user_id": "alice",
-        "conversation_id": conversation_id,
-        "vertical_id": "food",
-        "server_key": "instamart",
-        "tool": "checkout",
-        "arguments": {"address_id": "a1", "payment": "cod"},
-        "digest": "sha256:cart-abc",
-        "view": {"lines": [{"name": "Amul Taaza", "qty": 2}], "total": 112.0},
-        "tool_use_id": "toolu_1",
-        "expires_at": datetime.now(UTC) + timedelta(minutes=10),
-    }
-    fields.update(changes)
-    return NewApproval(**fields)
 
 
 def libpq_url(url: str, database: str | None = None) -> str:

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
-
+from approval_records import new_approval
 from swiggy_core.limits import Budget, SpendingLimitExceeded, SpendingLimits, check_spend
-from swiggy_core.store import ApprovalStatus, ChatStore, NewApproval
+
+from swiggy_core.store import ApprovalStatus, ChatStore
 from swiggy_core.store.approval_states import ALLOWED, FINAL, check_moves
 
 USER = "asha@sandbox"
@@ -22,20 +23,8 @@ S = ApprovalStatus
 
 def _approval(store: ChatStore, *, user: str = USER) -> str:
     conversation = store.create_conversation(user, "food")
-    return store.create_approval(
-        NewApproval(
-            user_id=user,
-            conversation_id=conversation,
-            vertical_id="food",
-            server_key="instamart",
-            tool="checkout",
-            arguments={"addressId": "a1"},
-            digest="d",
-            view={},
-            tool_use_id="toolu_1",
-            expires_at=datetime.now(UTC) + timedelta(minutes=10),
-        )
-    ).id
+    fields = {"user_id": user, "arguments": {"addressId": "a1"}, "digest": "d", "view": {}}
+    return store.create_approval(new_approval(conversation, **fields)).id
 
 
 def test_the_table_has_every_status_and_final_ones_go_nowhere() -> None:

@@ -76,12 +76,15 @@ def test_calls_are_listed_newest_first_and_paged(app):
     assert '"query": "item 0"' in texts(at.code)
 
 
-def test_filters_narrow_the_list(app):
-    at = app
+def _activity_of_twelve_calls(at):
+    """Activity for a browser that made twelve calls (see `_calls`)."""
     at.run()
-    user = store_user(at)
-    _calls(user, 12)
-    at.switch_page(PAGE).run()
+    _calls(store_user(at), 12)
+    return at.switch_page(PAGE).run()
+
+
+def test_filters_narrow_the_list(app):
+    at = _activity_of_twelve_calls(app)
     at.selectbox(key="act-server").set_value("food").run()
     labels = _labels(at)
     assert len(labels) == 4 and all("food" in label for label in labels)
@@ -95,11 +98,7 @@ def test_filters_narrow_the_list(app):
 
 
 def test_the_csv_holds_what_the_filters_select(app, downloads):
-    at = app
-    at.run()
-    user = store_user(at)
-    _calls(user, 12)
-    at.switch_page(PAGE).run()
+    at = _activity_of_twelve_calls(app)
     at.selectbox(key="act-outcome").set_value("error").run()
     (button,) = at.get("download_button")
     rows = list(csv.DictReader(io.StringIO(downloads(button))))

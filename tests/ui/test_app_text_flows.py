@@ -8,6 +8,7 @@ tool names, internal roles, things said twice and error codes outside their capt
 
 from __future__ import annotations
 
+import pytest
 from app_text_rules import code_outside_caption, demo_labelled, page_doubles, problems
 from uihelpers import buttons, open_page
 
@@ -70,17 +71,26 @@ class _Page:
         if line and line not in self.wrong:
             self.wrong.append(line)
 
+    def assert_nothing_wrong(self) -> None:
+        assert not self.wrong, "\n".join(self.wrong)
+
+
+def _opened(app, page_path: str):
+    """A fresh `_Page` and the app opened on one of its pages (its URL path)."""
+    return _Page(), open_page(app, page_path)
+
 
 def _set_limits(at, per_order: str) -> None:
+    """Save a per-order limit on Connections, then come back to NutriCart."""
     at.switch_page("app_pages/connections.py").run()
     at.text_input(key="form_limit_order").set_value(per_order)
     buttons(at, "Save limits")[0].click().run()
     assert not at.exception
+    at.switch_page("nutricart").run()
 
 
 def test_a_grocery_order_cancelled_then_placed_says_nothing_internal(app):
-    page = _Page()
-    at = open_page(app, "nutricart")
+    page, at = _opened(app, "nutricart")
     page.check(at)
     page.step(at, press="Find high-protein snacks under ₹200")
     page.step(at, press="Add")
@@ -89,59 +99,73 @@ def test_a_grocery_order_cancelled_then_placed_says_nothing_internal(app):
     page.step(at, say="place the order")
     page.step(at, press="Confirm")
     assert "Order placed" in "\n".join(text for _, text in _shown(at))
-    assert not page.wrong, "\n".join(page.wrong)
+    page.assert_nothing_wrong()
 
 
-def test_help_addresses_and_a_miss_say_nothing_internal(app):
-    page = _Page()
-    at = open_page(app, "nutricart")
-    page.step(at, say="what can you do?")
-    page.step(at, say="show my saved addresses")
-    page.step(at, say="book me a flight to Goa")
-    assert not page.wrong, "\n".join(page.wrong)
+# Flows made only of steps: the page, then what the person does, one step at a time.
+_STEP_FLOWS = {
+    "help-addresses-and-a-miss": (
+        "nutricart",
+        [
+            ("say", "what can you do?"),
+            ("say", "show my saved addresses"),
+            ("say", "book me a flight to Goa"),
+        ],
+    ),
+    "food-order": (
+        "feedme",
+        [
+            ("say", "I want a paneer biryani"),
+            ("press", "Menu"),
+            ("press", "Add"),
+            ("press", "Place order"),
+            ("press", "Confirm"),
+        ],
+    ),
+    "skincare-routine": (
+        "stylekit",
+        [
+            ("say", "Suggest a skincare routine for oily skin and find the products"),
+            ("press", "Add"),
+            ("say", "show my cart"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize(("page_path", "steps"), list(_STEP_FLOWS.values()), ids=list(_STEP_FLOWS))
+def test_a_flow_says_nothing_internal(app, page_path: str, steps: list[tuple[str, str]]):
+    page, at = _opened(app, page_path)
+    for action, text in steps:
+        page.step(at, **{action: text})
+    page.assert_nothing_wrong()
 
 
 def test_an_order_over_the_limit_is_refused_in_your_words(app):
-    page = _Page()
-    at = open_page(app, "nutricart")
+    page, at = _opened(app, "nutricart")
     _set_limits(at, "1")
-    at.switch_page("nutricart").run()
     page.step(at, say="add 2 amul taaza milk")
     page.step(at, say="place the order")
     assert not buttons(at, "Confirm")
     assert "E-1107" in "\n".join(str(c.value) for c in at.caption)  # for support, small
-    assert not page.wrong, "\n".join(page.wrong)
+    page.assert_nothing_wrong()
 
 
 def test_a_limit_met_at_confirm_is_refused_in_your_words(app):
-    page = _Page()
-    at = open_page(app, "nutricart")
+    page, at = _opened(app, "nutricart")
     page.step(at, say="add 2 amul taaza milk")
     page.step(at, say="place the order")
     _set_limits(at, "1")
-    at.switch_page("nutricart").run()
     page.check(at)
     page.step(at, press="Review and confirm")
     page.step(at, press="Confirm")
     assert "per-order limit of ₹1" in "\n".join(str(w.value) for w in at.warning)
     assert "E-1107" in "\n".join(str(c.value) for c in at.caption)
-    assert not page.wrong, "\n".join(page.wrong)
-
-
-def test_a_food_order_says_nothing_internal(app):
-    page = _Page()
-    at = open_page(app, "feedme")
-    page.step(at, say="I want a paneer biryani")
-    page.step(at, press="Menu")
-    page.step(at, press="Add")
-    page.step(at, press="Place order")
-    page.step(at, press="Confirm")
-    assert not page.wrong, "\n".join(page.wrong)
+    page.assert_nothing_wrong()
 
 
 def test_a_table_booking_cancelled_says_nothing_internal(app):
-    page = _Page()
-    at = open_page(app, "tablescout")
+    page, at = _opened(app, "tablescout")
     page.step(at, say="Book a table for 4 tomorrow at 8 pm near Indiranagar")
     page.step(at, press="Slots")
     chips = [b for b in at.button if b.key and "-d0-" in b.key and not b.disabled]
@@ -149,13 +173,4 @@ def test_a_table_booking_cancelled_says_nothing_internal(app):
     chips[0].click().run()
     page.check(at)
     page.step(at, press="Cancel")
-    assert not page.wrong, "\n".join(page.wrong)
-
-
-def test_a_skincare_routine_says_nothing_internal(app):
-    page = _Page()
-    at = open_page(app, "stylekit")
-    page.step(at, say="Suggest a skincare routine for oily skin and find the products")
-    page.step(at, press="Add")
-    page.step(at, say="show my cart")
-    assert not page.wrong, "\n".join(page.wrong)
+    page.assert_nothing_wrong()

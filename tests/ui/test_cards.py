@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from uihelpers import buttons, open_page, texts
+from uihelpers import buttons, open_page, store_reply, texts
 
 from swiggy_core.mcp import call_tool
 from swiggy_core.models import ChatMessage, block_from_dict
@@ -218,16 +218,7 @@ def _store_chat(vertical_id: str, calls: list[tuple[dict, list[str]]]) -> None:
                 }
             )
         )
-    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
-    conversation_id = store.create_conversation(VIEWER, vertical_id)
-    store.append_messages(
-        conversation_id,
-        [
-            ChatMessage(role="user", content="show me"),
-            ChatMessage(role="assistant", content=blocks),
-        ],
-    )
-    store.close()
+    store_reply(VIEWER, vertical_id, "show me", blocks)
 
 
 def _envelope(case: dict) -> list[str]:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from uihelpers import buttons, texts
+from uihelpers import bordered_blocks, buttons, texts
 
 from swiggy_core.mcp import call_tool
 from swiggy_core.parsers import (
@@ -54,19 +54,6 @@ def _render(
     return at
 
 
-def _bordered(node: object) -> int:
-    proto = getattr(node, "proto", None)
-    own = int(
-        proto is not None
-        and "flex_container" in proto.DESCRIPTOR.fields_by_name
-        and proto.HasField("flex_container")
-        and proto.flex_container.border
-    )
-    children = getattr(node, "children", None)
-    nested = children.values() if isinstance(children, dict) else []
-    return own + sum(_bordered(child) for child in nested)
-
-
 def _products(count: int, image_url: str | None = None) -> ProductsResult:
     items = [
         ProductItem(name=f"Bar {i}", spin_id=f"S{i}", price=50, image_url=image_url)
@@ -99,7 +86,7 @@ def test_a_lone_result_sits_in_a_normal_width_column():
     (grid,) = _grids(at._tree)
     assert grid.proto.flex_container.wrap  # one wrapping row, not columns that stack
     assert not at.columns
-    assert _bordered(grid) == 1  # one card, no empty frames beside it
+    assert bordered_blocks(grid) == 1  # one card, no empty frames beside it
     style = _grid_style(at)
     # A third of the row and never grown: one result is as wide as one card of three.
     assert "flex: 0 0 calc((100% - 2 * var(--card-gap)) / 3)" in style
@@ -108,7 +95,7 @@ def test_a_lone_result_sits_in_a_normal_width_column():
 def test_a_phone_keeps_two_cards_a_row():
     at = _render(_products(4))
     (grid,) = _grids(at._tree)
-    assert _bordered(grid) == 4  # a frame per card only
+    assert bordered_blocks(grid) == 4  # a frame per card only
     style = _grid_style(at)
     narrow = style[style.index("@media (max-width: 639.98px)") :]
     assert "flex-basis: calc((100% - var(--card-gap)) / 2)" in narrow

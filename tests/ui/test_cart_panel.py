@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from uihelpers import TIMEOUT, buttons, open_page, store_user, texts
+from uihelpers import TIMEOUT, click, open_page, store_user, texts
 
 from swiggy_core.mcp import call_tool
 from swiggy_core.models import CardAction
@@ -20,14 +20,6 @@ from swiggy_core.parsers import CartResult, parse_tool_result
 from swiggy_core.store import ChatStore
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
 from swiggy_ui.cart_panel import ASKED_TEXT
-
-
-def _click(at: AppTest, label: str, index: int = 0) -> AppTest:
-    matches = buttons(at, label)
-    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
-    matches[index].click().run()
-    assert not at.exception
-    return at
 
 
 def _panel_button(at: AppTest, name_part: str, suffix: str):
@@ -59,8 +51,8 @@ def _last_action(at: AppTest, vertical_id: str) -> CardAction:
 def _grocery_cart(at: AppTest) -> AppTest:
     """NutriCart: a starter search (the header already chose the address), then the first
     product into the cart."""
-    _click(at, "Find high-protein snacks under ₹200")
-    return _click(at, "Add")
+    click(at, "Find high-protein snacks under ₹200")
+    return click(at, "Add")
 
 
 def test_panel_updates_on_each_cart_result_and_steps_act_on_the_current_cart(app):
@@ -85,7 +77,7 @@ def test_panel_updates_on_each_cart_result_and_steps_act_on_the_current_cart(app
     assert plus.label in texts(at.chat_message[-2].markdown)  # the sentence the toast shows
     assert "**2**" in texts(at.sidebar.markdown)
 
-    _click(at, "Add", index=1)  # a second product from the search card
+    click(at, "Add", index=1)  # a second product from the search card
     assert len(_line_keys(at)) == 2
     second = next(key for key in _line_keys(at) if key != first)
     _panel_button(at, first, "-dec").click().run()
@@ -115,7 +107,7 @@ def test_switching_between_shops_on_one_instamart_cart_asks_first(app):
     assert question in texts(at.main.markdown)
     assert ASKED_TEXT in texts(at.sidebar.caption)  # StyleKit's chat has not seen the cart yet
 
-    _click(at, "Keep them")  # the chat reads the shared cart: the panel shows it
+    click(at, "Keep them")  # the chat reads the shared cart: the panel shows it
     assert _last_action(at, "style").kind == "view_cart"
     assert question not in texts(at.main.markdown)
     assert len(_line_keys(at)) == 1 and "**Your cart** (1)" in texts(at.sidebar.markdown)
@@ -128,7 +120,7 @@ def test_clear_on_the_shop_switch_question_empties_the_shared_cart(app):
     at = _grocery_cart(open_page(app, "nutricart"))
     at.switch_page("stylekit").run()
     assert "keep them or clear?" in texts(at.main.markdown)
-    _click(at, "Clear")
+    click(at, "Clear")
     assert not at.exception
     assert _last_action(at, "style").kind == "clear_cart"
     assert "keep them or clear?" not in texts(at.main.markdown)
@@ -139,7 +131,7 @@ def test_clear_on_the_shop_switch_question_empties_the_shared_cart(app):
     assert "Your Instamart cart was cleared in StyleKit" in texts(at.main.markdown)
     cart_buttons = [b for b in at.sidebar.button if (b.key or "").startswith("cart-food-")]
     assert cart_buttons and all(button.disabled for button in cart_buttons)
-    _click(at, "Show my cart")
+    click(at, "Show my cart")
     assert _last_action(at, "food").kind == "view_cart"
     assert not _line_keys(at) and "was cleared" not in texts(at.main.markdown)
 
@@ -148,8 +140,8 @@ def test_feedme_has_its_own_cart_and_tablescout_none(app):
     at = open_page(app, "feedme")
     assert "Your cart is empty" in texts(at.sidebar.caption)
     at.chat_input[0].set_value("I want a paneer biryani").run()
-    _click(at, "Menu")
-    _click(at, "Add")
+    click(at, "Menu")
+    click(at, "Add")
     assert "**Your cart · " in texts(at.sidebar.markdown)  # a food cart names its restaurant
     (dish,) = _line_keys(at)
     _panel_button(at, dish, "-inc").click().run()

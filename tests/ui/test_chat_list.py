@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from uihelpers import buttons, new_app, open_page, store_user, texts
+from approval_records import new_approval
+from uihelpers import buttons, click, new_app, open_page, store_user, texts
 
 from swiggy_core.export import local_day
 from swiggy_core.store import ChatStore, NewApproval
@@ -23,14 +24,6 @@ def _say(at, text: str):
     return at
 
 
-def _click(at, label: str):
-    matches = buttons(at, label)
-    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
-    matches[0].click().run()
-    assert not at.exception
-    return at
-
-
 def _chats(at):
     return at.sidebar.radio[0] if at.sidebar.radio else None
 
@@ -41,18 +34,8 @@ def _shared_store() -> ChatStore:
 
 
 def _approval(user: str, conversation_id: str) -> NewApproval:
-    return NewApproval(
-        user_id=user,
-        conversation_id=conversation_id,
-        vertical_id="food",
-        server_key="instamart",
-        tool="checkout",
-        arguments={"address_id": "a1", "payment": "cod"},
-        digest="sha256:cart",
-        view={"kind": "order", "tool": "checkout", "title": "Place this order"},
-        tool_use_id="toolu_1",
-        expires_at=datetime.now(UTC) + timedelta(minutes=10),
-    )
+    view = {"kind": "order", "tool": "checkout", "title": "Place this order"}
+    return new_approval(conversation_id, user_id=user, digest="sha256:cart", view=view)
 
 
 def _user_words(at) -> str:
@@ -65,7 +48,7 @@ def test_new_chat_lists_the_old_one_and_reopening_brings_it_back(app):
     _say(at, "show my saved addresses")
     assert _chats(at).options == ["show my saved addresses"]
     assert _chats(at).index == 0  # the open chat is the chosen one
-    _click(at, "New chat")
+    click(at, "New chat")
     assert [m.name for m in at.chat_message] == []
     assert _chats(at).value is None
     assert buttons(at, "New chat")[0].disabled  # already an empty chat
@@ -87,9 +70,9 @@ def _id_of(at, title: str) -> str:
 def test_rename_changes_the_listed_title(app):
     at = open_page(app, PAGE)
     _say(at, "show my saved addresses")
-    _click(at, "Rename")
+    click(at, "Rename")
     at.sidebar.text_input[0].set_value("Where to deliver")
-    _click(at, "Save name")
+    click(at, "Save name")
     assert _chats(at).options == ["Where to deliver"]
     assert _shared_store().list_chats(store_user(at), "food")[0].title == "Where to deliver"
 
@@ -97,27 +80,27 @@ def test_rename_changes_the_listed_title(app):
 def test_a_title_with_markdown_is_shown_as_typed_never_live(app):
     at = open_page(app, PAGE)
     _say(at, "show my saved addresses")
-    _click(at, "Rename")
+    click(at, "Rename")
     forged = "![x](https://evil.example/t.png) **big** :red[alarm]"
     at.sidebar.text_input[0].set_value(forged)
-    _click(at, "Save name")
+    click(at, "Save name")
     (label,) = _chats(at).options
     assert label == plain(forged) and "![x](" not in label and "**big**" not in label
-    _click(at, "Delete")
+    click(at, "Delete")
     assert f"Delete “{plain(forged)}”?" in texts(at.sidebar.warning)
 
 
 def test_delete_asks_first_then_removes_only_the_open_chat(app):
     at = open_page(app, PAGE)
     _say(at, "show my saved addresses")
-    _click(at, "New chat")
+    click(at, "New chat")
     _say(at, "eggs and bread for breakfast")
-    _click(at, "Delete")
+    click(at, "Delete")
     assert "Delete “eggs and bread for breakfast”?" in texts(at.sidebar.warning)
-    _click(at, "Keep")
+    click(at, "Keep")
     assert len(_chats(at).options) == 2
-    _click(at, "Delete")
-    _click(at, "Delete chat")
+    click(at, "Delete")
+    click(at, "Delete chat")
     assert _chats(at).options == ["show my saved addresses"]
     assert "show my saved addresses" in _user_words(at)  # the newest left is opened
     assert [c.title for c in _shared_store().list_chats(store_user(at), "food")] == [
@@ -131,8 +114,8 @@ def test_a_chat_waiting_for_an_approval_is_not_deleted(app):
     store = _shared_store()
     (chat,) = store.list_chats(store_user(at), "food")
     store.create_approval(_approval(store_user(at), chat.id))
-    _click(at, "Delete")
-    _click(at, "Delete chat")
+    click(at, "Delete")
+    click(at, "Delete chat")
     assert "This chat was not deleted" in texts(at.sidebar.warning)
     assert "waiting for your answer" in texts(at.sidebar.warning)
     assert _chats(at).options == ["show my saved addresses"]
@@ -141,14 +124,14 @@ def test_a_chat_waiting_for_an_approval_is_not_deleted(app):
 def test_clear_all_asks_then_empties_this_shop_only(app):
     at = open_page(app, PAGE)
     _say(at, "show my saved addresses")
-    _click(at, "New chat")
+    click(at, "New chat")
     _say(at, "eggs and bread for breakfast")
     at.switch_page("stylekit").run()
     _say(at, "Suggest a skincare routine for oily skin")
     at.switch_page(PAGE).run()
-    _click(at, "Clear all chats")
+    click(at, "Clear all chats")
     assert "Delete all 2 chats with NutriCart?" in texts(at.sidebar.warning)
-    _click(at, "Delete all")
+    click(at, "Delete all")
     assert not at.exception
     assert at.sidebar.radio == [] or not _chats(at)
     assert [m.name for m in at.chat_message] == []

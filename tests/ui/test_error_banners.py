@@ -7,7 +7,14 @@ from uihelpers import buttons, open_page, store_user, texts, use_scripted_model
 
 from swiggy_core.constants import TURN_CONTEXT_HEADER
 from swiggy_core.store import ChatStore
-from swiggy_sandbox.emulator import Fault, ScriptedTurn, text_turn
+from swiggy_sandbox.emulator import (
+    Fault,
+    ScriptedTurn,
+    mcp_tool_result_block,
+    mcp_tool_use_block,
+    text_block,
+    text_turn,
+)
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
 PAGE = "nutricart"
@@ -91,21 +98,12 @@ def test_unreachable_model_endpoint_is_a_network_error_with_retry(app):
 def test_expired_token_inside_a_tool_result_asks_to_reconnect(app, scripted):
     turn = ScriptedTurn(
         content=[
-            {"type": "text", "text": "Searching."},
-            {
-                "type": "mcp_tool_use",
-                "id": "mcptoolu_1",
-                "name": "search_products",
-                "server_name": "swiggy-instamart",
-                "input": {"query": "amul butter"},
-            },
-            {
-                "type": "mcp_tool_result",
-                "tool_use_id": "mcptoolu_1",
-                "is_error": True,
-                "content": [{"type": "text", "text": "401 Unauthorized: token expired"}],
-            },
-            {"type": "text", "text": "never shown"},
+            text_block("Searching."),
+            mcp_tool_use_block(
+                "mcptoolu_1", "search_products", "swiggy-instamart", {"query": "amul butter"}
+            ),
+            mcp_tool_result_block("mcptoolu_1", "401 Unauthorized: token expired", is_error=True),
+            text_block("never shown"),
         ]
     )
     at = _send(app, scripted, turn)

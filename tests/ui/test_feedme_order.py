@@ -8,32 +8,24 @@ from __future__ import annotations
 
 import re
 
-from uihelpers import buttons, open_page, texts
+from uihelpers import buttons, click, open_page, texts
 
 _TO_PAY = re.compile(r"\*\*To pay\*\*\s*\*\*(₹[\d,]+(?:\.\d+)?)\*\*")
-
-
-def _click(at, label: str, index: int = 0):
-    matches = buttons(at, label)
-    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
-    matches[index].click().run()
-    assert not at.exception
-    return at
 
 
 def test_feedme_orders_the_cart_it_showed_after_confirm(app, result_form):
     at = open_page(app, "feedme")
     at.chat_input[0].set_value("I want a paneer biryani").run()
-    _click(at, "Menu")
-    _click(at, "Add")
+    click(at, "Menu")
+    click(at, "Add")
     shown = _TO_PAY.findall(texts(at.markdown))
     assert shown, "the cart card shows what to pay"
     cart_to_pay = shown[-1]
-    _click(at, "Place order", index=-1)
+    click(at, "Place order", index=-1)
     page = texts(at.markdown)
     assert "Order placed" not in page and "Waiting for your confirmation" in page
     assert _TO_PAY.findall(page)[-1] == cart_to_pay, "the dialog shows the cart's amount"
-    _click(at, "Confirm")
+    click(at, "Confirm")
     page = texts(at.markdown)
     assert "Order placed" in page
     assert f"{cart_to_pay} to pay in cash on delivery" in page
@@ -48,11 +40,11 @@ def test_a_dish_found_by_name_is_ordered_in_four_actions(app):
     labels = [b.label for b in at.button]
     assert labels.index("Add") < labels.index("Menu"), "the dishes come first"
     assert "Press Add on a dish to order it" in texts(at.markdown)
-    _click(at, "Add")  # 2: the first matching dish
+    click(at, "Add")  # 2: the first matching dish
     assert "Paneer Biryani" in texts(at.markdown)
-    _click(at, "Place order", index=-1)  # 3
+    click(at, "Place order", index=-1)  # 3
     assert "Waiting for your confirmation" in texts(at.markdown)
-    _click(at, "Confirm")  # 4
+    click(at, "Confirm")  # 4
     page = texts(at.markdown)
     assert "Order placed" in page and "Paneer Biryani" in page
     assert not buttons(at, "Confirm")

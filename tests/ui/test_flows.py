@@ -6,19 +6,11 @@ text, and a summary with structuredContent, which `auto` serves through the loca
 
 from __future__ import annotations
 
-from uihelpers import buttons, new_app, open_page, same_browser, store_user, texts
+from uihelpers import buttons, click, new_app, open_page, same_browser, store_user, texts
 
 
 def _say(at, text: str):
     at.chat_input[0].set_value(text).run()
-    assert not at.exception
-    return at
-
-
-def _click(at, label: str, index: int = 0):
-    matches = buttons(at, label)
-    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
-    matches[index].click().run()
     assert not at.exception
     return at
 
@@ -57,21 +49,21 @@ def test_every_page_opens_and_switching_keeps_each_chat(app):
 
 def test_nutricart_search_add_cart_and_confirmed_checkout(app, result_form):
     at = open_page(app, "nutricart")
-    _click(at, "Find high-protein snacks under ₹200")  # a starter chip
+    click(at, "Find high-protein snacks under ₹200")  # a starter chip
     assert "Offline demo" not in _assistant_text(at)  # the page's badge says it once
     assert not buttons(at, "Use this address")  # the header chose where it goes
     assert len(buttons(at, "Add")) >= 3
-    _click(at, "Add")
+    click(at, "Add")
     assert "Your cart" in texts(at.markdown)
     assert buttons(at, "Place order")
-    _click(at, "+")
+    click(at, "+")
     assert "Added 1 ×" in texts(at.chat_message[-2].markdown)  # the human sentence is shown
-    _click(at, "Place order", index=-1)
+    click(at, "Place order", index=-1)
     assert "Order placed" not in texts(at.markdown)  # nothing is spent without a yes
     assert "Waiting for your confirmation" in texts(at.markdown)
     (where,) = [radio for radio in at.radio if "Deliver to" in radio.label]
     assert where.value == "addr_home_indiranagar"  # the dialog says where it goes
-    _click(at, "Confirm")
+    click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)
     assert not buttons(at, "Confirm") and not buttons(at, "Review and confirm")
 
@@ -80,16 +72,16 @@ def test_stylekit_routine_then_products_into_the_cart(app, result_form):
     at = open_page(app, "stylekit")
     _say(at, "Suggest a skincare routine for oily skin and find the products")
     assert "oily" in _assistant_text(at).lower()
-    _click(at, "Add")
+    click(at, "Add")
     assert "Your cart" in texts(at.markdown)
 
 
 def test_feedme_restaurants_menu_dish_and_cart(app, result_form):
     at = open_page(app, "feedme")
     _say(at, "I want a paneer biryani")
-    _click(at, "Menu")
+    click(at, "Menu")
     assert "Menu ·" in texts(at.markdown)
-    _click(at, "Add")
+    click(at, "Add")
     cart_text = texts(at.markdown)
     assert "Your cart ·" in cart_text and "To pay" in cart_text  # one restaurant per cart
 
@@ -97,13 +89,13 @@ def test_feedme_restaurants_menu_dish_and_cart(app, result_form):
 def test_tablescout_search_slots_and_confirmed_booking(app, result_form):
     at = open_page(app, "tablescout")
     _say(at, "Book a table for 4 tomorrow at 8 pm near Indiranagar")
-    _click(at, "Slots")
+    click(at, "Slots")
     chips = [b for b in at.button if b.key and "-d0-" in b.key and not b.disabled]
     assert chips, "no free slot chips"
     chips[0].click().run()
     assert "Table booked" not in texts(at.markdown)
     assert "guests" in texts(at.markdown)  # the dialog names the party size
-    _click(at, "Confirm")
+    click(at, "Confirm")
     assert "Table booked" in texts(at.markdown)
 
 
@@ -134,7 +126,7 @@ def test_the_audit_trail_records_the_yes_and_the_order(app, tmp_path):
     at = open_page(app, "nutricart")
     _say(at, "add 2 amul taaza milk")
     _say(at, "place the order")
-    _click(at, "Confirm")
+    click(at, "Confirm")
     assert "Order placed" in texts(at.markdown)
     store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
     entries = store.audit_entries(store_user(at))

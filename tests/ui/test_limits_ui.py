@@ -56,12 +56,17 @@ def test_a_limit_that_is_not_an_amount_is_refused_and_nothing_changes(app):
     assert "Saved. No spending limits set" in texts(at.success)
 
 
-def test_the_dialog_shows_the_limits_next_to_the_total(app):
+def _order_asked_with_limits(app, per_order: str, per_day: str):
+    """NutriCart, with these limits saved, a ready cart and "place the order" sent."""
     at = open_page(app, "nutricart")
-    _set_limits(at, "100000", "200000")
+    _set_limits(at, per_order, per_day)
     at.switch_page("nutricart").run()
     _ready_cart(at)
-    at.chat_input[0].set_value("place the order").run()
+    return at.chat_input[0].set_value("place the order").run()
+
+
+def test_the_dialog_shows_the_limits_next_to_the_total(app):
+    at = _order_asked_with_limits(app, "100000", "200000")
     assert buttons(at, "Confirm")
     shown = texts(at.caption)
     assert "Your limits: ₹1,00,000 per order · ₹2,00,000 per day (₹0 used today)" in shown
@@ -75,11 +80,7 @@ def test_the_dialog_shows_the_limits_next_to_the_total(app):
 
 
 def test_an_order_over_the_limit_is_refused_with_a_code_and_never_asked(app):
-    at = open_page(app, "nutricart")
-    _set_limits(at, "1", "")
-    at.switch_page("nutricart").run()
-    _ready_cart(at)
-    at.chat_input[0].set_value("place the order").run()
+    at = _order_asked_with_limits(app, "1", "")
     assert not at.exception
     assert not buttons(at, "Confirm") and not buttons(at, "Review and confirm")
     assert LIMIT in texts(at.caption) and "per-order limit of ₹1" in texts(at.warning)

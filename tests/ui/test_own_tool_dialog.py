@@ -4,14 +4,14 @@ exactly the arguments it will get; Cancel runs nothing."""
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime, timedelta
 
+from approval_records import new_approval
 from uihelpers import buttons, open_page, texts
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.models import ChatMessage, TextBlock, ToolUseBlock
-from swiggy_core.store import ChatStore, NewApproval
+from swiggy_core.store import ChatStore
 
 BROWSER = "00112233445566778899aabbccddeeff"
 PERSON = f"b-{BROWSER}@sandbox"
@@ -43,17 +43,15 @@ def _waiting_approval() -> str:
             "notes": ["This runs on a server you added yourself, not on Swiggy."],
         }
         record = store.create_approval(
-            NewApproval(
+            new_approval(
+                chat,
                 user_id=PERSON,
-                conversation_id=chat,
-                vertical_id="food",
                 server_key="notes",
                 tool="notes__submit_cart",
                 arguments=ARGUMENTS,
                 digest="d",
                 view=view,
                 tool_use_id="toolu_own",
-                expires_at=datetime.now(UTC) + timedelta(minutes=10),
             )
         )
         return record.id

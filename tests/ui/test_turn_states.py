@@ -5,13 +5,15 @@ so, keeps the input busy and shows the stored reply once that replica is done.""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from swiggy_core.turn_lease import TurnGate
 from uihelpers import buttons, open_page, texts
 
 from swiggy_core.actions import typed_message
 from swiggy_core.models import ChatMessage, TextBlock
 from swiggy_core.store import ChatStore
-from swiggy_core.turn_lease import TurnGate
 
 BROWSER = "fedcba9876543210fedcba9876543210"
 PERSON = f"b-{BROWSER}@sandbox"
@@ -34,6 +36,18 @@ def _open(app):
     return at
 
 
+@contextmanager
+def _replying_elsewhere(conversation_id: str) -> Iterator[ChatStore]:
+    """Another replica holds the chat's turn until the block ends (its store is yielded)."""
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    elsewhere = TurnGate(store.leases).take(conversation_id, "turn-in-replica-b", "message")
+    try:
+        yield store
+    finally:
+        elsewhere.release()
+        store.close()
+
+
 def test_a_message_whose_reply_died_is_interrupted_and_retry_answers_it(app) -> None:
     _chat(typed_message("find greek yogurt"))  # stored; the process replying to it died
 
@@ -51,9 +65,7 @@ def test_a_message_whose_reply_died_is_interrupted_and_retry_answers_it(app) -> 
 
 def test_a_chat_replying_in_another_replica_waits_and_then_shows_the_reply(app) -> None:
     conversation_id = _chat(typed_message("find eggs"))
-    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
-    elsewhere = TurnGate(store.leases).take(conversation_id, "turn-in-replica-b", "message")
-    try:
+    with _replying_elsewhere(conversation_id) as store:
         at = _open(app)
         assert "another window" in texts(at.info)
         assert at.chat_input[0].disabled  # nothing can be typed into a chat that is busy
@@ -62,9 +74,6 @@ def test_a_chat_replying_in_another_replica_waits_and_then_shows_the_reply(app) 
 
         reply = ChatMessage(role="assistant", content=[TextBlock(text="Eggs are in stock.")])
         store.append_messages(conversation_id, [reply])
-    finally:
-        elsewhere.release()
-        store.close()
     at = at.run()
     assert "another window" not in texts(at.info)
     assert "Eggs are in stock." in texts(at.markdown)
@@ -78,18 +87,13 @@ def test_words_sent_from_the_input_as_it_turned_busy_are_kept_to_send_again(app)
     conversation_id = _chat(typed_message("find eggs"), eggs)
     at = _open(app)
     assert not at.chat_input[0].disabled
-    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
-    elsewhere = TurnGate(store.leases).take(conversation_id, "turn-in-replica-b", "message")
-    try:
+    with _replying_elsewhere(conversation_id) as store:
         at = at.chat_input[0].set_value("and some bread").run()
         assert at.chat_input[0].disabled and "another window" in texts(at.info)
         assert "and some bread" in texts(at.markdown)  # kept on screen while it waits
         store.append_messages(conversation_id, [typed_message("find milk")])
         milk = ChatMessage(role="assistant", content=[TextBlock(text="Milk is in stock.")])
         store.append_messages(conversation_id, [milk])
-    finally:
-        elsewhere.release()
-        store.close()
     at = at.run()
     assert "Not sent yet (kept for you):" in texts(at.caption)
     at = buttons(at, "Send again")[0].click().run()

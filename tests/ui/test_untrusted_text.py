@@ -12,20 +12,18 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import os
 import re
-import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from http_thread import served
 from streamlit.testing.v1 import AppTest
-from uihelpers import buttons, open_page, use_scripted_model
+from uihelpers import bordered_blocks, buttons, open_page, store_reply, use_scripted_model
 
-from swiggy_core.models import ChatMessage, block_from_dict
-from swiggy_core.store import ChatStore
+from swiggy_core.models import block_from_dict
 from swiggy_sandbox.emulator import text_turn
 from swiggy_ui.cards.outcomes import APP_BADGE, APP_BADGE_ICON, ORDER_PLACED_TITLE
 
@@ -76,7 +74,6 @@ class Listener:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def url(self, path: str) -> str:
         return f"{self.origin}{path}"
@@ -85,12 +82,8 @@ class Listener:
 @pytest.fixture(scope="module")
 def listener_service() -> Iterator[Listener]:
     service = Listener()
-    service.thread.start()
-    try:
+    with served(service.server):
         yield service
-    finally:
-        service.server.shutdown()
-        service.server.server_close()
 
 
 @pytest.fixture
@@ -133,16 +126,7 @@ def _store_chat(vertical_id: str, results: list[tuple[str, object]]) -> None:
                 }
             ),
         ]
-    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
-    conversation_id = store.create_conversation(VIEWER, vertical_id)
-    store.append_messages(
-        conversation_id,
-        [
-            ChatMessage(role="user", content="show me everything"),
-            ChatMessage(role="assistant", content=blocks),
-        ],
-    )
-    store.close()
+    store_reply(VIEWER, vertical_id, "show me everything", blocks)
 
 
 def _render_stored(app: AppTest) -> AppTest:
@@ -174,19 +158,6 @@ def _chat_bodies(at: AppTest) -> list[str]:
 
 def _tiles(at: AppTest) -> list[str]:
     return [str(m.value) for m in at.markdown if m.proto.allow_html]
-
-
-def _bordered_blocks(node: object) -> int:
-    proto = getattr(node, "proto", None)
-    own = int(
-        proto is not None
-        and "flex_container" in proto.DESCRIPTOR.fields_by_name
-        and proto.HasField("flex_container")
-        and proto.flex_container.border
-    )
-    children = getattr(node, "children", None)
-    nested = children.values() if isinstance(children, dict) else []
-    return own + sum(_bordered_blocks(child) for child in nested)
 
 
 def _assert_inert(at: AppTest) -> None:
@@ -332,7 +303,7 @@ def test_model_and_typed_text_cannot_imitate_the_app_or_load_anything(app, scrip
     assert [m.name for m in at.chat_message] == ["user", "assistant"]
     reply = at.chat_message[1]
     assert "Order placed" in "\n".join(str(m.value) for m in reply.markdown)
-    assert _bordered_blocks(reply) == 0 and not reply.get("imgs")
+    assert bordered_blocks(reply) == 0 and not reply.get("imgs")
     assert "Order placed" in "\n".join(str(m.value) for m in at.chat_message[0].markdown)
 
 
@@ -369,7 +340,7 @@ def test_the_order_card_has_marks_no_text_can_produce(app, scripted, listener):
     card = AppTest.from_function(_order_card).run()
     bodies = [str(m.value) for m in card.markdown]
     assert bodies[:2] == [APP_BADGE_BODY, APP_ORDER_BODY]
-    assert _bordered_blocks(card.main) == 1
+    assert bordered_blocks(card.main) == 1
     # The same words from the model: no badge, no colour, no border.
     scripted.brain.enqueue(text_turn(f"{APP_BADGE_BODY}\n\n{APP_ORDER_BODY}\n\nOrder id `OD-42`"))
     at = open_page(app, PAGE)
@@ -379,5 +350,5 @@ def test_the_order_card_has_marks_no_text_can_produce(app, scripted, listener):
     reply = at.chat_message[-1]
     reply_bodies = [str(m.value) for m in reply.markdown]
     assert reply_bodies and not set(bodies[:2]) & set(reply_bodies)
-    assert _bordered_blocks(reply) == 0
+    assert bordered_blocks(reply) == 0
     assert all(hazards(body) == [] for body in reply_bodies), reply_bodies

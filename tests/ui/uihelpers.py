@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from page_switch import app_test
 from streamlit.testing.v1 import AppTest
 
+from swiggy_core.models import ChatMessage, ContentBlock
+from swiggy_core.store import ChatStore
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_USE_SANDBOX
 
@@ -38,6 +41,40 @@ def texts(elements) -> str:
 
 def buttons(at: AppTest, label: str):
     return [button for button in at.button if button.label == label]
+
+
+def click(at: AppTest, label: str, index: int = 0) -> AppTest:
+    """Press the `index`th button labelled `label`; the rerun must not raise."""
+    matches = buttons(at, label)
+    assert matches, f"no {label!r} button; have {[b.label for b in at.button]}"
+    matches[index].click().run()
+    assert not at.exception
+    return at
+
+
+def bordered_blocks(node: object) -> int:
+    """How many bordered containers (card frames) are in this element tree."""
+    proto = getattr(node, "proto", None)
+    own = int(
+        proto is not None
+        and "flex_container" in proto.DESCRIPTOR.fields_by_name
+        and proto.HasField("flex_container")
+        and proto.flex_container.border
+    )
+    children = getattr(node, "children", None)
+    nested = children.values() if isinstance(children, dict) else []
+    return own + sum(bordered_blocks(child) for child in nested)
+
+
+def store_reply(user: str, vertical_id: str, asked: str, reply: list[ContentBlock]) -> None:
+    """A stored conversation of `user` in the test's database: one question, one reply."""
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    conversation_id = store.create_conversation(user, vertical_id)
+    store.append_messages(
+        conversation_id,
+        [ChatMessage(role="user", content=asked), ChatMessage(role="assistant", content=reply)],
+    )
+    store.close()
 
 
 def store_user(at: AppTest, backend: str = "sandbox") -> str:

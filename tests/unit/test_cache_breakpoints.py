@@ -184,13 +184,18 @@ def test_no_breakpoint_goes_on_a_prefix_under_the_models_minimum() -> None:
     assert ("system", len(small["system"]) - 1, 0) in marks(request(history, SONNET))
 
 
-def test_the_local_engines_converted_messages_keep_the_breakpoints() -> None:
+def _local_request_after(turns: int) -> dict[str, Any]:
+    """The local engine's request after `turns` searches for milk and a new question."""
     history: list[ChatMessage] = []
-    for turn in range(6):
+    for turn in range(turns):
         history += [ChatMessage(role="user", content=f"find milk {turn}"), reply(turn)]
     history.append(ChatMessage(role="user", content="and bread"))
     tools = [{k: t[k] for k in ("name", "description", "input_schema")} for t in LISTING]
-    params = request(history, SONNET, tool_mode="local", client_tools=tools)
+    return request(history, SONNET, tool_mode="local", client_tools=tools)
+
+
+def test_the_local_engines_converted_messages_keep_the_breakpoints() -> None:
+    params = _local_request_after(6)
     stored_marks = [m for m in marks(params) if m[0] == "messages"]
     assert len(stored_marks) == 2
     marked_blocks = [params["messages"][i]["content"][j] for _, i, j in stored_marks]
@@ -222,12 +227,7 @@ def _message_marks(messages: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 
 def test_each_tool_round_moves_the_newest_breakpoint_to_its_results() -> None:
-    history: list[ChatMessage] = []
-    for turn in range(3):
-        history += [ChatMessage(role="user", content=f"find milk {turn}"), reply(turn)]
-    history.append(ChatMessage(role="user", content="and bread"))
-    tools = [{k: t[k] for k in ("name", "description", "input_schema")} for t in LISTING]
-    params = request(history, SONNET, tool_mode="local", client_tools=tools)
+    params = _local_request_after(3)
     first = to_client_tool_messages(params["messages"])
     person = _message_marks(first)[-1]
     context = {"tools": params["tools"], "system": params["system"]}

@@ -108,21 +108,15 @@ def test_get_cart_is_authoritative_and_its_total_is_not_recomputed() -> None:
     assert state.to_pay == 150.49  # the lines add to 150.50; the server's figure stands
 
 
+def _only_yogurt(quantity: int, **line: Any) -> dict[str, Any]:
+    """A cart snapshot holding the yogurt alone; `line` adds to its line (e.g. a price)."""
+    item = {"spinId": "SPN-44010", "displayName": "Epigamia Greek Yogurt - Blueberry"}
+    return {"success": True, "data": {"items": [{**item, "quantity": quantity, **line}]}}
+
+
 def test_update_cart_replaces_the_whole_cart() -> None:
-    only_yogurt = {
-        "success": True,
-        "data": {
-            "items": [
-                {
-                    "spinId": "SPN-44010",
-                    "displayName": "Epigamia Greek Yogurt - Blueberry",
-                    "quantity": 3,
-                    "price": {"offerPrice": 52.5},
-                }
-            ],
-            "billBreakdown": {"itemTotal": 157.5, "toPay": 187.5},
-        },
-    }
+    only_yogurt = _only_yogurt(3, price={"offerPrice": 52.5})
+    only_yogurt["data"]["billBreakdown"] = {"itemTotal": 157.5, "toPay": 187.5}
     messages = [
         connector_turn(
             ("update_cart", {"items": [MILK, YOGURT]}, _fixture("instamart_update_cart"))
@@ -174,18 +168,7 @@ def test_removing_a_line_with_quantity_zero() -> None:
 
 
 def test_partial_add_snapshot_keeps_earlier_items() -> None:
-    added = {
-        "success": True,
-        "data": {
-            "items": [
-                {
-                    "spinId": "SPN-44010",
-                    "displayName": "Epigamia Greek Yogurt - Blueberry",
-                    "quantity": 1,
-                }
-            ]
-        },
-    }
+    added = _only_yogurt(1)
     messages = [
         connector_turn(("update_cart", {"items": [MILK]}, _fixture("instamart_update_cart"))),
         connector_turn(("add_item_to_cart", {"spinId": "SPN-44010", "quantity": 1}, added)),

@@ -82,13 +82,20 @@ def test_duplicate_mcp_results_keep_only_the_first():
     assert [getattr(b, "content", None) for b in cleaned.content] == [None, "1"]
 
 
-def test_client_tool_pair_across_messages_is_kept():
-    history = [
+def _searching() -> list[ChatMessage]:
+    """The person asks and the model calls a client tool ("t1") for it."""
+    return [
         ChatMessage(role="user", content="find milk"),
         ChatMessage(
             role="assistant",
             content=[TextBlock(text="Searching"), ToolUseBlock(id="t1", name="search", input={})],
         ),
+    ]
+
+
+def test_client_tool_pair_across_messages_is_kept():
+    history = [
+        *_searching(),
         ChatMessage(role="user", content=[ToolResultBlock(tool_use_id="t1", content="[]")]),
         ChatMessage(role="assistant", content="Nothing found."),
     ]
@@ -96,14 +103,7 @@ def test_client_tool_pair_across_messages_is_kept():
 
 
 def test_client_tool_use_without_result_in_the_next_message_is_dropped():
-    history = [
-        ChatMessage(role="user", content="find milk"),
-        ChatMessage(
-            role="assistant",
-            content=[TextBlock(text="Searching"), ToolUseBlock(id="t1", name="search", input={})],
-        ),
-        ChatMessage(role="user", content="never mind"),
-    ]
+    history = [*_searching(), ChatMessage(role="user", content="never mind")]
     cleaned = sanitize_messages(history)
     assert _types(cleaned[1]) == ["text"]
     assert cleaned[2].content == "never mind"

@@ -1,8 +1,9 @@
 import json
 import math
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_cases import MANY_JSON_EXAMPLES, JsonCase, json_cases
 
 from swiggy_core.constants import TOOL_RESULT_TRUNCATE_CHARS
 from swiggy_core.conversation import (
@@ -141,29 +142,11 @@ def test_deeply_nested_json_still_yields_json():
     assert _strict_loads(truncate_tool_result(nested, limit=100))
 
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda children: (
-        st.lists(children, max_size=8) | st.dictionaries(st.text(max_size=12), children, max_size=8)
-    ),
-    max_leaves=60,
-)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    value=json_values,
-    limit=st.integers(min_value=0, max_value=600),
-    indent=st.sampled_from([None, 2]),
-    query=st.text(max_size=20),
-)
-def test_property_truncated_json_is_valid_json_within_the_limit(value, limit, indent, query):
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
-    out = truncate_tool_result(text, query=query, limit=limit)
+@MANY_JSON_EXAMPLES
+@given(case=json_cases(max_leaves=60, max_limit=600))
+def test_property_truncated_json_is_valid_json_within_the_limit(case: JsonCase):
+    value, text, limit = case.value, case.text, case.limit
+    out = truncate_tool_result(text, query=case.query, limit=limit)
     if len(text) <= limit:
         assert out == text
         return

@@ -4,12 +4,13 @@ statuses shared between boards, coded errors kept, and the background poller."""
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from closed_port import closed_port
+from hand_clock import HandClock
 
 from swiggy_core.mcp.config import ServerConfig
 from swiggy_core.mcp.health import HealthBoard, ServerStatus
@@ -19,17 +20,6 @@ from swiggy_core.shared_state import MemoryState, RedisState
 FOOD = ServerConfig("food", "http", url="http://127.0.0.1:9/food")
 NOTES = ServerConfig("notes", "stdio", command="python", args=("-m", "notes_server"))
 OFF = ServerConfig("old", "http", url="http://127.0.0.1:9/old", enabled=False)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.at = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.at
-
-    def advance(self, seconds: float) -> None:
-        self.at += seconds
 
 
 class CountingProbe:
@@ -48,9 +38,9 @@ class CountingProbe:
         return self.answer
 
 
-def boards(probe: CountingProbe) -> tuple[HealthBoard, HealthBoard, FakeClock]:
+def boards(probe: CountingProbe) -> tuple[HealthBoard, HealthBoard, HandClock]:
     """Two boards (two replicas) over one state, on one clock."""
-    clock = FakeClock()
+    clock = HandClock(1_800_000_000.0)
     state = MemoryState(clock=clock)
     return HealthBoard(state, probe, clock=clock), HealthBoard(state, probe, clock=clock), clock
 
@@ -90,7 +80,7 @@ def test_one_probe_per_server_per_interval_whoever_asks() -> None:
 
 
 def test_refresh_probes_a_fresh_status_once_the_floor_has_passed() -> None:
-    clock = FakeClock()
+    clock = HandClock(1_800_000_000.0)
 
     class SlowProbe(CountingProbe):
         def __call__(self, config: ServerConfig) -> Any:
@@ -226,10 +216,7 @@ def test_the_poller_checks_in_the_background_until_stopped() -> None:
 def test_an_unreachable_shared_state_is_reported_not_raised(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with socket.socket() as spare:
-        spare.bind(("127.0.0.1", 0))
-        port = spare.getsockname()[1]
-    state = RedisState(f"redis://:health-secret-pw@127.0.0.1:{port}/0")
+    state = RedisState(f"redis://:health-secret-pw@127.0.0.1:{closed_port()}/0")
     probe = CountingProbe()
     board = HealthBoard(state, probe)
     with caplog.at_level(logging.WARNING):

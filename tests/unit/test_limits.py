@@ -7,9 +7,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-
-from swiggy_core.approval import ApprovalView, approval_amount
-from swiggy_core.errors import ErrorCode
+from approval_records import new_approval
 from swiggy_core.limits import (
     Budget,
     SpendingLimitExceeded,
@@ -21,8 +19,11 @@ from swiggy_core.limits import (
     parse_limit,
     save_limits,
 )
+
+from swiggy_core.approval import ApprovalView, approval_amount
+from swiggy_core.errors import ErrorCode
 from swiggy_core.parsers import CartLine
-from swiggy_core.store import ChatStore, NewApproval
+from swiggy_core.store import ChatStore
 
 USER = "asha@sandbox"
 # 20:00 UTC on the 22nd is already the 23rd in India (UTC+5:30).
@@ -165,20 +166,9 @@ def test_the_summary_names_both_limits_and_today() -> None:
 
 def _approval(store: ChatStore, status: str, facts: dict[str, object] | None) -> str:
     conversation = store.create_conversation(USER, "food")
-    record = store.create_approval(
-        NewApproval(
-            user_id=USER,
-            conversation_id=conversation,
-            vertical_id="food",
-            server_key="instamart",
-            tool="checkout",
-            arguments={"addressId": "a1"},
-            digest="d",
-            view={},
-            tool_use_id="toolu_1",
-            expires_at=EVENING_UTC + timedelta(minutes=10),
-        )
-    )
+    fields = {"user_id": USER, "arguments": {"addressId": "a1"}, "digest": "d", "view": {}}
+    expires_at = EVENING_UTC + timedelta(minutes=10)
+    record = store.create_approval(new_approval(conversation, expires_at=expires_at, **fields))
     if status != "pending":
         assert store.transition_approval(record.id, ["pending"], status, result=facts)
     return record.id

@@ -4,9 +4,10 @@ minute, counted separately per person and server, shared by every budget on one 
 from __future__ import annotations
 
 import logging
-import socket
 
 import pytest
+from closed_port import closed_port
+from hand_clock import HandClock
 
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.shared_state import MemoryState, RedisState, person_key
@@ -16,20 +17,9 @@ from swiggy_sandbox.servers import WRITE_TOOLS
 WINDOW_START = 1_800_000_000.0  # a minute begins here
 
 
-class FakeClock:
-    def __init__(self, at: float = WINDOW_START + 40) -> None:
-        self.at = at
-
-    def __call__(self) -> float:
-        return self.at
-
-    def advance(self, seconds: float) -> None:
-        self.at += seconds
-
-
-def budget_pair() -> tuple[RateBudget, RateBudget, FakeClock]:
+def budget_pair() -> tuple[RateBudget, RateBudget, HandClock]:
     """Two budgets (two app processes) over one state, on one clock."""
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 40)
     state = MemoryState(clock=clock)
     return RateBudget(state, clock=clock), RateBudget(state, clock=clock), clock
 
@@ -87,7 +77,7 @@ def test_the_next_minute_brings_a_fresh_budget() -> None:
 
 
 def test_limits_are_configurable_and_other_servers_are_named_by_key() -> None:
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 40)
     state = MemoryState(clock=clock)
     budget = RateBudget(state, calls_per_minute=2, writes_per_minute=1, clock=clock)
     assert budget.take("alice", "my-notes", "create_note") is None
@@ -100,10 +90,7 @@ def test_limits_are_configurable_and_other_servers_are_named_by_key() -> None:
 def test_when_counting_fails_the_call_is_allowed_and_a_warning_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    state = RedisState(f"redis://:budget-secret-pw@127.0.0.1:{port}/0")
+    state = RedisState(f"redis://:budget-secret-pw@127.0.0.1:{closed_port()}/0")
     budget = RateBudget(state)
     with caplog.at_level(logging.WARNING):
         assert budget.take("alice", "food", "update_food_cart") is None
@@ -113,7 +100,7 @@ def test_when_counting_fails_the_call_is_allowed_and_a_warning_logged(
 
 
 def test_the_counters_name_a_person_only_by_a_digest() -> None:
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 40)
     state = MemoryState(clock=clock)
     budget = RateBudget(state, clock=clock)
     people = ("b-4f9a0c1d2e3b4a5f@sandbox", "asha.rao@example.com@swiggy")

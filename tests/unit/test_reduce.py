@@ -3,8 +3,9 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_cases import ANY_KEY, MANY_JSON_EXAMPLES, JsonCase, json_cases
 
 from swiggy_core.constants import LARGE_RESULT_CHARS
 from swiggy_core.conversation import (
@@ -397,35 +398,15 @@ def test_lone_surrogates_come_out_encodable():
     assert _strict_loads(out)["id"] == "a1"
 
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda children: (
-        st.lists(children, max_size=8)
-        | st.dictionaries(
-            st.sampled_from(["id", "name", "price", "description", "imageUrl", "rating"])
-            | st.text(max_size=12),
-            children,
-            max_size=8,
-        )
-    ),
-    max_leaves=80,
-)
+# Keys of real results as well as any text, so that the reducer's own rules are exercised.
+RESULT_KEYS = st.sampled_from(["id", "name", "price", "description", "imageUrl", "rating"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    value=json_values,
-    limit=st.integers(min_value=0, max_value=800),
-    indent=st.sampled_from([None, 2]),
-    query=st.text(max_size=20),
-)
-def test_property_json_in_json_out_within_the_limit(value, limit, indent, query):
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
-    reduced = reduce_for_model(text, limit=limit, query=query)
+@MANY_JSON_EXAMPLES
+@given(case=json_cases(max_leaves=80, max_limit=800, keys=RESULT_KEYS | ANY_KEY))
+def test_property_json_in_json_out_within_the_limit(case: JsonCase):
+    value, text, limit = case.value, case.text, case.limit
+    reduced = reduce_for_model(text, limit=limit, query=case.query)
     if len(text) <= limit:
         assert reduced == Reduced(text, (), False)
         return

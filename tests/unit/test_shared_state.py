@@ -4,13 +4,14 @@ Redis or memory from REDIS_URL; pending sign-ins kept in a shared state."""
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import traceback
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from closed_port import closed_port
+from hand_clock import HandClock
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.oauth import MemoryPendingStore, PendingAuthorization
@@ -27,24 +28,6 @@ from swiggy_core.shared_state import (
 
 PASSWORD = "hunter2-redis-password"
 WINDOW_START = 1_800_000_000.0  # a multiple of 60: a minute begins here
-
-
-class FakeClock:
-    def __init__(self, at: float = WINDOW_START + 30) -> None:
-        self.at = at
-
-    def __call__(self) -> float:
-        return self.at
-
-    def advance(self, seconds: float) -> None:
-        self.at += seconds
-
-
-def dead_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def pending(state: str = "state-abc", *, user: str = "alice@sandbox") -> PendingAuthorization:
@@ -70,7 +53,7 @@ def _fresh_choice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_values_expire_after_their_ttl_and_set_if_absent_wins_once() -> None:
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 30)
     state = MemoryState(clock=clock)
     state.set("a", "1", ttl=10)
     state.set("forever", "x")
@@ -89,7 +72,7 @@ def test_values_expire_after_their_ttl_and_set_if_absent_wins_once() -> None:
 
 
 def test_keys_lists_live_keys_by_prefix() -> None:
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 30)
     state = MemoryState(clock=clock)
     state.set("health:food", "{}")
     state.set("health:im", "{}", ttl=1)
@@ -101,7 +84,7 @@ def test_keys_lists_live_keys_by_prefix() -> None:
 
 
 def test_hit_counts_within_a_window_and_starts_over_in_the_next() -> None:
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 30)
     state = MemoryState(clock=clock)
     assert [state.hit("k", 60) for _ in range(3)] == [1, 2, 3]
     assert state.hit("other", 60) == 1
@@ -145,38 +128,44 @@ def test_without_redis_url_the_state_is_memory() -> None:
     assert isinstance(pending_store(), MemoryPendingStore)
 
 
+def _fallen_back_to_memory(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, url: str, calls: int
+) -> str:
+    """`calls` calls of shared_state() with REDIS_URL set to `url` (warnings captured): each
+    gave a MemoryState and nothing shows the password; the problem reported."""
+    monkeypatch.setenv("REDIS_URL", url)
+    with caplog.at_level(logging.WARNING):
+        states = [shared_state() for _ in range(calls)]
+        problem = shared_state_problem()
+    assert all(isinstance(state, MemoryState) for state in states)
+    assert problem is not None
+    assert PASSWORD not in caplog.text and PASSWORD not in problem
+    return problem
+
+
 def test_a_malformed_redis_url_falls_back_to_memory_with_a_coded_message(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setenv("REDIS_URL", f"mysql://app:{PASSWORD}@db.example/0")
-    with caplog.at_level(logging.WARNING):
-        state = shared_state()
-        shared_state()
-        problem = shared_state_problem()
-    assert isinstance(state, MemoryState)
-    assert problem is not None and problem.startswith("[E-1001] REDIS_URL is set but cannot")
+    url = f"mysql://app:{PASSWORD}@db.example/0"
+    problem = _fallen_back_to_memory(monkeypatch, caplog, url, calls=2)
+    assert problem.startswith("[E-1001] REDIS_URL is set but cannot")
     assert "is not a Redis URL" in problem and "this process only" in problem
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1  # once per process, not per call
-    assert PASSWORD not in caplog.text and PASSWORD not in problem
 
 
 def test_an_unreachable_redis_falls_back_and_never_shows_its_password(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setenv("REDIS_URL", f"redis://:{PASSWORD}@127.0.0.1:{dead_port()}/0")
-    with caplog.at_level(logging.WARNING):
-        state = shared_state()
-    problem = shared_state_problem()
-    assert isinstance(state, MemoryState)
-    assert problem is not None and "[E-1001]" in problem and "ConnectionError" in problem
+    url = f"redis://:{PASSWORD}@127.0.0.1:{closed_port()}/0"
+    problem = _fallen_back_to_memory(monkeypatch, caplog, url, calls=1)
+    assert "[E-1001]" in problem and "ConnectionError" in problem
     assert "redis://:***@127.0.0.1" in problem
-    assert PASSWORD not in problem and PASSWORD not in caplog.text
     assert isinstance(pending_store(), MemoryPendingStore)
 
 
 def test_a_redis_that_fails_later_raises_a_coded_error_without_the_password() -> None:
-    state = RedisState(f"redis://user:{PASSWORD}@127.0.0.1:{dead_port()}/0")
+    state = RedisState(f"redis://user:{PASSWORD}@127.0.0.1:{closed_port()}/0")
     with pytest.raises(SharedStateError) as caught:
         state.get("anything")
     assert caught.value.code is ErrorCode.STORE_FAILED
@@ -186,7 +175,7 @@ def test_a_redis_that_fails_later_raises_a_coded_error_without_the_password() ->
 
 
 def test_pending_sign_ins_in_a_shared_state_are_claimed_once() -> None:
-    clock = FakeClock()
+    clock = HandClock(WINDOW_START + 30)
     shared = MemoryState(clock=clock)
     here, there = RedisPendingStore(shared), RedisPendingStore(shared)
     started = pending()
