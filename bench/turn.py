@@ -29,8 +29,8 @@ from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.engine import TurnSetup, make_client
 from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage
-from swiggy_core.session import ChatSession
 from swiggy_core.store import ChatStore
+from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.connector import Finish
 from swiggy_sandbox.connector.brains import FunctionAgentBrain
 from swiggy_sandbox.emulator import EmulatorServer

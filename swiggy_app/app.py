@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the SDKs (anthropic, mcp) load on the first turn, not the f
     import anthropic
 
     from swiggy_core.engine import TurnSetup
-    from swiggy_core.session import ChatSession
+    from swiggy_core.turn.session import ChatSession
     from swiggy_sandbox.runtime import SandboxServices
 
 Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
@@ -173,7 +173,7 @@ class Visit:
     ) -> ChatSession:
         """The core session of one conversation (the newest stored one when `None`)."""
         from swiggy_core.mcp.manager import shared_manager
-        from swiggy_core.session import ChatSession
+        from swiggy_core.turn.session import ChatSession
 
         if conversation_id is None:
             conversation_id = self.app.chats.newest(self.user_id, vertical_id)

@@ -23,7 +23,7 @@ class DeleteOutcome:
 
 def _replying_here(conversation_id: str) -> bool:
     # Imported here: the turn machinery loads the model SDKs, which a plain page does not need.
-    from swiggy_core.turn_handle import running_turn
+    from swiggy_core.turn.handle import running_turn
 
     return running_turn(conversation_id) is not None
 

@@ -27,7 +27,7 @@ def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
     """Settle the sandbox world's cut-off confirmations; returns how many chats it looked at."""
     from swiggy_core.engine import TurnSetup, make_client
     from swiggy_core.mcp.manager import shared_manager
-    from swiggy_core.session import ChatSession
+    from swiggy_core.turn.session import ChatSession
 
     if sandbox is None:
         return 0

@@ -11,14 +11,14 @@ ran (or may have run) cannot be redone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from swiggy_core.actions import REDO_TAG, check_typed, typed_message, visible_text
 from swiggy_core.errors import ActionRefused, ErrorCode, InputError
 from swiggy_core.models import ChatMessage, MessageMeta, TextBlock, ToolResultBlock, tool_pairs
-from swiggy_core.store import ApprovalRecord
+from swiggy_core.store import ApprovalRecord, ChatStore
 from swiggy_core.store.approval_states import COUNTED
 
 EDIT_NOTE_FOR_MODEL: Final = (
@@ -118,3 +118,12 @@ def _spent_after(
     """Whether an approval asked for after `start` was confirmed (it ran or may have)."""
     asked = {pair.use.id for pair in tool_pairs(history[start:])}
     return any(record.tool_use_id in asked and record.status in COUNTED for record in approvals)
+
+
+def approvals_to_redo(
+    store: ChatStore, conversation_id: str | None
+) -> Callable[[], list[ApprovalRecord]]:
+    """The chat's approvals, read when the redo is built (after settling)."""
+    if conversation_id is None:
+        raise ActionRefused(NOTHING_TO_REDO, code=ErrorCode.NOTHING_TO_REDO)
+    return lambda: store.approvals_for(conversation_id)

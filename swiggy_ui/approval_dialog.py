@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from swiggy_core.approval import ApprovalView, approval_amount
+from swiggy_core.approval.limits import SpendingLimitExceeded, budget_for, check_spend
 from swiggy_core.errors import ErrorCode
 from swiggy_core.formatting import rupees
-from swiggy_core.limits import SpendingLimitExceeded, budget_for, check_spend
 from swiggy_core.store import ApprovalRecord, ChatStore, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state

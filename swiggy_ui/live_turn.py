@@ -20,7 +20,7 @@ from swiggy_core.engine import (
     ToolFinished,
     ToolStarted,
 )
-from swiggy_core.turn_handle import HEARTBEAT_SECONDS, Heartbeat, TurnHandle
+from swiggy_core.turn.handle import HEARTBEAT_SECONDS, Heartbeat, TurnHandle
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.safe_text import markdown_text, plain

@@ -34,7 +34,7 @@ from swiggy_ui.signin_state import current_token
 
 if TYPE_CHECKING:  # the SDKs (anthropic, mcp) load on the first turn, not the first page
     from swiggy_core.engine import TurnSetup
-    from swiggy_core.session import ChatSession
+    from swiggy_core.turn.session import ChatSession
 
 MODE_LABELS: dict[str, str] = {
     "offline_demo": "Offline demo · sandbox planner and sandbox Swiggy",

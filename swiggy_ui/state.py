@@ -16,7 +16,7 @@ from swiggy_core.models import CardAction, ChatMessage, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
 
 if TYPE_CHECKING:  # the engine (and its SDKs) loads with the first turn, not the first page
-    from swiggy_core.turn_handle import TurnHandle
+    from swiggy_core.turn.handle import TurnHandle
 
 PENDING_ACTION = "pending_action"
 BACKEND = "backend"

@@ -15,13 +15,13 @@ import streamlit as st
 from swiggy_core.actions import visible_text
 from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.models import ChatMessage, ErrorInfo
-from swiggy_core.turn_handle import TurnHandle
+from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.safe_text import markdown_text
 
 if TYPE_CHECKING:  # the session (and the SDKs) load with the first turn, not the first page
-    from swiggy_core.session import ChatSession
+    from swiggy_core.turn.session import ChatSession
 
 EDIT_LABEL = "Edit message"
 REGENERATE_LABEL = "Regenerate"

@@ -11,13 +11,13 @@ import streamlit as st
 from swiggy_core.constants import SWIGGY_ORDERS_URL
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ChatMessage, ErrorInfo
-from swiggy_core.turn_lease import ELSEWHERE_MESSAGE
+from swiggy_core.turn.lease import ELSEWHERE_MESSAGE
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.banners import error_banner
 
 if TYPE_CHECKING:  # the session (and the SDKs) load with the first turn, not the first page
-    from swiggy_core.session import ChatSession
+    from swiggy_core.turn.session import ChatSession
 
 # How often a page waiting for another window's reply looks at the chat's lease.
 ELSEWHERE_POLL_SECONDS = 2.0

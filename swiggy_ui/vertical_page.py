@@ -17,9 +17,9 @@ from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.parsers import AddressItem
 from swiggy_core.report import report_tool_failure
-from swiggy_core.session import ChatSession
 from swiggy_core.store import StoreError
-from swiggy_core.turn_handle import TurnHandle
+from swiggy_core.turn.handle import TurnHandle
+from swiggy_core.turn.session import ChatSession
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_ui import chat, state, turn_states
 from swiggy_ui.address_chooser import DELIVERY_SERVERS, render_address_chooser

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from swiggy_core.approval.request_tool import AnswerKind, ApprovalAnswer
 from swiggy_core.approval.view import Reader
-from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.parsers import (

@@ -16,9 +16,9 @@ import json
 from typing import Any, Final
 
 from swiggy_core.approval.execute import Execution, outcome_of, reconcile
+from swiggy_core.approval.request_tool import AnswerKind, ApprovalAnswer
 from swiggy_core.approval.run_action import unknown_action
 from swiggy_core.approval.view import Reader
-from swiggy_core.approval_tool import AnswerKind, ApprovalAnswer
 from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord
 from swiggy_core.store.approval_states import ApprovalStatus

@@ -9,10 +9,12 @@ is the shop's say: each spending tool names its preparation.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Final
 
 from swiggy_core.approval.booking import prepare_booking
 from swiggy_core.approval.cart_order import CASH_ON_DELIVERY, prepare_cart_order
+from swiggy_core.approval.limits import AMOUNT_KEY, DAY_KEY, Budget, check_spend, india_day, paise
 from swiggy_core.approval.records import (
     AddressChoice,
     ApprovalInvalid,
@@ -21,9 +23,9 @@ from swiggy_core.approval.records import (
     Reader,
     Spend,
 )
-from swiggy_core.approval_tool import ApprovalRequest
-from swiggy_core.limits import Budget, check_spend, paise
+from swiggy_core.approval.request_tool import ApprovalRequest
 from swiggy_core.shops import Preparation, shop_for
+from swiggy_core.store import ApprovalRecord
 from swiggy_core.verticals import Vertical
 
 # How each kind of spending tool is prepared (and, with the same reads, re-checked).
@@ -139,3 +141,14 @@ __all__ = [
     "recheck",
     "same_order",
 ]
+
+
+def spend_facts(record: ApprovalRecord, now: datetime) -> dict[str, Any]:
+    """What a running spend counts against the daily limit (paise, India date): stored on
+    the approval in the compare-and-set that confirms it, before its call runs."""
+    return {AMOUNT_KEY: spend_amount(record) or 0, DAY_KEY: india_day(now)}
+
+
+def spend_amount(record: ApprovalRecord) -> int | None:
+    """What the approval spends, in paise (None when its total could not be read)."""
+    return approval_amount(ApprovalView.model_validate(record.view))

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, Required, TypedDict
 
-from swiggy_core.approval_tool import approval_tool
+from swiggy_core.approval.request_tool import approval_tool
 from swiggy_core.constants import (
     BETA_MCP_CLIENT,
     BETAS,

@@ -3,7 +3,7 @@
 Like `llm`'s `Model.execute()` or pydantic-ai's `Model.request_stream()`: the caller
 builds the request once and iterates; the last event is `TurnDone`, and the generator
 returns the same `TurnResult`. Anything with this shape can run a turn
-(`swiggy_core.turns.stream_turn`); the app's two are the connector and the local engine.
+(`swiggy_core.turn.model_turn.stream_turn`); the app's two are the connector and the local engine.
 """
 
 from __future__ import annotations

@@ -9,15 +9,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from swiggy_core.session import ChatSession
-from swiggy_core.turn_handle import TurnHandle
-
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import APPROVAL_TOOL_NAME, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, make_client
 from swiggy_core.mcp import McpManager
 from swiggy_core.parsers import AddressItem
 from swiggy_core.store import ApprovalRecord, ChatStore
+from swiggy_core.turn.handle import TurnHandle
+from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, TurnContext
 from swiggy_sandbox.emulator import EmulatorServer
 from swiggy_sandbox.servers import SandboxHttpServer

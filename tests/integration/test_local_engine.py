@@ -17,7 +17,6 @@ from typing import Any
 import anthropic
 import pytest
 from pydantic import ValidationError
-from swiggy_core.turns import stream_turn
 from turn_drain import drain
 
 from swiggy_core.actions import CardAction, action_message, typed_message
@@ -57,6 +56,7 @@ from swiggy_core.models import (
     result_text,
 )
 from swiggy_core.parsers import parse_tool_result
+from swiggy_core.turn.model_turn import stream_turn
 from swiggy_sandbox.connector import CallClientTool, Finish, ScriptedAgentBrain, TurnContext
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedTurn
 from swiggy_sandbox.emulator.script import text_block, tool_use_block

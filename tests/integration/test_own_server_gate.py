@@ -18,13 +18,13 @@ from asgi_thread import AsgiThread
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from session_peers import Shop, finish, new_session
-from swiggy_core.session import ChatSession
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV, APPROVAL_TOOL_NAME
 from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig
 from swiggy_core.store import ChatStore
+from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.connector import CallClientTool, Finish, TurnContext
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True)

@@ -11,14 +11,14 @@ import threading
 
 import pytest
 from session_peers import Shop, ask_checkout, asked_to_place, echo, finish, free_table, new_session
-from swiggy_core.limits import SpendingLimits, save_limits
-from swiggy_core.session import ChatSession
 
 from swiggy_core.actions import typed_message
+from swiggy_core.approval.limits import SpendingLimits, save_limits
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ToolResultBlock
 from swiggy_core.store import ApprovalRecord, ChatStore
+from swiggy_core.turn.session import ChatSession
 
 LIMIT = ErrorCode.SPENDING_LIMIT.value
 

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 from session_peers import ADDRESS, Shop, finish, free_table, new_session
-from swiggy_core.limits import india_day
-from swiggy_core.session import ChatSession
-from swiggy_core.turn_handle import running_count
-from swiggy_core.turn_lease import TurnElsewhere, TurnGate
 
 from swiggy_core.actions import typed_message
+from swiggy_core.approval.limits import india_day
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.store import ChatStore
+from swiggy_core.turn.handle import running_count
+from swiggy_core.turn.lease import TurnElsewhere, TurnGate
+from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.emulator import EmulatorServer, Fault, ScriptedBrain, ScriptedTurn, text_turn
 from swiggy_sandbox.emulator.script import text_block, tool_use_block
 

@@ -28,7 +28,6 @@ from session_peers import (
     tool_call,
 )
 from sqlalchemy import text
-from swiggy_core.session import ChatSession
 
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
@@ -41,6 +40,7 @@ from swiggy_core.mcp.config import ResolvedServer, ServerConfig
 from swiggy_core.models import McpToolUseBlock
 from swiggy_core.shared_state import MemoryState
 from swiggy_core.store import ChatStore
+from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.connector import CallClientTool, Finish, TurnContext
 
 ENGINES = ["connector", "local"]

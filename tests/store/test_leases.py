@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from swiggy_core.store import ChatStore
-from swiggy_core.turn_lease import TurnElsewhere, TurnGate
+from swiggy_core.turn.lease import TurnElsewhere, TurnGate
 
 TTL = timedelta(seconds=30)
 T0 = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)

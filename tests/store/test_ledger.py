@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from approval_records import new_approval
-from swiggy_core.limits import Budget, SpendingLimitExceeded, SpendingLimits, check_spend
 
+from swiggy_core.approval.limits import Budget, SpendingLimitExceeded, SpendingLimits, check_spend
 from swiggy_core.store import ApprovalStatus, ChatStore
 from swiggy_core.store.approval_states import ALLOWED, FINAL, check_moves
 

@@ -11,9 +11,9 @@ from uihelpers import buttons, open_page, store_user, texts, use_scripted_model
 from swiggy_core.actions import typed_message
 from swiggy_core.engine import TurnSetup, make_client
 from swiggy_core.mcp.manager import shared_manager
-from swiggy_core.session import ChatSession
 from swiggy_core.store import ChatStore
-from swiggy_core.turn_handle import running_turn
+from swiggy_core.turn.handle import running_turn
+from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.emulator import Fault, text_turn
 
 FORGED = [

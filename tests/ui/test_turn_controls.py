@@ -8,9 +8,9 @@ import os
 
 from uihelpers import buttons, open_page, store_user, texts
 
-from swiggy_core.session import ChatSession
 from swiggy_core.store import ChatStore
 from swiggy_core.store.approval_states import COUNTED, ApprovalStatus
+from swiggy_core.turn.session import ChatSession
 from swiggy_ui.live_turn import LATE_STOP_NOTE
 from swiggy_ui.turn_controls import ASKED_AGAIN_CAPTION, EDIT_LABEL, EDITED_CAPTION
 

@@ -8,12 +8,12 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from swiggy_core.turn_lease import TurnGate
 from uihelpers import buttons, open_page, texts
 
 from swiggy_core.actions import typed_message
 from swiggy_core.models import ChatMessage, TextBlock
 from swiggy_core.store import ChatStore
+from swiggy_core.turn.lease import TurnGate
 
 BROWSER = "fedcba9876543210fedcba9876543210"
 PERSON = f"b-{BROWSER}@sandbox"

@@ -1,6 +1,6 @@
 """The approval tool and the request builder: spenders are never offered, in either mode."""
 
-from swiggy_core.approval_tool import ApprovalAnswer, approval_tool, spending_tools_for
+from swiggy_core.approval.request_tool import ApprovalAnswer, approval_tool, spending_tools_for
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.engine import TurnSetup, build_turn_params
 from swiggy_core.models import ChatMessage

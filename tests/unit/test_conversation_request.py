@@ -8,7 +8,7 @@ import httpx2
 import pytest
 
 from swiggy_core.actions import CardAction, action_message, typed_message
-from swiggy_core.approval_tool import approval_tool
+from swiggy_core.approval.request_tool import approval_tool
 from swiggy_core.constants import (
     APPROVAL_TOOL_NAME,
     BETA_MCP_CLIENT,

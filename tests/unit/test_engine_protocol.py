@@ -23,7 +23,7 @@ from swiggy_core.engine import (
 from swiggy_core.hooks import CallScope
 from swiggy_core.mcp import McpManager
 from swiggy_core.models import ChatMessage, TextBlock, TurnResult
-from swiggy_core.turns import stream_turn
+from swiggy_core.turn.model_turn import stream_turn
 
 NOW = datetime(2026, 11, 20, 7, 30, tzinfo=UTC)
 

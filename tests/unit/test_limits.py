@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from approval_records import new_approval
-from swiggy_core.limits import (
+
+from swiggy_core.approval import ApprovalView, approval_amount
+from swiggy_core.approval.limits import (
     Budget,
     SpendingLimitExceeded,
     SpendingLimits,
@@ -19,8 +21,6 @@ from swiggy_core.limits import (
     parse_limit,
     save_limits,
 )
-
-from swiggy_core.approval import ApprovalView, approval_amount
 from swiggy_core.errors import ErrorCode
 from swiggy_core.parsers import CartLine
 from swiggy_core.store import ChatStore

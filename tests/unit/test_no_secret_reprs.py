@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from swiggy_core import logsafe
+from swiggy_core.approval.steps import SessionSteps
 from swiggy_core.engine import TurnSetup, make_client
 from swiggy_core.engine.local_tools import LocalTools
 from swiggy_core.hooks import NO_HOOKS, CallScope
@@ -28,10 +29,9 @@ from swiggy_core.logsafe.records import WITHHELD
 from swiggy_core.mcp import McpManager
 from swiggy_core.mcp.connection import Connection
 from swiggy_core.mcp.transports import endpoint_for
-from swiggy_core.session import ChatSession
-from swiggy_core.session_steps import SessionSteps
 from swiggy_core.settings import load_settings
 from swiggy_core.store import ChatStore
+from swiggy_core.turn.session import ChatSession
 from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.connector.toolsets import ServerSpec, Toolset, servers
 from swiggy_sandbox.emulator.script import RecordedRequest

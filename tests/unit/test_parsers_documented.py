@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from swiggy_core.approval import ApprovalInvalid, prepare
-from swiggy_core.approval_tool import ApprovalRequest
+from swiggy_core.approval.request_tool import ApprovalRequest
 from swiggy_core.cart import derive_cart
 from swiggy_core.models import ChatMessage, McpToolResultBlock, McpToolUseBlock, TextContent
 from swiggy_core.parsers import (

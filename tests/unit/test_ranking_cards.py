@@ -23,7 +23,7 @@ from swiggy_core.parsers import (
 )
 from swiggy_core.parsers.cards import latest_request, parse_cards
 from swiggy_core.ranking import fit_card
-from swiggy_core.session_support import reply_message
+from swiggy_core.turn.approval_requests import reply_message
 from swiggy_sandbox.catalog import load_catalog
 from swiggy_sandbox.catalog.wire import product_wire
 

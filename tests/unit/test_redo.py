@@ -19,7 +19,7 @@ from swiggy_core.redo import (
     regenerate_message,
 )
 from swiggy_core.store import ApprovalRecord, ApprovalStatus
-from swiggy_core.turn_handle import start_turn
+from swiggy_core.turn.handle import start_turn
 
 NOW = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
 

@@ -3,7 +3,7 @@ the page was drawn is looked at again (it was marked done and never settled)."""
 
 from __future__ import annotations
 
-from swiggy_core.session_settle import Settled
+from swiggy_core.approval.on_sight import Settled
 from swiggy_ui import turn_states
 from swiggy_ui.state import VerticalChat
 

@@ -8,7 +8,7 @@ import tracemalloc
 import uuid
 
 from swiggy_core.engine import TextDelta
-from swiggy_core.turn_handle import TurnHandle, running_count, running_turn, start_turn
+from swiggy_core.turn.handle import TurnHandle, running_count, running_turn, start_turn
 
 TURNS = 1_000
 

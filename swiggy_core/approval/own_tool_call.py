@@ -6,18 +6,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from swiggy_core.approval.own_tools import OwnTool, action_digest
+from swiggy_core.approval.request_tool import ApprovalAnswer, outcome_error
 from swiggy_core.approval.run_action import run_action
 from swiggy_core.approval.settle import CALLING_KEY, TEXT_KEY, TOLD_KEY
-from swiggy_core.approval_tool import ApprovalAnswer, outcome_error
 from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted
 from swiggy_core.errors import ErrorCode
 from swiggy_core.faultpoints import pause_point
 from swiggy_core.mcp.manager import ToolOutput
 from swiggy_core.store import ApprovalRecord, ApprovalStatus
-from swiggy_core.turn_handle import TurnHandle
+from swiggy_core.turn.handle import TurnHandle
 
 if TYPE_CHECKING:
-    from swiggy_core.session_steps import SessionSteps
+    from swiggy_core.approval.steps import SessionSteps
 
 GONE = "That server or tool is no longer available as it was when you were asked."
 _RESULT_KEEP_CHARS = 20_000

@@ -12,27 +12,26 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
 from swiggy_core.approval import ApprovalView, prepare
-from swiggy_core.approval.settle import decided_answer
-from swiggy_core.approval.view import same_order
-from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest, outcome_error
-from swiggy_core.errors import ActionRefused, ErrorCode
-from swiggy_core.limits import (
+from swiggy_core.approval.limits import (
     Budget,
     SpendingLimitExceeded,
     check_spend,
     india_day,
     load_limits,
 )
+from swiggy_core.approval.on_sight import append_answer
+from swiggy_core.approval.request_tool import ApprovalAnswer, ApprovalRequest, outcome_error
+from swiggy_core.approval.settle import decided_answer
+from swiggy_core.approval.view import same_order, spend_amount, spend_facts
+from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.models import ErrorInfo
 from swiggy_core.parsers import AddressItem
-from swiggy_core.session_settle import append_answer
-from swiggy_core.session_steps import spend_amount, spend_facts
-from swiggy_core.session_support import not_pending_error
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
+from swiggy_core.turn.approval_requests import not_pending_error
 from swiggy_core.verticals import get_vertical
 
 if TYPE_CHECKING:
-    from swiggy_core.session_steps import SessionSteps
+    from swiggy_core.approval.steps import SessionSteps
 
 ADDRESS_CHANGED: Final = "Another of your saved addresses was chosen."
 LIMIT_FOR_MODEL: Final = "The app refused it at Confirm (the person's spending limit):"
@@ -54,6 +53,21 @@ def begin_spend(store: ChatStore, user_id: str, record: ApprovalRecord, now: dat
         detail = {"approval": record.id, "tool": record.tool, "arguments": record.arguments}
         store.record_audit(user_id, "confirm", detail, conversation_id=record.conversation_id)
     return started
+
+
+def begin_confirm(
+    store: ChatStore, user_id: str, record: ApprovalRecord, now: datetime
+) -> ErrorInfo | None:
+    """Start a confirmed spend: None when it may run, or the notice when a limit refused it
+    (recorded as refused). Raises the coded reason when it is no longer pending."""
+    try:
+        started = begin_spend(store, user_id, record, now)
+    except SpendingLimitExceeded as error:
+        refuse_over_limit(store, user_id, record, error)
+        return refused_notice(error)
+    if not started:
+        raise not_pending_error(store, record.id)
+    return None
 
 
 def refuse_over_limit(

@@ -1,6 +1,6 @@
 """Stream one model turn with whichever engine the setup names.
 
-`swiggy_core.session.ChatSession` owns a turn end to end (storing, approvals, audit); this
+`swiggy_core.turn.session.ChatSession` owns a turn end to end (storing, approvals, audit); this
 module only runs the model: Anthropic's connector executes the MCP tools, or this app
 does (the local engine). Either way spending tools are never available to the model.
 The request is built once here; the engine is the only thing that differs.

@@ -11,7 +11,6 @@ and `prepare` / `recheck` validate the action against fresh reads.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,26 +20,12 @@ from swiggy_core.approval import (
     ApprovalInvalid,
     ApprovalView,
     Execution,
-    approval_amount,
     execute,
     placed_ids,
     prepare,
     recheck,
 )
-from swiggy_core.approval.own_tools import ACTION_KIND, OwnTool, find_own_tool, prepare_action
-from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, TOLD_KEY, settle
-from swiggy_core.approval_tool import (
-    ApprovalAnswer,
-    ApprovalRequest,
-    outcome_error,
-    spending_tools_for,
-)
-from swiggy_core.audited import run_hooked
-from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
-from swiggy_core.faultpoints import pause_point
-from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks
-from swiggy_core.limits import (
+from swiggy_core.approval.limits import (
     AMOUNT_KEY,
     DAY_KEY,
     SETTLED_AUDIT,
@@ -49,35 +34,36 @@ from swiggy_core.limits import (
     budget_for,
     india_day,
 )
+from swiggy_core.approval.own_tool_call import execute_action
+from swiggy_core.approval.own_tools import ACTION_KIND, OwnTool, prepare_action
+from swiggy_core.approval.request_tool import (
+    ApprovalAnswer,
+    ApprovalRequest,
+    outcome_error,
+)
+from swiggy_core.approval.settle import BEFORE_KEY, CALLING_KEY, TEXT_KEY, TOLD_KEY, settle
+from swiggy_core.approval.shop_calls import ShopCalls
+from swiggy_core.approval.view import spend_amount
+from swiggy_core.engine import StreamFailed, ToolFinished, ToolStarted, TurnSetup
+from swiggy_core.errors import ErrorCode
+from swiggy_core.faultpoints import pause_point
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.mcp.transports import ServerTarget
-from swiggy_core.models import ErrorInfo, ToolUseBlock
+from swiggy_core.models import ToolUseBlock
 from swiggy_core.parsers import ParsedToolResult
-from swiggy_core.session_actions import execute_action
 from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
-from swiggy_core.turn_handle import TurnHandle
+from swiggy_core.turn.approval_requests import refuse_request
+from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.verticals import Vertical
 
 _RESULT_KEEP_CHARS = 20_000
 CHANGED_FOR_MODEL = "{changed} Nothing was run. Show the current state and ask again."
-TOLD_FOR_MODEL = "The app has shown the person this reason; do not repeat it word for word."
 UNKNOWN_NOTE = (
     "We could not tell whether it went through: check your orders in the Swiggy app before "
     "trying again."
 )
-
-
-def spend_facts(record: ApprovalRecord, now: datetime) -> dict[str, Any]:
-    """What a running spend counts against the daily limit (paise, India date): stored on
-    the approval in the compare-and-set that confirms it, before its call runs."""
-    return {AMOUNT_KEY: spend_amount(record) or 0, DAY_KEY: india_day(now)}
-
-
-def spend_amount(record: ApprovalRecord) -> int | None:
-    """What the approval spends, in paise (None when its total could not be read)."""
-    return approval_amount(ApprovalView.model_validate(record.view))
 
 
 @dataclass(frozen=True)
@@ -111,13 +97,13 @@ class SessionSteps:
         except SpendingLimitExceeded as error:
             # Above a limit: nothing is stored as pending; the person sees the coded reason.
             self._audit("approval_over_limit", {"tool": asked.tool, "reason": error.message})
-            return _refused(handle, asked.tool, error, error.message)
+            return refuse_request(handle, asked.tool, error, error.message)
         except ApprovalInvalid as error:
             self._audit("approval_refused", {"tool": asked.tool, "reason": error.for_model})
-            return _refused(handle, asked.tool, error, error.for_model)
+            return refuse_request(handle, asked.tool, error, error.for_model)
         except McpCallError as error:
             self._audit("approval_refused", {"tool": asked.tool, "reason": error.message})
-            return _refused(handle, asked.tool, error, error.message)
+            return refuse_request(handle, asked.tool, error, error.message)
         self.store.supersede_approvals(conversation_id)  # one open question at a time
         record = self.store.create_approval(
             NewApproval(
@@ -264,41 +250,28 @@ class SessionSteps:
             return f"{what} changed since you were asked (another tab or an edit)."
         return None
 
+    @property
+    def calls(self) -> ShopCalls:
+        """The calls the app runs itself for this approval (audited)."""
+        return ShopCalls(
+            self.user_id, self.vertical, self.setup, self.manager, self.conversation_id
+        )
+
     def read(self, tool: str, arguments: dict[str, Any]) -> str:
         """One read of the vertical's server, audited (the app's own call)."""
-        return self._call(tool, arguments)
-
-    @property
-    def _hooks(self) -> ToolHooks:
-        return self.setup.hooks or NO_HOOKS
-
-    def _scope(self) -> CallScope:
-        return CallScope(self.user_id, self.vertical.id, self.conversation_id)
+        return self.calls.read(tool, arguments)
 
     def own_tool(self, name: str) -> OwnTool | None:
         """The person's own server's tool the model asked for, if it needs confirming."""
-        if name in spending_tools_for(self.vertical) or not self.setup.extra_servers:
-            return None
-        policy = self.vertical.tool_policy
-        servers = self.setup.extra_servers
-        return find_own_tool(servers, self.manager, policy, name, user=self.user_id)
+        return self.calls.own_tool(name)
 
     def call_server(
         self, target: ServerTarget, token: str | None, key: str, tool: str, args: dict[str, Any]
     ) -> ToolOutput:
-        """One call the app runs itself, through the session's post hooks (the audit)."""
-        info = self._scope().info(key, tool, args)
-        run = lambda: self.manager.call_tool(target, token, tool, args, user=self.user_id)  # noqa: E731
-        return run_hooked(info, run, self._hooks.after)
+        return self.calls.call_server(target, token, key, tool, args)
 
     def _call(self, tool: str, arguments: dict[str, Any]) -> str:
-        server = self.vertical.server
-        url = self.setup.server_url(server.key, server.url)
-        output = self.call_server(url, self.setup.swiggy_token, server.key, tool, arguments)
-        text = output.envelope_text()  # the JSON envelope, also when the text was a summary
-        if output.is_error and not _is_envelope(text):
-            return json.dumps({"success": False, "error": {"message": output.text}})
-        return text
+        return self.calls.call(tool, arguments)
 
     def _audit(
         self, action: str, detail: dict[str, Any], conversation_id: str | None = None
@@ -307,32 +280,5 @@ class SessionSteps:
         self.store.record_audit(self.user_id, action, detail, conversation_id=conversation_id)
 
 
-def _is_envelope(text: str) -> bool:
-    try:
-        payload = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(payload, dict) and "success" in payload
-
-
 def _placed_id(card: ParsedToolResult) -> str | None:
     return getattr(card, "order_id", None) or getattr(card, "booking_id", None)
-
-
-def _error(code: ErrorCode, message: str) -> ErrorInfo:
-    return ErrorInfo(code=code.value, category="approval", message=message)
-
-
-def _refused(
-    handle: TurnHandle, tool: str, error: SwiggyAssistantError, for_model: str
-) -> ApprovalAnswer:
-    """A request refused before the person was asked: the notice says why, in their words;
-    the model hears its own reason and that the person has been told."""
-    handle.publish(StreamFailed(error=_error(error.code, error.message)))
-    return ApprovalAnswer(
-        approval="refused",
-        tool=tool,
-        message=f"{for_model} {TOLD_FOR_MODEL}",
-        shown=error.message,
-        code=error.code.value,
-    )

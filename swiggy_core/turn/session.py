@@ -1,86 +1,60 @@
 """One conversation's turns, owned by the core from the person's message to the stored result.
 
-`ChatSession.send` takes the chat's lease (one reply at a time, across replicas), stores
-the person's message before the model is called, then runs the turn on its own thread
-(`turn_handle`), so no rerun, click, page switch or closed tab can skip the bookkeeping:
-partial and final content, parsed cards, usage, approvals and audit are stored in a
-`finally`, and the lease is given back after that. Pages only render the handle's events.
-
-Spending never happens inside a model turn. The model asks through `request_confirmation`;
-the session stores a pending approval; `confirm` runs that exact call once (compare-and-set
-pending → executing in the database, within the person's limits) and gives the outcome back
-to the model. A confirmation cut off by a crash is settled on sight (`session_settle`).
+`send` takes the chat's lease (one reply at a time, across replicas), stores the person's
+message before the model is called, and runs the reply on its own thread (`turn.handle`):
+no rerun, click or closed tab can skip the bookkeeping stored in its `finally`. Spending
+never happens inside a model turn: the model asks through `request_confirmation`, and
+`confirm` runs that exact stored call once (`swiggy_core.approval`).
 """
 
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import anthropic
 
-from swiggy_core import session_confirm
-from swiggy_core.constants import APPROVAL_TTL_SECONDS
-from swiggy_core.engine import RetryPolicy, StreamFailed, TurnDone, TurnSetup
-from swiggy_core.errors import ActionRefused, ErrorCode, SwiggyAssistantError
-from swiggy_core.hook_rules import default_hooks
-from swiggy_core.hooks import CallScope, ToolHooks
-from swiggy_core.limits import (
-    SpendingLimitExceeded,
+from swiggy_core.approval import decision as session_confirm
+from swiggy_core.approval.on_sight import (
+    Settled,
+    append_answer,
+    last_is_unanswered,
+    settle_conversation,
+    settle_held,
 )
+from swiggy_core.approval.steps import SessionSteps
+from swiggy_core.constants import APPROVAL_TTL_SECONDS
+from swiggy_core.engine import RetryPolicy, StreamFailed, TurnSetup
+from swiggy_core.hook_rules import default_hooks
+from swiggy_core.hooks import CallScope
 from swiggy_core.logsafe import install_redaction, redaction_installed, register_secret
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager
-from swiggy_core.models import (
-    ChatMessage,
-    TurnResult,
-)
+from swiggy_core.models import ChatMessage, ErrorInfo, TurnResult
 from swiggy_core.parsers import AddressItem
-from swiggy_core.parsers.cards import latest_request
 from swiggy_core.redo import (
-    NOTHING_TO_REDO,
     RedoOptions,
+    approvals_to_redo,
     edited_message,
     redo_options,
     regenerate_message,
 )
-from swiggy_core.session_settle import (
-    Settled,
-    append_answer,
-    last_is_unanswered,
-    needs_settling,
-    settle_conversation,
-)
-from swiggy_core.session_steps import SessionSteps
-from swiggy_core.session_support import (
-    approval_request,
-    close_open_requests,
-    error_info,
-    not_pending_error,
-    own_approval,
-    refusal_message,
-    reply_message,
-    retire_on_cart_change,
-)
 from swiggy_core.shared_state import shared_state
 from swiggy_core.store import ApprovalRecord, ChatStore
-from swiggy_core.turn_handle import (
+from swiggy_core.turn.approval_requests import close_open_requests, own_approval
+from swiggy_core.turn.handle import (
     TurnHandle,
     TurnKind,
-    cancel,
-    reserve,
+    abandon,
+    reserve_with_lease,
     run_turn,
     running_turn,
 )
-from swiggy_core.turn_lease import HeldLease, TurnElsewhere, TurnGate
-from swiggy_core.turns import stream_turn
+from swiggy_core.turn.lease import TurnGate
+from swiggy_core.turn.reply import guarded, model_turn, stream_and_store
 from swiggy_core.verticals import get_vertical
-
-# A refused approval request is answered and the model tries again, at most this often.
-MAX_APPROVAL_ROUNDS = 3
 
 
 @dataclass
@@ -108,18 +82,15 @@ class ChatSession:
             self.gate = TurnGate(self.store.leases)
 
     def hooked_setup(self) -> TurnSetup:
-        """The setup with its hooks; without its own, the session's defaults (made once)."""
+        """The setup with its hooks; without its own, the session's defaults (made once):
+        every call audited to this store, the rate budget all replicas share, the checks."""
         # Masked in the audit (and every log) even where a model echoes it in an argument.
         for secret in (self.setup.swiggy_token, *(s.token for s in self.setup.extra_servers)):
             register_secret(secret)
         if self.setup.hooks is None:
-            self.setup = replace(self.setup, hooks=self.default_hooks())
+            hooks = default_hooks(self.store.record_tool_call, budget=RateBudget(shared_state()))
+            self.setup = replace(self.setup, hooks=hooks)
         return self.setup
-
-    def default_hooks(self) -> ToolHooks:
-        """Every call audited to this session's store, the rate budget all replicas share,
-        and the argument checks."""
-        return default_hooks(self.store.record_tool_call, budget=RateBudget(shared_state()))
 
     # --- reading -------------------------------------------------------------------------
 
@@ -187,27 +158,16 @@ class ChatSession:
     def retry(self) -> TurnHandle:
         """Run the model again on the stored history: nothing is resent, nothing re-spent."""
         self._conversation()
-        handle, lease = self._reserve("retry")
-        return run_turn(handle, lease, lambda h: self._guarded(h, self._retry_turn))
+        return self._start("retry", lambda: None, self._retry_turn)
 
     def settle_on_sight(self) -> Settled:
         """When the chat is opened: settle confirmations whose turn died and show their
         outcome. Nothing happens while a live turn holds the chat (it is not cut off)."""
-        conversation_id = self.conversation_id
-        if conversation_id is None:
+        if self.conversation_id is None:
             return Settled()
         if self.running() is not None:
             return Settled(deferred=True)
-        if not needs_settling(self.store, conversation_id):
-            return Settled()
-        try:
-            lease = self._gate.take(conversation_id, f"settle-{uuid.uuid4().hex}", "settle")
-        except TurnElsewhere:
-            return Settled(deferred=True)
-        try:
-            return self._settle(conversation_id)
-        finally:
-            lease.release()
+        return settle_held(self.store, self._gate, self.conversation_id, self._settle)
 
     def confirm(self, approval_id: str, address: AddressItem | None = None) -> TurnHandle:
         """Run the approved call once (atomic pending → executing within the person's
@@ -219,146 +179,70 @@ class ChatSession:
         record = self._own_approval(approval_id)
         if address is not None and address.address_id != record.arguments.get("addressId"):
             record = session_confirm.readdress(self._steps(), record, address)
-        handle, lease = self._reserve("confirm")
-        try:
-            started = session_confirm.begin_spend(self.store, self.user_id, record, self.clock())
-        except SpendingLimitExceeded as error:
-            # Over a limit at Confirm: nothing runs; the person and the model hear why.
-            try:
-                session_confirm.refuse_over_limit(self.store, self.user_id, record, error)
-            except BaseException:
-                self._abandon(handle, lease)
-                raise
-            failure = StreamFailed(error=session_confirm.refused_notice(error))
+        refused: ErrorInfo | None = None
 
-            def refused(turn: TurnHandle) -> None:
-                turn.publish(failure)
+        def begin() -> None:
+            nonlocal refused
+            refused = session_confirm.begin_confirm(self.store, self.user_id, record, self.clock())
+
+        def body(turn: TurnHandle) -> None:
+            if refused is None:
+                self._confirmed_turn(turn, record)
+            else:  # over a limit at Confirm: nothing runs; the person and the model hear why
+                turn.publish(StreamFailed(error=refused))
                 self._model_turn(turn)
 
-            return run_turn(handle, lease, lambda h: self._guarded(h, refused))
-        except BaseException:
-            self._abandon(handle, lease)
-            raise
-        if not started:
-            self._abandon(handle, lease)
-            raise not_pending_error(self.store, approval_id)
-        confirmed = lambda h: self._confirmed_turn(h, record)  # noqa: E731
-        return run_turn(handle, lease, lambda h: self._guarded(h, confirmed))
+        return self._start("confirm", begin, body)
 
     def decline(self, approval_id: str) -> TurnHandle:
         """Cancel: the model hears that the person said no."""
         record = self._own_approval(approval_id)
-        handle, lease = self._reserve("decline")
-        try:
-            session_confirm.decline(self.store, self.user_id, record)
-        except BaseException:
-            self._abandon(handle, lease)
-            raise
-        return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
+        decline = lambda: session_confirm.decline(self.store, self.user_id, record)  # noqa: E731
+        return self._start("decline", decline, self._model_turn)
 
     # --- turns (on the turn's thread) ----------------------------------------------------
 
     def _ask(self, kind: TurnKind, make: Callable[[list[ChatMessage]], ChatMessage]) -> TurnHandle:
         """Store the message `make` builds from the settled history, then answer it."""
         conversation_id = self._conversation()
-        handle, lease = self._reserve(kind)
-        try:
+
+        def store_message() -> None:
             self.store.expire_approvals(self.clock())
             self._settle(conversation_id)
             history = self.store.load_messages(conversation_id)
             message = close_open_requests(self.store, conversation_id, history, make(history))
             self.store.append_messages(conversation_id, [message])
-        except BaseException:
-            self._abandon(handle, lease)
-            raise
-        return run_turn(handle, lease, lambda h: self._guarded(h, self._model_turn))
+
+        return self._start(kind, store_message, self._model_turn)
 
     def _redo_approvals(self) -> Callable[[], list[ApprovalRecord]]:
-        """The chat's approvals, read when the redo is built (after settling)."""
-        conversation_id = self.conversation_id
-        if conversation_id is None:
-            raise ActionRefused(NOTHING_TO_REDO, code=ErrorCode.NOTHING_TO_REDO)
-        return lambda: self.store.approvals_for(conversation_id)
+        return approvals_to_redo(self.store, self.conversation_id)
 
-    def _reserve(self, kind: TurnKind) -> tuple[TurnHandle, HeldLease]:
-        """This process's registry first (a second tab here), then the chat's lease in the
-        shared store (another replica): E-1105 or TurnElsewhere when a reply runs."""
+    def _start(
+        self, kind: TurnKind, before: Callable[[], None], body: Callable[[TurnHandle], None]
+    ) -> TurnHandle:
+        """Reserve the chat (E-1105 or TurnElsewhere while a reply runs), do `before` on
+        this thread (a failure gives the chat back and raises), then run `body` on the
+        turn's own thread, any failure there ending as a coded event."""
         assert self.conversation_id is not None
-        handle = reserve(self.conversation_id, kind)
+        handle, lease = reserve_with_lease(self._gate, self.conversation_id, kind)
         try:
-            lease = self._gate.take(self.conversation_id, handle.id, kind)
+            before()
         except BaseException:
-            cancel(handle)
+            abandon(handle, lease)
             raise
-        return handle, lease
-
-    @staticmethod
-    def _abandon(handle: TurnHandle, lease: HeldLease) -> None:
-        lease.release()
-        cancel(handle)
+        return run_turn(handle, lease, lambda turn: guarded(turn, body))
 
     @property
     def _gate(self) -> TurnGate:
         assert self.gate is not None  # set in __post_init__
         return self.gate
 
-    def _guarded(self, handle: TurnHandle, body: Callable[[TurnHandle], None]) -> None:
-        """Any failure ends as a coded event, never as a silent thread death."""
-        try:
-            body(handle)
-        except SwiggyAssistantError as error:
-            handle.publish(StreamFailed(error=error_info(error.code, error.message)))
-        except Exception as error:  # a bug must not leave the page waiting forever
-            message = f"Something went wrong inside the app ({type(error).__name__})."
-            handle.publish(StreamFailed(error=error_info(ErrorCode.INTERNAL, message)))
-
     def _model_turn(self, handle: TurnHandle) -> None:
-        """Stream the model's reply; store it whatever happens; open an approval it asks for."""
-        for _ in range(MAX_APPROVAL_ROUNDS):
-            result = self._stream_and_store(handle)
-            retire_on_cart_change(self.store, self.user_id, self.vertical_id, result)
-            request = approval_request(result)
-            if request is None:
-                return
-            answer = self._steps().open_approval(request, self._conversation(), handle)
-            if answer is None:
-                return  # a pending approval waits for the person
-            refusal = refusal_message(request[0], answer)
-            self.store.append_messages(self._conversation(), [refusal])
+        model_turn(self, handle)
 
     def _stream_and_store(self, handle: TurnHandle) -> TurnResult:
-        result = TurnResult()
-        asked: str | None = None  # what search cards are ranked against
-        try:
-            messages = self.history()
-            asked = latest_request(messages)
-            events = stream_turn(
-                self.client(),
-                self.hooked_setup(),
-                messages,
-                now=self.moment() if self.moment is not None else None,
-                manager=self.manager,
-                retry_policy=self.retry_policy,
-                sleep=self.sleep,
-                should_stop=handle.stop_requested,
-                on_abortable=handle.set_abort,
-                scope=self._scope(),
-            )
-            for event in events:
-                if isinstance(event, TurnDone):
-                    result = event.result
-                else:
-                    handle.publish(event)
-        except Exception:
-            result.error = result.error or error_info(ErrorCode.INTERNAL, "The reply broke off.")
-            raise
-        finally:
-            handle.usage = handle.usage + result.usage
-            if result.stopped:
-                handle.mark_cut()
-            reply = reply_message(result, handle.id, self.vertical_id, asked)
-            self.store.append_messages(self._conversation(), [reply])
-        return result
+        return stream_and_store(self, handle)
 
     def _confirmed_turn(self, handle: TurnHandle, record: ApprovalRecord) -> None:
         answer = self._steps().execute_approval(record, handle)
@@ -377,8 +261,11 @@ class ChatSession:
 
     # --- helpers -------------------------------------------------------------------------
 
-    def _steps(self) -> SessionSteps:
+    def approval_steps(self) -> SessionSteps:
+        """The approval steps of this chat's shop (open, execute once, settle)."""
         return self._steps_for(self.vertical_id)
+
+    _steps = approval_steps
 
     def _steps_for(self, vertical_id: str) -> SessionSteps:
         return SessionSteps(
@@ -392,14 +279,17 @@ class ChatSession:
             now=self.clock,  # one clock for the confirm stamp, the limit check and the audit
         )
 
-    def _scope(self) -> CallScope:
+    def scope(self) -> CallScope:
         """Whose tool calls these are (the hooks and the audit read it)."""
         return CallScope(self.user_id, self.vertical_id, self._conversation())
 
-    def _conversation(self) -> str:
+    def conversation_id_or_new(self) -> str:
+        """The conversation, created on first use (a first message has none yet)."""
         if self.conversation_id is None:
             self.conversation_id = self.store.create_conversation(self.user_id, self.vertical_id)
         return self.conversation_id
+
+    _conversation = conversation_id_or_new
 
     def _own_approval(self, approval_id: str) -> ApprovalRecord:
         return own_approval(self.store, approval_id, self.user_id, self.conversation_id)

@@ -5,7 +5,7 @@ click, a keypress, a closed tab); the turn goes on, and a later run of the page 
 here and replays its events from the start. The registry holds running turns only: a
 finished turn is dropped at once (the page that started it keeps its own handle), so a
 process's memory does not grow with the chats it has served. Across processes, the chat's
-lease (`swiggy_core.turn_lease`) keeps one reply at a time.
+lease (`swiggy_core.turn.lease`) keeps one reply at a time.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Literal
 from swiggy_core.engine import StreamEvent
 from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.models import Usage
-from swiggy_core.turn_lease import HeldLease
+from swiggy_core.turn.lease import HeldLease, TurnGate
 
 TurnKind = Literal["message", "confirm", "decline", "retry", "edit", "regenerate"]
 # How often a watcher wakes while nothing arrives (keeps the page responsive to Stop).
@@ -205,3 +205,23 @@ def ensure_idle(conversation_id: str | None) -> None:
     """Raise ActionRefused (E-1105) when a turn of this conversation is running."""
     if running_turn(conversation_id) is not None:
         raise ActionRefused(BUSY_MESSAGE, code=ErrorCode.TURN_BUSY)
+
+
+def reserve_with_lease(
+    gate: TurnGate, conversation_id: str, kind: TurnKind
+) -> tuple[TurnHandle, HeldLease]:
+    """This process's registry first (a second tab here), then the chat's lease in the
+    shared store (another replica): E-1105 or TurnElsewhere when a reply runs."""
+    handle = reserve(conversation_id, kind)
+    try:
+        lease = gate.take(conversation_id, handle.id, kind)
+    except BaseException:
+        cancel(handle)
+        raise
+    return handle, lease
+
+
+def abandon(handle: TurnHandle, lease: HeldLease) -> None:
+    """Give back a turn that never started: its lease, then its place in the registry."""
+    lease.release()
+    cancel(handle)

@@ -12,16 +12,18 @@ opened, before a new message is answered and on Retry:
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from swiggy_core.approval.request_tool import ApprovalAnswer
 from swiggy_core.approval.settle import answer_of
-from swiggy_core.approval_tool import ApprovalAnswer
+from swiggy_core.approval.steps import SessionSteps
 from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock, tool_pairs
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
-from swiggy_core.session_steps import SessionSteps
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
 from swiggy_core.store.approval_states import UNSETTLED
+from swiggy_core.turn.lease import TurnElsewhere, TurnGate
 from swiggy_core.verticals import get_vertical
 
 
@@ -36,6 +38,25 @@ class Settled:
     @property
     def changed(self) -> bool:
         return bool(self.settled or self.answered)
+
+
+def settle_held(
+    store: ChatStore,
+    gate: TurnGate,
+    conversation_id: str,
+    settle: Callable[[str], Settled],
+) -> Settled:
+    """Settle a chat under its lease (taken here); deferred while a reply elsewhere holds it."""
+    if not needs_settling(store, conversation_id):
+        return Settled()
+    try:
+        lease = gate.take(conversation_id, f"settle-{uuid.uuid4().hex}", "settle")
+    except TurnElsewhere:
+        return Settled(deferred=True)
+    try:
+        return settle(conversation_id)
+    finally:
+        lease.release()
 
 
 def settle_conversation(

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from swiggy_core.approval.request_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.approval.settle import answer_of
-from swiggy_core.approval_tool import ApprovalAnswer, ApprovalRequest
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.errors import ActionRefused, ErrorCode
+from swiggy_core.engine import StreamFailed
+from swiggy_core.errors import ActionRefused, ErrorCode, SwiggyAssistantError
 from swiggy_core.models import (
     ChatMessage,
     ErrorInfo,
@@ -22,6 +23,7 @@ from swiggy_core.models import (
 from swiggy_core.parsers.cards import parse_cards
 from swiggy_core.parsers.routing import changes_cart
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
+from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.verticals import VERTICALS, get_vertical
 
 
@@ -161,3 +163,22 @@ def own_approval(
             code=ErrorCode.APPROVAL_NOT_PENDING,
         )
     return record
+
+
+TOLD_FOR_MODEL = "The app has shown the person this reason; do not repeat it word for word."
+
+
+def refuse_request(
+    handle: TurnHandle, tool: str, error: SwiggyAssistantError, for_model: str
+) -> ApprovalAnswer:
+    """A request refused before the person was asked: the notice says why, in their words;
+    the model hears its own reason and that the person has been told."""
+    notice = ErrorInfo(code=error.code.value, category="approval", message=error.message)
+    handle.publish(StreamFailed(error=notice))
+    return ApprovalAnswer(
+        approval="refused",
+        tool=tool,
+        message=f"{for_model} {TOLD_FOR_MODEL}",
+        shown=error.message,
+        code=error.code.value,
+    )
