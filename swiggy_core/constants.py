@@ -99,6 +99,9 @@ SWIGGY_UTC_OFFSET_MINUTES: Final = 330
 SWIGGY_TZ_LABEL: Final = "IST"
 SWIGGY_TZ: Final = timezone(timedelta(minutes=SWIGGY_UTC_OFFSET_MINUTES), SWIGGY_TZ_LABEL)
 PAISE_PER_RUPEE: Final = 100
+# No single line, price or bill on Swiggy comes near ₹10,00,000: a larger amount is a fault
+# in the data, shown as unknown rather than as a number.
+MAX_RUPEES: Final = 1_000_000
 
 # The compact session-state summary sent each turn stays under this many characters.
 SESSION_SUMMARY_MAX_CHARS: Final = 400

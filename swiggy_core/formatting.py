@@ -6,9 +6,8 @@ import math
 import re
 from datetime import date
 
-# No single line, price or bill on Swiggy comes near ₹10,00,000: a larger amount is a fault
-# in the data, shown as unknown rather than as a number.
-MAX_RUPEES = 1_000_000
+from swiggy_core.constants import MAX_RUPEES
+
 PRICE_UNKNOWN = "price unknown"
 
 

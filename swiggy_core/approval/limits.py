@@ -15,9 +15,9 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
-from swiggy_core.constants import PAISE_PER_RUPEE, SWIGGY_TZ
+from swiggy_core.constants import MAX_RUPEES, PAISE_PER_RUPEE, SWIGGY_TZ
 from swiggy_core.errors import ActionRefused, ErrorCode
-from swiggy_core.formatting import MAX_RUPEES, rupees
+from swiggy_core.formatting import rupees
 from swiggy_core.store import ChatStore
 from swiggy_core.store.spending import AMOUNT_KEY, DAY_KEY, SETTLED_AUDIT, SPEND_AUDIT
 

@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from swiggy_core.constants import PAISE_PER_RUPEE, PARSER_MAX_TEXT_CHARS
-from swiggy_core.formatting import MAX_RUPEES
+from swiggy_core.constants import MAX_RUPEES, PAISE_PER_RUPEE, PARSER_MAX_TEXT_CHARS
 
 # Linear: one run of digits/commas, an optional fraction; no nested quantifiers.
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from swiggy_core.formatting import MAX_RUPEES, PRICE_UNKNOWN
+from swiggy_core.constants import MAX_RUPEES
+from swiggy_core.formatting import PRICE_UNKNOWN
 from swiggy_core.parsers import CartResult, ProductsResult, parse_tool_result
 from swiggy_core.parsers._values import money
 from swiggy_ui.cards.products import price_line
