@@ -8,20 +8,15 @@ that looks like the app's own cards).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import streamlit as st
 
 from swiggy_core.actions import (
-    action_message,
-    check_typed,
-    typed_message,
     visible_text,
     without_suggestions,
 )
 from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.errors import InputError
 from swiggy_core.formatting import asked_time
 from swiggy_core.models import (
     ChatMessage,
@@ -284,75 +279,3 @@ def _tool_details(name: str, tool_input: dict, block: McpToolResultBlock) -> Non
             part.text for part in block.content
         )  # fmt: skip
         st.code(text[:4000], language="json", wrap_lines=True)
-
-
-def read_input(vertical: Vertical) -> ChatMessage | None:
-    """The next message: a pressed card button's action, else what the person typed."""
-    action = state.pop_action()
-    if action is not None:
-        state.queue_toast(action.label)  # shown on the next run (this one reruns at once)
-        return action_message(action)
-    typed = st.chat_input(f"Ask {vertical.display_name}…", key=f"input-{vertical.id}")
-    if not typed:
-        return None
-    try:
-        check_typed(typed)
-    except InputError as error:
-        error.kept_text = typed  # the page keeps the words for "Send again"
-        raise
-    return typed_message(typed)
-
-
-# A fixed script of the app's own (no text from anyone goes in): bring the newest reply
-# into view. Streamlit follows a growing chat only when the view is already at its end,
-# so a message sent while scrolled up, or a card pressed in an older reply, would answer
-# below the screen. The reply keeps growing for a while (and later on a busy machine), so
-# the script follows it for a few seconds, and lets go as soon as the person scrolls,
-# clicks or pages up.
-# `nonce` makes each turn's copy a new element, so it runs again.
-_SCROLL_SCRIPT = """<script>/* {nonce} */
-const doc = window.parent.document;
-// Kept on the page, per turn: once you scroll during a reply, no later run pulls you down.
-const letGo = window.parent.swiggyLetGo = window.parent.swiggyLetGo || {{}};
-const turn = "{turn}";
-const kinds = ["wheel", "touchmove", "mousedown", "keydown"];
-const paging = ["PageUp", "ArrowUp", "Home"];
-const onInput = (event) => {{
-  if (event.type !== "keydown" || paging.includes(event.key)) letGo[turn] = true;
-}};
-kinds.forEach((kind) => doc.addEventListener(kind, onInput, {{passive: true}}));
-const started = Date.now();
-function toEnd() {{
-  if (letGo[turn] || Date.now() - started > 5000) {{
-    kinds.forEach((kind) => doc.removeEventListener(kind, onInput));
-    return;
-  }}
-  const main = doc.querySelector('[data-testid="stAppScrollToBottomContainer"]')
-    || doc.querySelector('[data-testid="stMain"]');
-  if (main) main.scrollTo({{top: main.scrollHeight}});
-  setTimeout(toEnd, 200);
-}}
-toEnd();
-</script>"""
-
-
-def scroll_to_newest(turn_id: str, *, drawn: bool = False) -> None:
-    """Follow the newest reply of `turn_id` for a few seconds, until you scroll: while it
-    streams, and again once (`drawn`) when its stored cards replace the live text, which
-    makes the page taller after the first follow has ended."""
-    safe = re.sub(r"[^A-Za-z0-9_-]", "", turn_id)
-    nonce = f"{safe}-{'drawn' if drawn else 'live'}"
-    st.iframe(_SCROLL_SCRIPT.format(nonce=nonce, turn=safe), height=1, width=1)
-
-
-def show_toast() -> None:
-    """A note from the run before: a card action's label ("Added 2 × Yoga Bar"), a late Stop."""
-    toast = state.pop_toast()
-    if toast:
-        label, icon = toast
-        st.toast(plain(label), icon=icon)
-
-
-def show_user(message: ChatMessage) -> None:
-    with st.chat_message("user"):
-        st.markdown(markdown_text(visible_text(message)))

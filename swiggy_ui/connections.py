@@ -9,7 +9,6 @@ import httpx2
 import streamlit as st
 
 from swiggy_app.app import REAL_SERVER_URLS
-from swiggy_core.approval.limits import SpendingLimits, budget_for, parse_limit, save_limits
 from swiggy_core.audited import run_audited
 from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, KNOWN_MODELS
 from swiggy_core.engine import classify_api_error, make_client
@@ -20,7 +19,6 @@ from swiggy_core.mcp import McpCallError, call_tool
 from swiggy_core.mcp.client import ToolCallResult, ToolOutput
 from swiggy_core.parsers import AddressesResult, parse_tool_result
 from swiggy_core.pricing import INR_PER_USD, estimate_cost, format_inr, format_usd
-from swiggy_core.store import StoreError
 from swiggy_core.verticals import get_vertical
 from swiggy_ui import state
 from swiggy_ui.banners import coded_error, support_code
@@ -30,6 +28,7 @@ from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runti
 from swiggy_ui.safe_text import plain
 from swiggy_ui.servers_panel import render_servers
 from swiggy_ui.signin import render_signin
+from swiggy_ui.spending_limits import render_limits
 
 KEY_CHECK_TIMEOUT_SECONDS = 15.0
 
@@ -42,7 +41,7 @@ def render_connections() -> None:
     _swiggy_section(runtime)
     render_servers(runtime)
     _address_section(runtime)
-    _limits_section(runtime)
+    render_limits(runtime)
     _usage_section(runtime)
 
 
@@ -232,72 +231,6 @@ def _fetch_addresses(runtime: Runtime) -> AddressesResult | None:
 
 def _as_output(result: ToolCallResult) -> ToolOutput:
     return ToolOutput(result.text, result.is_error, result.structured)
-
-
-_ORDER_LIMIT_FIELD = "form_limit_order"
-_DAY_LIMIT_FIELD = "form_limit_day"
-
-
-def _limits_section(runtime: Runtime) -> None:
-    """Per-order and per-day caps in rupees for this person in this world (empty = none)."""
-    with st.container(border=True):
-        st.subheader("Spending limits")
-        st.caption(
-            "The app refuses an order above these limits before you are asked to confirm, "
-            "and checks again when you press Confirm. Leave a field empty for no limit."
-        )
-        try:
-            budget = budget_for(runtime.store, runtime.user_id, datetime.now(UTC))
-        except StoreError as error:
-            coded_error(error.message, error.code, icon=":material/database:")
-            return
-        with st.form("spending-limits", border=False):
-            order_col, day_col = st.columns(2)
-            per_order = order_col.text_input(
-                "Per order (₹)",
-                value=_limit_text(budget.limits.per_order),
-                placeholder="No limit",
-                key=_ORDER_LIMIT_FIELD,
-            )
-            per_day = day_col.text_input(
-                "Per day (₹)",
-                value=_limit_text(budget.limits.per_day),
-                placeholder="No limit",
-                key=_DAY_LIMIT_FIELD,
-            )
-            saved = st.form_submit_button("Save limits", icon=":material/savings:")
-        if saved:
-            _save_limits(runtime, per_order, per_day)
-        else:
-            st.caption(f":material/savings: {budget.summary()}")
-
-
-def _limit_text(amount: int | None) -> str:
-    """A limit in paise as the rupees the person typed ("1500", "86.07")."""
-    if amount is None:
-        return ""
-    whole, paise = divmod(amount, 100)
-    return str(whole) if paise == 0 else f"{whole}.{paise:02d}"
-
-
-def _save_limits(runtime: Runtime, per_order: str, per_day: str) -> None:
-    try:
-        limits = SpendingLimits(per_order=parse_limit(per_order), per_day=parse_limit(per_day))
-    except ValueError:
-        coded_error(
-            "A limit is an amount in rupees, such as 1500; leave it empty for no limit. (The "
-            "limits were not changed.)",
-            ErrorCode.SETTING_INVALID,
-            icon=":material/savings:",
-        )
-        return
-    try:
-        save_limits(runtime.store, runtime.user_id, limits)
-        budget = budget_for(runtime.store, runtime.user_id, datetime.now(UTC))
-    except StoreError as error:
-        coded_error(error.message, error.code, icon=":material/database:")
-        return
-    st.success(f"Saved. {budget.summary()}", icon=":material/check:")
 
 
 def _usage_section(runtime: Runtime) -> None:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from swiggy_core.actions import typed_message
 from swiggy_core.approval import ApprovalView
-from swiggy_core.constants import OAUTH_EXPIRY_WARNING
 from swiggy_core.engine import StreamFailed
 from swiggy_core.errors import InputError, SwiggyAssistantError
 from swiggy_core.hooks import CallScope
@@ -21,19 +18,16 @@ from swiggy_core.store import StoreError
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.turn.session import ChatSession
 from swiggy_core.verticals import Vertical, get_vertical
-from swiggy_ui import chat, state, turn_states
-from swiggy_ui.address_chooser import DELIVERY_SERVERS, render_address_chooser
+from swiggy_ui import chat, chat_input, state, turn_states
 from swiggy_ui.approval_dialog import render_approval
-from swiggy_ui.banners import CONNECTIONS_PAGE, error_banner, report_offer
+from swiggy_ui.banners import error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
 from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER, note_late_stop
-from swiggy_ui.runtime import Runtime, get_runtime, swiggy_token_is_stale
-from swiggy_ui.safe_text import markdown_text, plain
-from swiggy_ui.signin_state import current_token
+from swiggy_ui.page_header import render_header
+from swiggy_ui.runtime import Runtime, get_runtime
+from swiggy_ui.safe_text import markdown_text
 from swiggy_ui.turn_controls import render_turn_controls
-
-OFFLINE_BADGE = "Offline demo"
 
 
 def render_vertical(vertical_id: str) -> None:
@@ -41,7 +35,7 @@ def render_vertical(vertical_id: str) -> None:
     vertical = get_vertical(vertical_id)
     runtime = get_runtime()
     page = state.vertical_chat(vertical.id)
-    _header(runtime, vertical)
+    render_header(runtime, vertical)
     session = _guard(page, lambda: runtime.session(vertical.id))
     deferred = False  # a turn held the chat, so a crash it may hide is not settled yet
     if session is not None:  # settled before the history is read: its outcome shows below
@@ -60,7 +54,7 @@ def render_vertical(vertical_id: str) -> None:
     if handle is not None:  # a turn started by an earlier run (or another tab): watch it
         _keep_typed(page, chat.busy_input(vertical))
         if page.watching is not None and page.watching.id == handle.id:
-            chat.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
+            chat_input.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
             page.follow_drawn = handle.id
         _watch(page, handle, vertical)
         page.watching = None
@@ -70,9 +64,9 @@ def render_vertical(vertical_id: str) -> None:
         _absorb(page, page.watching)
         page.watching = None
     if page.follow_drawn is not None:  # the reply this page sent, drawn in full now
-        chat.scroll_to_newest(page.follow_drawn, drawn=True)
+        chat_input.scroll_to_newest(page.follow_drawn, drawn=True)
         page.follow_drawn = None
-    chat.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
+    chat_input.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
     if _guard(page, session.replying_elsewhere):
         _keep_typed(page, chat.busy_input(vertical, ELSEWHERE_PLACEHOLDER))
         _show_notice(page, vertical)
@@ -192,7 +186,7 @@ def _send_input(
     page: state.VerticalChat, session: ChatSession, vertical: Vertical, history: list[ChatMessage]
 ) -> TurnHandle | None:
     try:
-        message = chat.read_input(vertical)
+        message = chat_input.read_input(vertical)
     except InputError as error:
         page.notice = ErrorInfo(code=error.code.value, category="input", message=error.message)
         page.unsent = error.kept_text
@@ -205,7 +199,7 @@ def _send_input(
         message = chat.suggestion_chips(vertical, history)
     if message is None:
         return None
-    chat.show_user(message)
+    chat_input.show_user(message)
     handle: TurnHandle | None = _guard(page, lambda: session.send(message))
     if handle is None:
         page.unsent = message.text()  # the store failed: keep the words on screen
@@ -259,64 +253,6 @@ def _show_notice(page: state.VerticalChat, vertical: Vertical, *, keep: bool = F
         if not keep:
             page.notice = None
         error_banner(notice, key=f"notice-{vertical.id}")
-
-
-def _header(runtime: Runtime, vertical: Vertical) -> None:
-    title, side = st.columns([3, 2], vertical_alignment="bottom")
-    title.title(f"{vertical.display_name}")
-    title.caption(vertical.tagline)
-    address = state.active_address()
-    with side:
-        if runtime.mode == "offline_demo":
-            st.badge(OFFLINE_BADGE, icon=":material/science:", color="orange")
-        else:
-            st.badge(runtime.mode_label, icon=":material/bolt:", color="green")
-        if vertical.server_key in DELIVERY_SERVERS:
-            render_address_chooser(runtime, vertical)
-        elif address is not None:
-            st.caption(
-                f":material/location_on: {plain(address.label or 'Address')} · "
-                + plain(_shortened(address.address))
-            )
-        _details_toggle(vertical)
-    if not runtime.app.in_sandbox:
-        _expiry_warning(runtime)
-
-
-def _details_toggle(vertical: Vertical) -> None:
-    """Tool names and token counts, for those who want them (remembered for the session)."""
-    key = f"details-{vertical.id}"
-    if key not in st.session_state:  # a widget's own state ends when its page is left
-        st.session_state[key] = state.show_details()
-    st.toggle(
-        "Show details",
-        key=key,
-        help="Show which tools ran and the tokens each reply used.",
-        on_change=lambda: state.set_show_details(bool(st.session_state[key])),
-    )
-
-
-def _expiry_warning(runtime: Runtime) -> None:
-    """Warn a day before a Swiggy sign-in (5 days, no refresh) or a pasted token runs out."""
-    if runtime.credentials.token_source == "signin":
-        token = current_token(runtime.identity.user_id, "swiggy", runtime.settings)
-        if token is not None and token.expires_within(OAUTH_EXPIRY_WARNING, datetime.now(UTC)):
-            st.warning(
-                "Your Swiggy sign-in expires within a day. Sign in again on Connections "
-                "(within Swiggy's 30-day session it usually needs no OTP).",
-                icon=":material/schedule:",
-            )
-            st.page_link(CONNECTIONS_PAGE, label="Reconnect Swiggy", icon=":material/link:")
-    elif swiggy_token_is_stale():
-        st.warning(
-            "Your Swiggy token is more than 4 days old and may expire soon. Reconnect on "
-            "Connections.",
-            icon=":material/schedule:",
-        )
-
-
-def _shortened(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _starter_chips(vertical: Vertical) -> ChatMessage | None:
