@@ -26,7 +26,7 @@ from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.errors import ErrorCode, rate_limited_message
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp.client import McpCallError, RateLimited
-from swiggy_core.mcp.transports import Endpoint, Wire, open_transport
+from swiggy_core.mcp.transports import Endpoint, Wire, mcp_client
 from swiggy_core.retry_after import (
     RATE_LIMIT_DEFAULT_WAIT_SECONDS,
     retry_after_text,
@@ -248,12 +248,8 @@ class Connection:
 
     async def _hold(self) -> None:
         try:
-            async with (
-                open_transport(self.endpoint, self.wire, self._timeout) as (read, write),
-                ClientSession(read, write, message_handler=self.wire.note_message) as session,
-            ):
-                await session.initialize()
-                self.session = session
+            async with mcp_client(self.endpoint, self.wire, self._timeout) as client:
+                self.session = client.session  # initialised on entry
                 self._ready.set()
                 await _first(self._stop.wait(), self.wire.closed.wait())
         except Exception as error:  # kept, not raised: nobody awaits this task's result

@@ -1,15 +1,15 @@
 """MCP sessions the app owns: opened once, listed once, called many times, any transport.
 
 Every session lives on the shared background loop (`swiggy_core.mcp.loop`), held open by
-its own task (`swiggy_core.mcp.connection`). Sessions and listings are keyed by person,
-server and a digest of the token, so people never share one and the token itself appears
-in no key, log, exception or repr. Servers are reached over Streamable HTTP, SSE, stdio or
-in memory (`swiggy_core.mcp.transports`).
+its own task (`swiggy_core.mcp.connection`) in a pool that decides when one is reused,
+reopened or retried (`swiggy_core.mcp.session_pool`). Sessions and listings are keyed by
+person, server and a digest of the token, so people never share one and the token itself
+appears in no key, log, exception or repr. Servers are reached over Streamable HTTP, SSE,
+stdio or in memory (`swiggy_core.mcp.transports`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import contextlib
 import logging
@@ -37,15 +37,13 @@ from swiggy_core.mcp.client import (
 from swiggy_core.mcp.connection import (
     CLOSE_TIMEOUT_SECONDS,
     TRANSPORT_CODES,
-    Connection,
-    ConnectionLost,
     SessionKey,
     session_key,
 )
 from swiggy_core.mcp.loop import run_sync
 from swiggy_core.mcp.media import media_parts, without_mirror
+from swiggy_core.mcp.session_pool import SessionPool
 from swiggy_core.mcp.transports import Endpoint, ServerTarget, endpoint_for, resolve_url
-from swiggy_core.mcp.waits import ServerWaits, request_noting_429
 from swiggy_core.retry_after import try_again_text
 
 T = TypeVar("T")
@@ -55,7 +53,6 @@ IDLE_SECONDS = 600.0
 CALL_TIMEOUT_SECONDS = 30.0
 # Results above this many characters are reduced for the model (the cards keep the full text).
 MODEL_RESULT_LIMIT = LARGE_RESULT_CHARS
-_SESSION_GONE = "Session terminated"
 # Re-exported: callers import the result type and resolve_url from here.
 __all__ = ["McpManager", "ServerHealth", "ToolOutput", "resolve_url", "shared_manager"]
 
@@ -100,16 +97,14 @@ class McpManager:
 
         install_redaction()  # at DEBUG the SDKs log bearer tokens: masked even without app.py
         self.listing_ttl = listing_ttl
-        self.idle_seconds = idle_seconds
         self.call_timeout = call_timeout
-        self._waits = ServerWaits(clock)  # servers that answered 429, per person
-        self._connections: dict[SessionKey, Connection] = {}  # touched on the loop only
+        self._pool = SessionPool(call_timeout=call_timeout, idle_seconds=idle_seconds, clock=clock)
         self._listings: dict[SessionKey, tuple[float, list[dict[str, Any]]]] = {}
         self._cache_lock = threading.Lock()
-        self._open_locks: dict[str, asyncio.Lock] = {}  # per host or command, on the loop
 
     def __repr__(self) -> str:
-        return f"McpManager(sessions={len(self._connections)}, listings={len(self._listings)})"
+        sessions = len(self._pool.connections)
+        return f"McpManager(sessions={sessions}, listings={len(self._listings)})"
 
     def list_tools(
         self,
@@ -177,7 +172,7 @@ class McpManager:
 
         doing = f"sending {request.method}"
         key = session_key(user, endpoint)
-        answer = self._run(self._with_session(endpoint, key, send, doing, wait, idempotent), wait)
+        answer = self._run(self._pool.run(endpoint, key, send, doing, wait, idempotent), wait)
         if isinstance(answer, MCPError):
             raise answer
         return answer
@@ -206,7 +201,7 @@ class McpManager:
 
     def close(self) -> None:
         """Close every session and stop every stdio server (a later call opens new ones)."""
-        self._run(self._close_all(), CLOSE_TIMEOUT_SECONDS)
+        self._run(self._pool.close_all(), CLOSE_TIMEOUT_SECONDS)
         with self._cache_lock:
             self._listings.clear()
 
@@ -231,7 +226,7 @@ class McpManager:
             return [listed_tool(tool) for tool in result.tools]
 
         wait = self.call_timeout
-        return await self._with_session(
+        return await self._pool.run(
             endpoint, key, listing, "listing tools", wait, idempotent=reconnect, reopen=reconnect
         )
 
@@ -253,108 +248,7 @@ class McpManager:
             text = result_text(result, structured if media else result.structured_content)
             return ToolOutput(text, bool(result.is_error), structured, media)
 
-        return await self._with_session(endpoint, key, call, f"calling {name}", wait)
-
-    async def _with_session(
-        self,
-        endpoint: Endpoint,
-        key: SessionKey,
-        work: Callable[[ClientSession], Coroutine[Any, Any, T]],
-        doing: str,
-        wait: float,
-        idempotent: bool = False,
-        *,
-        reopen: bool = True,
-    ) -> T:
-        """Run `work` on the pooled session; reconnect once when that cannot repeat an action.
-
-        A session found dead before anything is sent is replaced first (safe for any work);
-        a transport lost while a request was out is retried only for idempotent work. A 429
-        is no dead transport: nothing is re-sent, and until its Retry-After is over every
-        request of this person to this server fails here, without reaching the server.
-        """
-        self._waits.refuse_while_waiting(key)
-        try:
-            return await self._attempts(endpoint, key, work, doing, wait, idempotent, reopen)
-        except RateLimited as limited:
-            self._waits.remember(key, limited)
-            raise
-
-    async def _attempts(
-        self,
-        endpoint: Endpoint,
-        key: SessionKey,
-        work: Callable[[ClientSession], Coroutine[Any, Any, T]],
-        doing: str,
-        wait: float,
-        idempotent: bool,
-        reopen: bool,
-    ) -> T:
-        for attempt in range(2):
-            connection = await self._connection(key, endpoint, reopen=reopen)
-            try:
-                return await request_noting_429(connection, work, wait, doing)
-            except RateLimited:
-                raise  # the session stays (an SSE one, its writer gone, is replaced later)
-            except ConnectionLost:
-                await self._drop(key, connection)
-                if attempt or not idempotent:
-                    raise
-            except MCPError as error:
-                await self._drop(key, connection)
-                # A forgotten session was refused before anything ran; a closed connection
-                # may have run the call already, so only idempotent work is sent again.
-                forgotten = error.error.message == _SESSION_GONE
-                if attempt or not (forgotten or idempotent):
-                    raise connection.failed(doing, error=error) from None
-            except McpCallError:
-                await self._drop(key, connection)
-                raise
-            except Exception as error:
-                await self._drop(key, connection)
-                raise connection.failed(doing, error=error) from None
-        raise AssertionError("unreachable")
-
-    async def _connection(self, key: SessionKey, endpoint: Endpoint, *, reopen: bool) -> Connection:
-        await self._close_idle()
-        existing = self._connections.get(key)
-        if existing is not None and existing.alive:
-            return existing
-        if existing is not None and not reopen:
-            await self._drop(key)
-            raise existing.failed("waiting for its next request", died=True)
-        # Swiggy asks clients to initialise its servers one after another, never at once.
-        lock = self._open_locks.setdefault(
-            endpoint.host if endpoint.url else endpoint.key, asyncio.Lock()
-        )
-        async with lock:
-            existing = self._connections.get(key)
-            if existing is not None and existing.alive:
-                return existing
-            await self._drop(key)
-            connection = Connection(endpoint, self.call_timeout)
-            await connection.open()
-            self._connections[key] = connection
-            return connection
-
-    async def _close_idle(self) -> None:
-        cutoff = time.monotonic() - self.idle_seconds
-        for key in [k for k, c in self._connections.items() if c.last_used < cutoff]:
-            await self._drop(key)
-
-    async def _drop(self, key: SessionKey, only: Connection | None = None) -> None:
-        """Close the session under `key` (when `only` is given, only if it is still that one)."""
-        connection = self._connections.get(key)
-        if connection is None or (only is not None and connection is not only):
-            if only is not None:
-                await only.close()
-            return
-        del self._connections[key]
-        await connection.close()
-
-    async def _close_all(self) -> None:
-        dropped = [self._connections.pop(key) for key in list(self._connections)]
-        await asyncio.gather(*(connection.close() for connection in dropped))
+        return await self._pool.run(endpoint, key, call, f"calling {name}", wait)
 
 
 _shared: McpManager | None = None

@@ -1,9 +1,10 @@
 """Where an MCP server lives and how to reach it: Streamable HTTP, SSE, stdio or in memory.
 
 A target (a Swiggy key, a URL, a configured server, or an in-process server for tests)
-becomes an `Endpoint`; `open_transport` yields the `(read, write)` streams a
-`ClientSession` runs on, and records on a `Wire` what the connection saw (HTTP error
-statuses, lines that were not JSON-RPC, the end of the stream) so failures can be coded.
+becomes an `Endpoint`; `mcp_client` gives the SDK's `Client` for it, reaching a server that
+is not in-process through `open_transport`, which yields the `(read, write)` streams and
+records on a `Wire` what the connection saw (HTTP error statuses, lines that were not
+JSON-RPC, the end of the stream) so failures can be coded. Only the SDK's public API is used.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import httpx2
-from mcp import StdioServerParameters
-from mcp.client._memory import InMemoryTransport  # the SDK's own, as `Client(server)` uses
+from mcp import Client, StdioServerParameters
+from mcp.client import Transport
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -209,11 +210,27 @@ class _WatchedReader:
         await self._inner.aclose()
 
 
+def mcp_client(endpoint: Endpoint, wire: Wire, timeout: float) -> Client:
+    """The SDK's client for `endpoint`, not yet entered: an in-process server is handed to it
+    whole (the SDK alone may run it), any other is reached through `open_transport`.
+
+    It runs the initialize handshake every 2025-era server expects (`mode="legacy"`), keeps no
+    response cache (the manager caches listings itself) and reports transport faults to `wire`.
+    """
+    target: MCPServer | Transport
+    if endpoint.memory is not None:
+        target = endpoint.memory
+    else:
+        target = open_transport(endpoint, wire, timeout)
+    return Client(target, mode="legacy", cache=None, message_handler=wire.note_message)
+
+
 @asynccontextmanager
 async def open_transport(
     endpoint: Endpoint, wire: Wire, timeout: float
 ) -> AsyncIterator[tuple[Any, Any]]:
-    """The session streams for `endpoint`; the read side is watched for its end."""
+    """The session streams for `endpoint` (not in-process); the read side is watched for its
+    end."""
     async with _streams(endpoint, wire, timeout) as (read, write):
         yield _WatchedReader(read, wire), write
 
@@ -221,10 +238,7 @@ async def open_transport(
 @asynccontextmanager
 async def _streams(endpoint: Endpoint, wire: Wire, timeout: float) -> AsyncIterator[Any]:
     if endpoint.kind == "memory":
-        assert endpoint.memory is not None
-        async with InMemoryTransport(endpoint.memory) as streams:
-            yield streams
-        return
+        raise ValueError("An in-process server is reached through mcp_client only.")
     if endpoint.kind == "stdio":
         # The SDK merges `env` over a minimal inherited environment (PATH, HOME, ...).
         params = StdioServerParameters(

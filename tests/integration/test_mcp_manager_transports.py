@@ -224,13 +224,14 @@ def test_a_raw_request_returns_the_result_and_raises_the_servers_error_on_one_se
     result = manager.send_request(
         target, None, types.CallToolRequest(params=params), types.CallToolResult
     )
-    session = next(iter(manager._connections.values()))
+    connections = manager._pool.connections
+    session = next(iter(connections.values()))
     unknown = types.GetPromptRequest(params=types.GetPromptRequestParams(name="nope"))
     with pytest.raises(MCPError, match="Unknown prompt"):
         manager.send_request(target, None, unknown, types.GetPromptResult)
 
     assert result.structured_content == {"said": "hi"}
-    assert list(manager._connections.values()) == [session], "an answered error keeps the session"
+    assert list(connections.values()) == [session], "an answered error keeps the session"
 
 
 def test_two_people_get_separate_sessions_and_only_their_own_token(
@@ -251,7 +252,7 @@ def test_two_people_get_separate_sessions_and_only_their_own_token(
 
     assert [i["spinId"] for i in json.loads(alice_cart.text)["data"]["items"]] == [spin]
     assert json.loads(bob_cart.text)["data"]["items"] == []
-    sessions = manager._connections
+    sessions = manager._pool.connections
     assert len(sessions) == 3 and len({id(c) for c in sessions.values()}) == 3
     tokens = {(key.user, connection.endpoint.token) for key, connection in sessions.items()}
     assert tokens == {("alice", ALICE), ("bob", BOB), ("bob", ALICE)}
@@ -290,7 +291,8 @@ def test_a_call_on_a_stdio_server_found_dead_is_sent_to_a_fresh_one(manager: Mcp
 
     # Nothing was sent to the dead process, so the call is safe to make on a new one.
     deadline = time.monotonic() + 30
-    while manager._connections and next(iter(manager._connections.values())).alive:
+    connections = manager._pool.connections
+    while connections and next(iter(connections.values())).alive:
         assert time.monotonic() < deadline, "the ended transport was never noticed"
         time.sleep(0.05)
     answer = manager.call_tool(target, None, "get_saved_locations", {})
