@@ -107,7 +107,7 @@ def extra_servers(
 
 def turn_hooks(store: ChatStore, servers: Mapping[str, ServerConfig]) -> ToolHooks:
     """The session's default hooks, refusing (E-3206) calls to a server switched off."""
-    from swiggy_core.hook_rules import default_hooks
+    from swiggy_core.hooks.rules import default_hooks
     from swiggy_core.mcp.budget import RateBudget
 
     off = frozenset(key for key, config in servers.items() if not config.enabled)

@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from swiggy_core.audited import run_audited
 from swiggy_core.hooks import CallScope
+from swiggy_core.hooks.audited import run_audited
 from swiggy_core.logsafe import redact
 from swiggy_core.mcp import McpCallError, McpManager
 from swiggy_core.models import ErrorInfo

@@ -9,11 +9,11 @@ import httpx2
 import streamlit as st
 
 from swiggy_app.app import REAL_SERVER_URLS
-from swiggy_core.audited import run_audited
 from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE, KNOWN_MODELS
 from swiggy_core.engine import classify_api_error, make_client
 from swiggy_core.errors import ErrorCode
 from swiggy_core.hooks import CallScope
+from swiggy_core.hooks.audited import run_audited
 from swiggy_core.logsafe import register_secret
 from swiggy_core.mcp import McpCallError, call_tool
 from swiggy_core.mcp.client import ToolCallResult, ToolOutput

@@ -10,10 +10,10 @@ from typing import Any
 
 import streamlit as st
 
-from swiggy_core.audited import run_audited
 from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE
 from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.hooks import CallScope
+from swiggy_core.hooks.audited import run_audited
 from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.parsers import AddressItem
 from swiggy_core.saved_addresses import ADDRESSES_TOOL, saved_addresses

@@ -10,9 +10,9 @@ from typing import Any
 
 from swiggy_core.approval.own_tools import OwnTool, find_own_tool
 from swiggy_core.approval.request_tool import spending_tools_for
-from swiggy_core.audited import run_hooked
 from swiggy_core.engine import TurnSetup
 from swiggy_core.hooks import NO_HOOKS, CallScope, ToolHooks
+from swiggy_core.hooks.audited import run_hooked
 from swiggy_core.mcp.manager import McpManager, ToolOutput
 from swiggy_core.mcp.transports import ServerTarget
 from swiggy_core.verticals import Vertical

@@ -27,8 +27,8 @@ from swiggy_core.approval.on_sight import (
 from swiggy_core.approval.steps import SessionSteps
 from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnSetup
-from swiggy_core.hook_rules import default_hooks
 from swiggy_core.hooks import CallScope
+from swiggy_core.hooks.rules import default_hooks
 from swiggy_core.logsafe import install_redaction, redaction_installed, register_secret
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import McpManager

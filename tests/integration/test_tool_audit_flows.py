@@ -32,8 +32,8 @@ from sqlalchemy import text
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
 from swiggy_core.engine import HELD_MESSAGE
-from swiggy_core.hook_rules import SLOT_NEEDED, audit_to, default_hooks
 from swiggy_core.hooks import Denial, ToolCallInfo, ToolHooks
+from swiggy_core.hooks.rules import SLOT_NEEDED, audit_to, default_hooks
 from swiggy_core.mcp import McpManager
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.config import ResolvedServer, ServerConfig

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from swiggy_core.errors import ErrorCode
-from swiggy_core.hook_rules import AUDIT_RETRY_PAUSES, audit_to
 from swiggy_core.hooks import CallScope, ToolOutcome
+from swiggy_core.hooks.rules import AUDIT_RETRY_PAUSES, audit_to
 from swiggy_core.mcp.manager import ToolOutput
 from swiggy_core.store import ChatStore, StoreError
 from swiggy_core.store.faults import store_error

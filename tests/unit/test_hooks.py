@@ -10,15 +10,6 @@ import pytest
 
 from swiggy_core.engine.local_tools import prefixed_name
 from swiggy_core.errors import ErrorCode
-from swiggy_core.hook_rules import (
-    SLOT_NEEDED,
-    audit_to,
-    default_hooks,
-    disabled_servers,
-    rate_budget,
-    require_listed_slot,
-    shrink_result,
-)
 from swiggy_core.hooks import (
     NOT_RUN,
     CallScope,
@@ -29,6 +20,15 @@ from swiggy_core.hooks import (
     denied_outcome,
     error_code_of,
     exchanges_of,
+)
+from swiggy_core.hooks.rules import (
+    SLOT_NEEDED,
+    audit_to,
+    default_hooks,
+    disabled_servers,
+    rate_budget,
+    require_listed_slot,
+    shrink_result,
 )
 from swiggy_core.mcp.budget import RateBudget
 from swiggy_core.mcp.manager import ToolOutput

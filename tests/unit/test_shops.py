@@ -17,8 +17,8 @@ import pytest
 
 from swiggy_core.approval import ApprovalInvalid, execute, placed_ids, prepare, recheck
 from swiggy_core.approval.request_tool import ApprovalRequest, approval_tool, spending_tools_for
-from swiggy_core.hook_rules import require_listed_slot
 from swiggy_core.hooks import CallScope
+from swiggy_core.hooks.rules import require_listed_slot
 from swiggy_core.parsers import OrderPlacedResult, parse_tool_result
 from swiggy_core.parsers.routing import Route, is_booking_tool, route_for
 from swiggy_core.shops import (

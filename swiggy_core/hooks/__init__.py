@@ -4,7 +4,7 @@ Pre hooks run before a call and may refuse it with a reason the model reads (as 
 tool's error result; the turn goes on). Post hooks see every outcome: the audit, and what
 the model gets of a large result. The server is never called for a refused call.
 
-The built-in hooks and the default set live in `swiggy_core.hook_rules`.
+The built-in hooks and the default set live in `swiggy_core.hooks.rules`.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from swiggy_core.hook_rules import audit_to
 from swiggy_core.hooks import ToolCallInfo, ToolOutcome, outcome_of
+from swiggy_core.hooks.rules import audit_to
 from swiggy_core.mcp.client import McpCallError, ToolOutput
 from swiggy_core.store.tool_audit import ToolCallEntry
 
