@@ -230,6 +230,17 @@ def cart_with_milk(manager: McpManager, url: str, token: str) -> None:
     assert not manager.call_tool(url, token, "update_cart", args).is_error
 
 
+def milk_in_the_cart_of(
+    sandbox: SandboxHttpServer, manager: McpManager, person: str
+) -> tuple[str, str, int]:
+    """A new person with milk in their Instamart cart: their token, the Instamart URL and
+    how many orders they have."""
+    token = sandbox.store.issue(person)
+    url = sandbox.url_for("instamart")
+    cart_with_milk(manager, url, token)
+    return token, url, len(orders(manager, url, token))
+
+
 def orders(manager: McpManager, url: str, token: str) -> list[Any]:
     return json.loads(manager.call_tool(url, token, "get_orders", {}).text)["data"]["orders"]
 
@@ -240,11 +251,8 @@ def test_checkout_is_never_run_by_the_engine_with_or_without_a_confirm(
     sandbox: SandboxHttpServer,
     manager: McpManager,
 ) -> None:
-    token = sandbox.store.issue("gate-tester")
-    url = sandbox.url_for("instamart")
+    token, url, before = milk_in_the_cart_of(sandbox, manager, "gate-tester")
     setup = setup_for(sandbox, token)
-    cart_with_milk(manager, url, token)
-    before = len(orders(manager, url, token))
     # A model that ignores the rules and calls checkout directly (it was never offered).
     checkout = CallClientTool("checkout", CHECKOUT_ARGS)
     # The model reads why and what to do instead; a card shows only "needs your confirmation".
@@ -294,10 +302,7 @@ def test_a_request_confirmation_call_ends_the_turn_unanswered(
     sandbox: SandboxHttpServer,
     manager: McpManager,
 ) -> None:
-    token = sandbox.store.issue("approval-asker")
-    url = sandbox.url_for("instamart")
-    cart_with_milk(manager, url, token)
-    before = len(orders(manager, url, token))
+    token, url, before = milk_in_the_cart_of(sandbox, manager, "approval-asker")
     emu.brain.enqueue(search(), ask_approval())
     events, result = drain(
         LocalEngine().stream(
@@ -348,10 +353,7 @@ def test_other_calls_beside_an_approval_request_run_and_a_spender_never_does(
     sandbox: SandboxHttpServer,
     manager: McpManager,
 ) -> None:
-    token = sandbox.store.issue("parallel-asker")
-    url = sandbox.url_for("instamart")
-    cart_with_milk(manager, url, token)
-    before = len(orders(manager, url, token))
+    token, url, before = milk_in_the_cart_of(sandbox, manager, "parallel-asker")
     request = {"tool": "checkout", "arguments": CHECKOUT_ARGS}
     raw_emu.brain.enqueue(
         ScriptedTurn(

@@ -15,6 +15,7 @@ from typing import Any
 
 import anthropic
 import pytest
+from test_planner_flows import APPROVAL_TOOL
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME, DEFAULT_MODEL, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, build_turn_params
@@ -30,15 +31,6 @@ from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
 TOMORROW = "2026-11-21"
 LABEL = "Offline demo"
-APPROVAL_TOOL = {
-    "name": APPROVAL_TOOL_NAME,
-    "description": "Ask the person to approve a spending tool; the app runs it after Confirm.",
-    "input_schema": {
-        "type": "object",
-        "properties": {"tool": {"type": "string"}, "arguments": {"type": "object"}},
-        "required": ["tool", "arguments"],
-    },
-}
 # vertical id → (server key, spending tool, the read tool that lists what was spent)
 VERTICALS = {
     "food": ("instamart", "checkout", "get_orders"),

@@ -42,6 +42,14 @@ ENGINES_AND_FORMS = [("connector", "envelope"), ("local", "envelope"), ("local",
 ENGINE_PER_FORM = [("connector", "envelope"), ("local", "summary")]
 
 
+def _confirm_refused(session: Any, approval_id: str) -> ErrorCode:
+    """Confirm is refused with one of the approval codes (nothing runs); the code."""
+    with pytest.raises(ActionRefused) as refused:
+        session.confirm(approval_id)
+    assert refused.value.code.name.startswith("APPROVAL_")
+    return refused.value.code
+
+
 @pytest.mark.parametrize(("engine", "result_form"), ENGINES_AND_FORMS, indirect=["result_form"])
 def test_an_order_needs_a_stored_approval_and_runs_once(
     engine, result_form, emu, shared_db_url, shop
@@ -77,9 +85,7 @@ def test_an_order_needs_a_stored_approval_and_runs_once(
     assert answer.meta.cards[approval.tool_use_id].type == "order_placed"
     assert '"approval": "confirmed"' in history[-1].text()
 
-    with pytest.raises(ActionRefused) as again:
-        session.confirm(approval.id)
-    assert again.value.code is ErrorCode.APPROVAL_NOT_PENDING
+    assert _confirm_refused(session, approval.id) is ErrorCode.APPROVAL_NOT_PENDING
     assert shop.orders() == before + 1
     actions = [action for action, _ in store.audit_entries(session.user_id)]
     assert actions.count("confirm") == 1 and actions.count("spend_call") == 1
@@ -150,9 +156,7 @@ def test_cancel_tells_the_model_and_spends_nothing(engine, emu, store, shop) -> 
     emu.brain.enqueue(echo)
     finish(session.decline(approval.id))
     assert '"approval": "declined"' in session.history()[-1].text()
-    with pytest.raises(ActionRefused) as refused:
-        session.confirm(approval.id)
-    assert refused.value.code.name.startswith("APPROVAL_")
+    _confirm_refused(session, approval.id)
     assert shop.orders() == before
 
 
@@ -235,9 +239,7 @@ def test_a_second_request_replaces_the_first(emu, store, shop) -> None:
     assert first is not None and second is not None and first.id != second.id
     record = store.get_approval(first.id)
     assert record is not None and record.status == "superseded"
-    with pytest.raises(ActionRefused) as refused:
-        session.confirm(first.id)
-    assert refused.value.code.name.startswith("APPROVAL_")
+    _confirm_refused(session, first.id)
     # The open request was answered in the person's next message, before their words.
     history = session.history()
     pairs = [p for p in tool_pairs(history) if p.use.name == APPROVAL_TOOL_NAME]
@@ -276,9 +278,7 @@ def test_a_cart_change_on_another_page_ends_the_open_approval(emu, store, shop) 
     record = store.get_approval(approval.id)
     assert record is not None and record.status == "superseded"
     before = shop.orders()
-    with pytest.raises(ActionRefused) as refused:
-        groceries.confirm(approval.id)
-    assert refused.value.code.name.startswith("APPROVAL_")
+    _confirm_refused(groceries, approval.id)
     assert shop.orders() == before
 
 
@@ -289,9 +289,7 @@ def test_an_expired_approval_cannot_be_confirmed(emu, store, shop) -> None:
     later = datetime.now(UTC) + timedelta(minutes=11)
     session.clock = lambda: later
     assert session.pending_approval() is None, "an expired approval is not offered"
-    with pytest.raises(ActionRefused) as refused:
-        session.confirm(approval.id)
-    assert refused.value.code is ErrorCode.APPROVAL_EXPIRED
+    assert _confirm_refused(session, approval.id) is ErrorCode.APPROVAL_EXPIRED
     assert shop.orders() == before
     emu.brain.enqueue(echo)
     finish(session.send(typed_message("hello again")))
@@ -310,9 +308,7 @@ def test_a_confirmation_cannot_be_presented_for_another_chat_or_person(emu, stor
         conversation_id=owner.conversation_id, user_id="someone-else",
     )  # fmt: skip
     for session in (other_chat, stranger):
-        with pytest.raises(ActionRefused) as refused:
-            session.confirm(approval.id)
-        assert refused.value.code is ErrorCode.APPROVAL_NOT_PENDING
+        assert _confirm_refused(session, approval.id) is ErrorCode.APPROVAL_NOT_PENDING
     assert shop.orders() == before
     record = store.get_approval(approval.id)
     assert record is not None and record.status == "pending"

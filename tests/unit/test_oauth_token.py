@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -18,20 +20,22 @@ ACCESS = "eyJhbGciOiJSUzI1NiJ9.payload-unit-test.signature"
 REFRESH = "refresh-unit-test-0123456789"
 
 
-def token(**changes: object) -> SwiggyToken:
-    fields: dict[str, object] = {
-        "access_token": ACCESS,
-        "token_type": "Bearer",
-        "scope": "mcp:tools mcp:resources mcp:prompts",
-        "issuer": "https://mcp.swiggy.com/auth",
-        "obtained_at": NOW,
-        "expires_at": NOW + timedelta(seconds=SWIGGY_TOKEN_TTL_SECONDS),
-        "refresh_token": REFRESH,
-        "resources": ("https://mcp.swiggy.com/im", "https://mcp.swiggy.com/food"),
-        "client_id": "swiggy-mcp",
-    }
-    fields.update(changes)
-    return SwiggyToken(**fields)  # type: ignore[arg-type]
+# Swiggy's token as it is kept after sign-in; `token(...)` changes any of its fields.
+A_TOKEN = SwiggyToken(
+    access_token=ACCESS,
+    token_type="Bearer",
+    scope="mcp:tools mcp:resources mcp:prompts",
+    issuer="https://mcp.swiggy.com/auth",
+    obtained_at=NOW,
+    expires_at=NOW + timedelta(seconds=SWIGGY_TOKEN_TTL_SECONDS),
+    refresh_token=REFRESH,
+    resources=("https://mcp.swiggy.com/im", "https://mcp.swiggy.com/food"),
+    client_id="swiggy-mcp",
+)
+
+
+def token(**changes: Any) -> SwiggyToken:
+    return replace(A_TOKEN, **changes)
 
 
 def test_swiggys_answer_makes_a_five_day_token() -> None:
