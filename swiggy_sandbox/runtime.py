@@ -11,19 +11,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import datetime
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.auth_server import AuthSettings
 from swiggy_sandbox.emulator import EmulatorServer
+from swiggy_sandbox.lifecycle import StopsOnExit
 from swiggy_sandbox.servers import SandboxHttpServer, TokenStore
 from swiggy_sandbox.servers.stdio import clock_from_env
 from swiggy_sandbox.servers.summary import ResultForm, resolve_result_form
 from swiggy_sandbox.shop import IN_MEMORY_URL
 
 
-class SandboxServices:
+class SandboxServices(StopsOnExit):
     """Sandbox Swiggy + emulator with the offline planner, both on loopback."""
 
     def __init__(self, mcp: SandboxHttpServer, emulator: EmulatorServer[Any]) -> None:
@@ -113,14 +113,3 @@ class SandboxServices:
     def stop(self) -> None:
         self.emulator.stop()
         self.mcp.stop()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()

@@ -7,7 +7,6 @@ import contextlib
 import socket
 import threading
 import time
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, cast, overload
 
 import uvicorn
@@ -21,6 +20,7 @@ if TYPE_CHECKING:  # the connector imports this package: a runtime import would 
 from swiggy_sandbox.emulator.brains import ScriptedBrain
 from swiggy_sandbox.emulator.script import Brain, RecordedRequest
 from swiggy_sandbox.emulator.streaming import install_abort_log_filter
+from swiggy_sandbox.lifecycle import StartsOnEnter
 
 STARTUP_TIMEOUT_SECONDS = 10.0
 # Streams are ended by the stall cancel event, so shutdown is normally well under a second;
@@ -33,7 +33,7 @@ _POLL_SECONDS = 0.01
 BrainT = TypeVar("BrainT", bound="Brain | AgentBrain")
 
 
-class EmulatorServer(Generic[BrainT]):
+class EmulatorServer(StartsOnEnter, Generic[BrainT]):
     """A Messages API emulator listening on `base_url` until stopped."""
 
     @overload
@@ -111,17 +111,6 @@ class EmulatorServer(Generic[BrainT]):
             thread.join(STOP_JOIN_SECONDS)
         self._server = self._thread = self._loop = None
         self._port = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     def _run(self) -> None:
         asyncio.run(self._serve())

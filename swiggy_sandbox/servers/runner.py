@@ -5,12 +5,12 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from types import TracebackType
 from typing import Any, Self
 
 import uvicorn
 
 from swiggy_core.constants import LOOPBACK_BIND_ADDRESS, MCP_SERVERS
+from swiggy_sandbox.lifecycle import StartsOnEnter
 from swiggy_sandbox.servers.auth import TokenStore
 from swiggy_sandbox.servers.http_app import build_http_app
 
@@ -19,7 +19,7 @@ _STOP_TIMEOUT_SECONDS = 5.0
 _GRACEFUL_SHUTDOWN_SECONDS = 1
 
 
-class SandboxHttpServer:
+class SandboxHttpServer(StartsOnEnter):
     """The three sandbox MCP servers on loopback; port 0 picks a free port.
 
     Usage: `with SandboxHttpServer() as sandbox: sandbox.url_for("food")`.
@@ -97,14 +97,3 @@ class SandboxHttpServer:
         self._server = self._thread = None
         if self._owns_shop:
             self.app.state.shop.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
