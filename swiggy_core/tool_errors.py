@@ -153,25 +153,42 @@ DOMAIN_MESSAGES: dict[str, str] = {
 _STATUS_RE = re.compile(r"\b(400|401|403|404|419|429|500|502|503|504)\b")
 _RPC_RE = re.compile(r"(-32001|-32601|-32603)\b")
 _SYMBOL_RE = re.compile(r"\b(" + "|".join(sorted({*_BY_SYMBOL, *DOMAIN_MESSAGES})) + r")\b")
-_RATE_LIMIT_RE = re.compile(r"rate[- ]limit|too many requests", re.I)
-_ADDRESS_RE = re.compile(
-    r"address with id|address not found|invalid address|delivery address|addressid"
-    r"|not serviceable",
-    re.I,
+# Words in a failure's text and what they mean, tried in this order. Address first:
+# "Invalid addressId" is an address problem the person can fix. Revoked before the wider
+# auth words, and an internal error before the server's transient ones.
+_TEXT_SIGNALS: tuple[tuple[re.Pattern[str], ToolErrorCategory], ...] = (
+    (
+        re.compile(
+            r"address with id|address not found|invalid address|delivery address|addressid"
+            r"|not serviceable",
+            re.I,
+        ),
+        ToolErrorCategory.ADDRESS,
+    ),
+    (re.compile(r"rate[- ]limit|too many requests", re.I), ToolErrorCategory.RATE_LIMIT),
+    (re.compile(r"session revoked|revoked", re.I), ToolErrorCategory.REVOKED),
+    (
+        re.compile(
+            r"unauthori[sz]ed|expired token|token (?:has )?expired|invalid token"
+            r"|not authenticated|cannot resolve session|access denied",
+            re.I,
+        ),
+        ToolErrorCategory.AUTH,
+    ),
+    (
+        re.compile(r"forbidden|insufficient scope|scope too narrow", re.I),
+        ToolErrorCategory.FORBIDDEN,
+    ),
+    (re.compile(r"internal (?:server )?error|some error while", re.I), ToolErrorCategory.INTERNAL),
+    (
+        re.compile(
+            r"overload|timed? ?out|timeout|gateway|temporarily unavailable|try again later"
+            r"|upstream",
+            re.I,
+        ),
+        ToolErrorCategory.SERVER,
+    ),
 )
-_AUTH_RE = re.compile(
-    r"unauthori[sz]ed|expired token|token (?:has )?expired|invalid token|not authenticated"
-    r"|cannot resolve session|access denied",
-    re.I,
-)
-_REVOKED_RE = re.compile(r"session revoked|revoked", re.I)
-_FORBIDDEN_RE = re.compile(r"forbidden|insufficient scope|scope too narrow", re.I)
-_SERVER_RE = re.compile(
-    r"overload|timed? ?out|timeout|gateway|temporarily unavailable|try again later"
-    r"|upstream",
-    re.I,
-)
-_INTERNAL_RE = re.compile(r"internal (?:server )?error|some error while", re.I)
 _MAX_SAMPLE = 2000
 
 
@@ -223,21 +240,9 @@ def classify_mcp_tool_error(text: str) -> ToolError:
 
 
 def _by_text(sample: str) -> ToolErrorCategory:
-    # Address first: "Invalid addressId" is an address problem the person can fix.
-    if _ADDRESS_RE.search(sample):
-        return ToolErrorCategory.ADDRESS
-    if _RATE_LIMIT_RE.search(sample):
-        return ToolErrorCategory.RATE_LIMIT
-    if _REVOKED_RE.search(sample):
-        return ToolErrorCategory.REVOKED
-    if _AUTH_RE.search(sample):
-        return ToolErrorCategory.AUTH
-    if _FORBIDDEN_RE.search(sample):
-        return ToolErrorCategory.FORBIDDEN
-    if _INTERNAL_RE.search(sample):
-        return ToolErrorCategory.INTERNAL
-    if _SERVER_RE.search(sample):
-        return ToolErrorCategory.SERVER
+    for pattern, category in _TEXT_SIGNALS:
+        if pattern.search(sample):
+            return category
     return ToolErrorCategory.VALIDATION
 
 
