@@ -10,12 +10,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from swiggy_core.mcp.client import McpCallError, ToolCallResult, call_tool
+    from swiggy_core.mcp.client import McpCallError, ToolCallResult
     from swiggy_core.mcp.loop import background_loop, run_sync
     from swiggy_core.mcp.manager import (
         McpManager,
         ServerHealth,
         ToolOutput,
+        call_tool,
         shared_manager,
         shrink_for_model,
     )
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "McpCallError": "client",
     "ToolCallResult": "client",
-    "call_tool": "client",
+    "call_tool": "manager",
     "background_loop": "loop",
     "run_sync": "loop",
     "McpManager": "manager",

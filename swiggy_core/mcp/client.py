@@ -163,11 +163,3 @@ def result_text(result: Any, structured: Any) -> str:
 def structured_of(result: Any) -> dict[str, Any] | None:
     structured = result.structured_content
     return dict(structured) if isinstance(structured, dict) else None
-
-
-def call_tool(url: str, token: str, name: str, arguments: dict[str, Any]) -> ToolCallResult:
-    """Call one tool through the shared manager (pooled session); errors are McpCallError."""
-    from swiggy_core.mcp.manager import shared_manager  # the manager imports this module
-
-    output = shared_manager().call_tool(url, token, name, arguments)
-    return ToolCallResult(text=output.text, is_error=output.is_error, structured=output.structured)

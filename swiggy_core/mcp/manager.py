@@ -29,6 +29,7 @@ from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.client import (
     McpCallError,
     RateLimited,
+    ToolCallResult,
     ToolOutput,
     listed_tool,
     result_text,
@@ -274,3 +275,9 @@ def _close_shared() -> None:
         logging.getLogger("mcp.client.streamable_http").setLevel(logging.ERROR)
         with contextlib.suppress(Exception):
             manager.close()
+
+
+def call_tool(url: str, token: str, name: str, arguments: dict[str, Any]) -> ToolCallResult:
+    """Call one tool through the shared manager (pooled session); errors are McpCallError."""
+    output = shared_manager().call_tool(url, token, name, arguments)
+    return ToolCallResult(text=output.text, is_error=output.is_error, structured=output.structured)
