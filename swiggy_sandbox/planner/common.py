@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from swiggy_core.actions import suggestion_markup
 from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.connector import CallTool, Finish, Step
+from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.view import ConversationView, ToolCall
 
 _AUTH_RE = re.compile(r"\b(401|403|419)\b|unauthori[sz]ed|expired|invalid token|revoked", re.I)
@@ -75,6 +78,28 @@ SHOP_WORDS = {
 def call(view: ConversationView, name: str, tool_input: dict[str, Any], say: str = "") -> Step:
     """A call to this vertical's server."""
     return CallTool(view.server, name, tool_input, say_before=say)
+
+
+# How a shop answers one kind of request.
+Handler = Callable[[ConversationView, Intent], Step]
+
+
+def plan_with(view: ConversationView, intent: Intent, handlers: Mapping[str, Handler]) -> Step:
+    """A failed call explained first; else the intent's handler, or what the shop can do."""
+    if failed := view.failure():
+        return failure_reply(failed)
+    handler = handlers.get(intent.kind)
+    return handler(view, intent) if handler else help_reply(view)
+
+
+def chosen_restaurant_id(view: ConversationView, intent: Intent, search_tool: str) -> str | None:
+    """The restaurant the person named or pointed at in `search_tool`'s latest results."""
+    search = view.latest(search_tool)
+    found = list(search.data.get("restaurants") or []) if search else []
+    restaurant = en.pick(found, intent.position) or en.best_match(
+        intent.name_words, found, lambda r: str(r.get("name", ""))
+    )
+    return str(restaurant["id"]) if restaurant else None
 
 
 def help_reply(view: ConversationView) -> Finish:

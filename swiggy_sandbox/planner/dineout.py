@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -12,7 +11,7 @@ from swiggy_sandbox.planner import dineout_replies as say
 from swiggy_sandbox.planner import misses, phrasing
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
-from swiggy_sandbox.planner.common import call, failure_reply, help_reply
+from swiggy_sandbox.planner.common import Handler, call, chosen_restaurant_id, plan_with
 from swiggy_sandbox.planner.intents import Intent, read_intent
 from swiggy_sandbox.planner.view import ConversationView
 
@@ -29,10 +28,7 @@ _DAY_SAID = {"tonight": " tonight", "today": " today", "tomorrow": " tomorrow"}
 
 def plan_dineout(view: ConversationView, intent: Intent) -> Step:
     """The next step for TableScout."""
-    if failed := view.failure():
-        return failure_reply(failed)
-    handler = _HANDLERS.get(intent.kind)
-    return handler(view, intent) if handler else help_reply(view)
+    return plan_with(view, intent, _HANDLERS)
 
 
 def _search(view: ConversationView, intent: Intent) -> Step:
@@ -112,7 +108,9 @@ def _show_slots(view: ConversationView, intent: Intent) -> Step:
     day = _day(view)
     if slots := view.called("get_available_slots"):
         return Finish(say.slots_reply(slots.data, day, _time(view), _guests(view)))
-    venue_id = intent.ids.get("restaurantId") or _chosen_venue(view, intent)
+    venue_id = intent.ids.get("restaurantId") or chosen_restaurant_id(
+        view, intent, "search_restaurants_dineout"
+    )
     coords = _venue_coords(view)
     if not venue_id or coords is None:
         return Finish("Which restaurant? Ask me to find a table first, then pick one.")
@@ -207,15 +205,6 @@ def _pending_pick(view: ConversationView) -> Intent | None:
     return None
 
 
-def _chosen_venue(view: ConversationView, intent: Intent) -> str | None:
-    search = view.latest("search_restaurants_dineout")
-    found = list(search.data.get("restaurants") or []) if search else []
-    venue = en.pick(found, intent.position) or en.best_match(
-        intent.name_words, found, lambda v: str(v.get("name", ""))
-    )
-    return str(venue["id"]) if venue else None
-
-
 def _day(view: ConversationView) -> date:
     return en.resolve_day(view.detail("date", en.day_word), view.today())
 
@@ -249,7 +238,7 @@ def _missing(view: ConversationView) -> list[str]:
     return missing + ([] if _time(view) else ["what time"])
 
 
-_HANDLERS: dict[str, Callable[[ConversationView, Intent], Step]] = {
+_HANDLERS: dict[str, Handler] = {
     "search": _search,
     "choose": _show_slots,
     "pick_slot": _pick_slot,

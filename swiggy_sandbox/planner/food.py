@@ -11,7 +11,13 @@ from swiggy_sandbox.planner import food_replies as say
 from swiggy_sandbox.planner import misses, wishes
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
-from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
+from swiggy_sandbox.planner.common import (
+    address_or_step,
+    call,
+    chosen_restaurant_id,
+    failure_reply,
+    help_reply,
+)
 from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.view import ConversationView, ToolCall
 
@@ -69,21 +75,14 @@ def _open_menu(view: ConversationView, intent: Intent, address: str) -> Step:
         search = view.latest("search_restaurants")
         craving = en.words(str(search.input.get("query", ""))) if search else []
         return Finish(say.menu_reply(menu.data, craving))
-    restaurant_id = intent.ids.get("restaurantId") or _chosen_restaurant(view, intent)
+    restaurant_id = intent.ids.get("restaurantId") or chosen_restaurant_id(
+        view, intent, "search_restaurants"
+    )
     if not restaurant_id:
         return Finish("Which restaurant? Search for a dish first, then pick one from the list.")
     return call(
         view, "get_restaurant_menu", {"addressId": address, "restaurantId": str(restaurant_id)}
     )
-
-
-def _chosen_restaurant(view: ConversationView, intent: Intent) -> str | None:
-    search = view.latest("search_restaurants")
-    found = list(search.data.get("restaurants") or []) if search else []
-    restaurant = en.pick(found, intent.position) or en.best_match(
-        intent.name_words, found, lambda r: str(r.get("name", ""))
-    )
-    return str(restaurant["id"]) if restaurant else None
 
 
 def _add(view: ConversationView, intent: Intent, address: str) -> Step:

@@ -11,7 +11,7 @@ from swiggy_sandbox.planner import instamart_replies as say
 from swiggy_sandbox.planner import instamart_search as find
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
-from swiggy_sandbox.planner.common import address_or_step, call, failure_reply, help_reply
+from swiggy_sandbox.planner.common import Handler, address_or_step, call, plan_with
 from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.view import ConversationView
 
@@ -21,10 +21,7 @@ _CART_TOOLS = ("get_cart", "update_cart", "clear_cart", "checkout")
 
 def plan_instamart(view: ConversationView, intent: Intent) -> Step:
     """The next step for an Instamart vertical."""
-    if failed := view.failure():
-        return failure_reply(failed)
-    handler = _HANDLERS.get(intent.kind)
-    return handler(view, intent) if handler else help_reply(view)
+    return plan_with(view, intent, _HANDLERS)
 
 
 def _add(view: ConversationView, intent: Intent) -> Step:
@@ -219,7 +216,7 @@ def _missing_line(view: ConversationView, intent: Intent) -> Finish:
     return Finish(f"I don't see {what} in your cart. {cart}")
 
 
-_HANDLERS: dict[str, Callable[[ConversationView, Intent], Step]] = {
+_HANDLERS: dict[str, Handler] = {
     "search": find.search,
     "routine": find.routine,
     "add": _add,
