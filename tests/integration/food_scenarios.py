@@ -80,6 +80,16 @@ async def customisable_dish(call: Call, restaurant: dict[str, Any], query: str) 
     return next(i for i in found["items"] if "variantsV2" in i and i.get("addons") and i["inStock"])
 
 
+async def dish_in_cart(
+    call: Call, restaurant: dict[str, Any], dish: dict[str, Any], quantity: int
+) -> dict[str, Any]:
+    """Make the home Food cart hold `quantity` of `dish` (0 removes it); the answer."""
+    item = {"menu_item_id": dish["menu_item_id"], "quantity": quantity}
+    return await ok(
+        call, "update_food_cart", restaurantId=restaurant["id"], addressId=HOME, cartItems=[item]
+    )
+
+
 async def exercise_food(call: Call) -> None:
     """Discover → cart → coupon → switch restaurant → order → history and tracking."""
     assert len((await ok(call, "get_addresses"))["addresses"]) == 3
@@ -127,26 +137,14 @@ async def exercise_food(call: Call) -> None:
     assert applied["data"]["offers"]["coupon_applied"] == "WELCOME50" and discount > 0
     other_place = await open_restaurant(call, "pizza")
     other = await customisable_dish(call, other_place, "pizza")
-    switched = await ok(
-        call,
-        "update_food_cart",
-        restaurantId=other_place["id"],
-        addressId=HOME,
-        cartItems=[{"menu_item_id": other["menu_item_id"], "quantity": 1}],
-    )
+    switched = await dish_in_cart(call, other_place, other, 1)
     assert "flushed" in switched["statusMessage"]
     assert switched["data"]["restaurant"]["id"] == other_place["id"]
     assert switched["data"]["offers"]["coupon_applied"] is None
     assert len(switched["data"]["items"]) == 1
     assert (await ok(call, "flush_food_cart"))["statusCode"] == 0
     assert "empty" in await refused(call, "place_food_order", addressId=HOME)
-    await ok(
-        call,
-        "update_food_cart",
-        restaurantId=other_place["id"],
-        addressId=HOME,
-        cartItems=[{"menu_item_id": other["menu_item_id"], "quantity": 1}],
-    )
+    await dish_in_cart(call, other_place, other, 1)
     to_pay = (await ok(call, "get_food_cart", addressId=HOME))["data"]["pricing"]["to_pay"]
     assert "cash" in (await refused(call, "place_food_order", addressId=HOME, paymentMethod="UPI"))
     order = await ok(call, "place_food_order", addressId=HOME, noteToRestaurant="Less spicy")

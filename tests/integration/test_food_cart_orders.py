@@ -11,6 +11,7 @@ from food_scenarios import (
     PRICING_FIELDS,
     Call,
     customisable_dish,
+    dish_in_cart,
     money_adds_up,
     ok,
     open_restaurant,
@@ -28,11 +29,7 @@ async def _cart_of(call: Call, query: str, quantity: int = 1) -> tuple[dict[str,
     """An open restaurant, one of its customisable dishes, and the cart holding it."""
     place = await open_restaurant(call, query)
     dish = await customisable_dish(call, place, query)
-    item = {"menu_item_id": dish["menu_item_id"], "quantity": quantity}
-    updated = await ok(
-        call, "update_food_cart", restaurantId=place["id"], addressId=HOME, cartItems=[item]
-    )
-    return place, dish, updated
+    return place, dish, await dish_in_cart(call, place, dish, quantity)
 
 
 def test_the_cart_nests_under_data_data_with_pricing_in_rupees() -> None:
@@ -59,13 +56,7 @@ def test_the_cart_nests_under_data_data_with_pricing_in_rupees() -> None:
         # Another address changes the delivery charge, never the items.
         far = await ok(call, "get_food_cart", addressId=WORK)
         assert far["data"]["items"] == read["data"]["items"] and far["addressId"] == WORK
-        removed = await ok(
-            call,
-            "update_food_cart",
-            restaurantId=place["id"],
-            addressId=HOME,
-            cartItems=[{"menu_item_id": dish["menu_item_id"], "quantity": 0}],
-        )
+        removed = await dish_in_cart(call, place, dish, 0)
         assert removed["data"]["items"] == [] and removed["data"]["pricing"]["to_pay"] == 0
         empty = await ok(call, "get_food_cart", addressId=HOME)
         assert empty["data"]["restaurant"] is None and empty["availablePaymentMethods"] == []

@@ -9,13 +9,12 @@ tool itself through its own MCP client and answers the tool_use with the outcome
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
 import anthropic
 import pytest
-from test_planner_flows import APPROVAL_TOOL
+from test_planner_flows import APPROVAL_TOOL, bridge, client, sandbox
 
 from swiggy_core.constants import APPROVAL_TOOL_NAME, DEFAULT_MODEL, MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.engine import TurnSetup, build_turn_params
@@ -23,9 +22,9 @@ from swiggy_core.models import ChatMessage
 from swiggy_sandbox.catalog.wire import address_wire
 from swiggy_sandbox.connector import McpBridge
 from swiggy_sandbox.connector.toolsets import ServerSpec
-from swiggy_sandbox.emulator import EmulatorServer
-from swiggy_sandbox.planner import PlannerBrain
-from swiggy_sandbox.servers import RateLimits, SandboxHttpServer
+from swiggy_sandbox.servers import SandboxHttpServer
+
+__all__ = ["bridge", "client", "sandbox"]  # the main flows' fixtures, shared
 
 # A Friday lunchtime: restaurants are open and "tomorrow" is a Saturday in the slot window.
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
@@ -37,30 +36,6 @@ VERTICALS = {
     "foodorder": ("food", "place_food_order", "get_food_orders"),
     "dining": ("dineout", "book_table", ""),  # Dineout documents no list of bookings
 }
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[SandboxHttpServer]:
-    limits = RateLimits(requests=10_000, writes=10_000)
-    with SandboxHttpServer(clock=lambda: NOW, limits=limits) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[anthropic.Anthropic]:
-    with (
-        EmulatorServer(PlannerBrain()) as emu,
-        anthropic.Anthropic(api_key="sk-offline", base_url=emu.base_url, max_retries=0) as sdk,
-    ):
-        yield sdk
-
-
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[McpBridge]:
-    """The app's own MCP client: the only thing that ever calls a spending tool."""
-    mcp = McpBridge()
-    yield mcp
-    mcp.close()
 
 
 class Chat:

@@ -8,7 +8,6 @@ emulator and the sandbox servers, through the same `Chat` as the main flows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import anthropic
 import pytest
@@ -29,16 +28,16 @@ def _products(chat: Chat) -> list[list[str]]:
     ]
 
 
-def _queries(calls: list[tuple[str, dict[str, Any]]], tool: str) -> list[str]:
-    return [str(tool_input["query"]) for name, tool_input in calls if name == tool]
+def _searched(chat: Chat, said: str, tool: str = "search_products") -> list[str]:
+    """Say `said` in the chat; the queries of the reply's `tool` calls."""
+    return [str(tool_input["query"]) for name, tool_input in chat.say(said) if name == tool]
 
 
 def test_several_items_in_one_request_are_each_searched(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer
 ) -> None:
     chat = Chat(client, sandbox, "food", "several")
-    calls = chat.say("eggs and bread for breakfast")
-    assert _queries(calls, "search_products") == ["eggs", "bread"]
+    assert _searched(chat, "eggs and bread for breakfast") == ["eggs", "bread"]
     eggs, bread = _products(chat)
     assert eggs and all("Egg" in name for name in eggs[:3])
     assert bread and all("Bread" in name for name in bread[:3])
@@ -51,8 +50,7 @@ def test_a_dish_to_cook_finds_its_ingredients(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer
 ) -> None:
     chat = Chat(client, sandbox, "food", "cook")
-    calls = chat.say("ingredients for paneer tonight")
-    assert _queries(calls, "search_products") == ["paneer", "tomato", "fresh cream"]
+    assert _searched(chat, "ingredients for paneer tonight") == ["paneer", "tomato", "fresh cream"]
     assert all(found for found in _products(chat))
     assert "paneer butter masala" in chat.text()
     chat.say("add the first one")  # the cards act like any search's
@@ -62,7 +60,7 @@ def test_a_dish_to_cook_finds_its_ingredients(
 
 def test_a_budget_keeps_to_it(client: anthropic.Anthropic, sandbox: SandboxHttpServer) -> None:
     chat = Chat(client, sandbox, "food", "budget")
-    assert _queries(chat.say("snacks under ₹200"), "search_products") == ["snacks"]
+    assert _searched(chat, "snacks under ₹200") == ["snacks"]
     assert "under ₹200" in chat.text()
     (card,) = search_cards(chat, "snacks under ₹200")
     fitting = card.items[: card.fitting]
@@ -75,11 +73,12 @@ def test_stylekit_several_products_and_a_concern(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer
 ) -> None:
     chat = Chat(client, sandbox, "style", "style-several")
-    calls = chat.say("shampoo and conditioner")
-    assert _queries(calls, "search_products") == ["shampoo", "conditioner"]
+    assert _searched(chat, "shampoo and conditioner") == ["shampoo", "conditioner"]
     assert all(found for found in _products(chat))
-    calls = chat.say("my hair is falling a lot, what helps with hair fall?")
-    assert _queries(calls, "search_products") == ["hair fall shampoo", "conditioner"]
+    assert _searched(chat, "my hair is falling a lot, what helps with hair fall?") == [
+        "hair fall shampoo",
+        "conditioner",
+    ]
     assert "hair fall" in chat.text().lower()
 
 
@@ -87,12 +86,10 @@ def test_feedme_a_cuisine_for_two_and_two_dishes(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer
 ) -> None:
     chat = Chat(client, sandbox, "foodorder", "cuisine")
-    calls = chat.say("chinese for two")
-    assert _queries(calls, "search_restaurants") == ["chinese"]
+    assert _searched(chat, "chinese for two", "search_restaurants") == ["chinese"]
     found = chat.results("search_restaurants")[0]["data"]["restaurants"]
     assert found and "Mainland China" in chat.text()
-    calls = chat.say("a biryani and a coke")
-    assert _queries(calls, "search_restaurants") == ["biryani"]
+    assert _searched(chat, "a biryani and a coke", "search_restaurants") == ["biryani"]
     assert "from its menu" in chat.text()
 
 
@@ -154,7 +151,7 @@ def test_one_message_is_one_search_and_its_reply(
     client: anthropic.Anthropic, sandbox: SandboxHttpServer, case: OneSearch
 ) -> None:
     chat = Chat(client, sandbox, case.vertical_id, case.person)
-    assert _queries(chat.say(case.said), case.tool) == case.queries
+    assert _searched(chat, case.said, case.tool) == case.queries
     if case.finds:
         assert chat.results(case.tool)[0]["data"]["restaurants"]
     for words in case.says:
@@ -182,7 +179,8 @@ def test_the_party_size_comes_from_the_core_session_summary(
     """The local engine sends the session summary; "we are 6" is read there, not re-parsed."""
     chat = Chat(client, sandbox, "dining", "summary-party")
     assert chat.local  # the summary form runs through the local engine
-    calls = chat.say("rooftop dinner on Saturday, we are 6")
-    assert _queries(calls, "search_restaurants_dineout") == ["rooftop"]
+    assert _searched(
+        chat, "rooftop dinner on Saturday, we are 6", "search_restaurants_dineout"
+    ) == ["rooftop"]
     assert "for 6 on Saturday" in chat.text()
     assert "how many people" not in chat.text()
