@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from swiggy_core.verticals.profile import PromptProfile
 
+# Both Instamart shops check out the same cart the same way, so they ask the same question.
+_CHECKOUT_CONFIRMATION = (
+    "Before checkout, state the number of items, the amount to pay from the latest "
+    'bill and the delivery address, then ask: "Place this cash-on-delivery order? It '
+    "can't be cancelled once placed. (yes/no)\"",
+    "Call checkout only after an explicit yes in the latest message.",
+)
+
 NUTRICART_PROFILE = PromptProfile(
     mission=(
         "You are NutriCart, a grocery and nutrition assistant on Swiggy Instamart. You get "
@@ -55,12 +63,7 @@ NUTRICART_PROFILE = PromptProfile(
         "Round nutrition figures (kcal to the nearest 10, grams to whole numbers).",
         'No health claims beyond the facts: "high in protein", never "cures" or "detox".',
     ),
-    confirmation=(
-        "Before checkout, state the number of items, the amount to pay from the latest "
-        'bill and the delivery address, then ask: "Place this cash-on-delivery order? It '
-        "can't be cancelled once placed. (yes/no)\"",
-        "Call checkout only after an explicit yes in the latest message.",
-    ),
+    confirmation=_CHECKOUT_CONFIRMATION,
     fallbacks=(
         "Nothing found: search once more with a broader query (drop the size, then the "
         "brand) and say that you did.",
@@ -120,12 +123,7 @@ STYLEKIT_PROFILE = PromptProfile(
         "Plain words for ingredients; explain a term once if you use it.",
         "No promises about results or timelines.",
     ),
-    confirmation=(
-        "Before checkout, state the number of items, the amount to pay from the latest "
-        'bill and the delivery address, then ask: "Place this cash-on-delivery order? It '
-        "can't be cancelled once placed. (yes/no)\"",
-        "Call checkout only after an explicit yes in the latest message.",
-    ),
+    confirmation=_CHECKOUT_CONFIRMATION,
     fallbacks=(
         "Nothing found for a qualified search: search once with the generic product "
         '("face wash") and pick the items that fit the type from the results.',
