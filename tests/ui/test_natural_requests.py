@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from test_starter_chips import CARD_ACTIONS, PAGES
+from test_starter_chips import CARD_ACTIONS
 from uihelpers import buttons, open_page, texts
+
+from swiggy_core.verticals import VERTICALS
 
 NATURAL = [
     ("food", "low sugar snacks for my dad"),
@@ -39,7 +41,7 @@ def _chips(at: AppTest, vertical_id: str) -> list:
 
 @pytest.mark.parametrize(("vertical_id", "said"), NATURAL)
 def test_a_natural_request_leads_to_cards(app: AppTest, vertical_id: str, said: str) -> None:
-    at = open_page(app, PAGES[vertical_id])
+    at = open_page(app, VERTICALS[vertical_id].slug)
     reply = _ask(at, vertical_id, said)
     assert buttons(at, CARD_ACTIONS[vertical_id]), f"{said!r} showed no cards:\n{reply}"
     assert not _chips(at, vertical_id), reply
@@ -47,7 +49,7 @@ def test_a_natural_request_leads_to_cards(app: AppTest, vertical_id: str, said: 
 
 
 def test_a_miss_offers_the_nearest_requests_as_chips_that_lead_to_cards(app: AppTest) -> None:
-    at = open_page(app, PAGES["foodorder"])
+    at = open_page(app, VERTICALS["foodorder"].slug)
     reply = _ask(at, "foodorder", "shawarma")
     chips = _chips(at, "foodorder")
     assert 2 <= len(chips) <= 3, reply
