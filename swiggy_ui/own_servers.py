@@ -9,6 +9,7 @@ stdio only where the deployment allows it.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -129,19 +130,30 @@ def _fail(error: SwiggyAssistantError) -> None:
     _ui_state().flash = ("error", plain(error.message), error.code)
 
 
-def _add(runtime: Runtime, taken: frozenset[str]) -> None:
+def _change(runtime: Runtime, change: Callable[[], str | None]) -> None:
+    """Run one change to the person's servers and flash what it says, or why it failed;
+    either way the page reads their servers from the store again."""
     try:
-        config = _form_config(taken)
-        save_user_server(runtime.store, runtime.user_id, config)
+        done = change()
     except SwiggyAssistantError as error:
         _fail(error)
         return
     finally:
         runtime.visit.forget_own_servers()
-    for field in _FIELDS:
-        st.session_state[field] = ""
-    st.session_state["srv-add-pages"] = []
-    _ui_state().flash = ("success", f"Added “{plain(config.key)}”.", None)
+    if done is not None:
+        _ui_state().flash = ("success", done, None)
+
+
+def _add(runtime: Runtime, taken: frozenset[str]) -> None:
+    def add() -> str:
+        config = _form_config(taken)
+        save_user_server(runtime.store, runtime.user_id, config)
+        for field in _FIELDS:
+            st.session_state[field] = ""
+        st.session_state["srv-add-pages"] = []
+        return f"Added “{plain(config.key)}”."
+
+    _change(runtime, add)
 
 
 def _form_config(taken: frozenset[str]) -> ServerConfig:
@@ -180,20 +192,14 @@ def _command_line(text: object) -> tuple[str, tuple[str, ...]]:
 
 def _toggle(runtime: Runtime, key: str) -> None:
     enabled = bool(st.session_state.get(f"srv-enabled-{key}"))
-    try:
-        set_user_server_enabled(runtime.store, runtime.user_id, key, enabled)
-    except SwiggyAssistantError as error:
-        _fail(error)
-    runtime.visit.forget_own_servers()
+    _change(runtime, lambda: set_user_server_enabled(runtime.store, runtime.user_id, key, enabled))
 
 
 def _remove(runtime: Runtime, key: str) -> None:
     _confirm(None)
-    try:
+
+    def remove() -> str:
         remove_user_server(runtime.store, runtime.user_id, key)
-    except SwiggyAssistantError as error:
-        _fail(error)
-        return
-    finally:
-        runtime.visit.forget_own_servers()
-    _ui_state().flash = ("success", f"Removed “{plain(key)}”.", None)
+        return f"Removed “{plain(key)}”."
+
+    _change(runtime, remove)
