@@ -65,12 +65,8 @@ def _emptied(vertical: Vertical, newest: SharedCart) -> None:
             f":material/remove_shopping_cart: Your Instamart cart was cleared in {newest.shop}: "
             "show it here before changing it."
         )
-        st.button(
-            "Show my cart",
-            key=f"{key}-refresh",
-            icon=":material/refresh:",
-            on_click=_settle,
-            args=(vertical, newest, "keep"),
+        _settle_button(
+            f"{key}-refresh", "Show my cart", ":material/refresh:", vertical, newest, "keep"
         )
 
 
@@ -108,20 +104,15 @@ def _ask(vertical: Vertical, newest: SharedCart) -> None:
             "— keep them or clear?"
         )
         with st.container(horizontal=True):
-            st.button(
-                "Keep them",
-                key=f"{key}-keep",
-                icon=":material/check:",
-                on_click=_settle,
-                args=(vertical, newest, "keep"),
-            )
-            st.button(
-                "Clear",
-                key=f"{key}-clear",
-                icon=":material/delete:",
-                on_click=_settle,
-                args=(vertical, newest, "clear"),
-            )
+            _settle_button(f"{key}-keep", "Keep them", ":material/check:", vertical, newest, "keep")
+            _settle_button(f"{key}-clear", "Clear", ":material/delete:", vertical, newest, "clear")
+
+
+def _settle_button(
+    key: str, label: str, icon: str, vertical: Vertical, newest: SharedCart, choice: str
+) -> None:
+    """A button that settles the shared cart with `choice` (keep or clear)."""
+    st.button(label, key=key, icon=icon, on_click=_settle, args=(vertical, newest, choice))
 
 
 def _settle(vertical: Vertical, newest: SharedCart, choice: str) -> None:
