@@ -21,6 +21,8 @@ _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 _DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
+# An address argument of the shops' own tools (Instamart's and Food's), from get_addresses.
+AddressId = Annotated[str, Field(description="Address id from get_addresses.")]
 Category = Literal["HOME", "WORK", "OFFICE", "FRIENDS_AND_FAMILY", "OTHER"]
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.servers import food_text as say
-from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, register_address_tools
+from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, AddressId, register_address_tools
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.instamart import READ, SPEND, WRITE
@@ -27,7 +27,6 @@ WRITE_TOOLS = (
     | PAYMENT_WRITE_TOOLS
 )
 
-AddressId = Annotated[str, Field(description="Address id from get_addresses.")]
 OrderId = Annotated[str, Field(description="orderId from place_food_order or get_food_orders.")]
 Selection = list[dict[str, Any]]
 

@@ -9,7 +9,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from swiggy_core.constants import MCP_SERVERS
-from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, register_address_tools
+from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, AddressId, register_address_tools
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
@@ -26,7 +26,6 @@ WRITE_TOOLS = (
     | PAYMENT_WRITE_TOOLS
 )
 
-AddressId = Annotated[str, Field(description="Address id from get_addresses.")]
 OrderId = Annotated[str, Field(description="Order id from checkout or get_orders.")]
 Offset = Annotated[int, Field(description="nextOffset of the previous page (default 0).")]
 
