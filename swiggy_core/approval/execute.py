@@ -77,13 +77,13 @@ def execute(
         text = call(tool, dict(arguments))
     except McpCallError as error:
         if error.code is ErrorCode.TOOL_AUTH:  # refused before anything ran
-            return _outcome(vertical, tool, "failed", _failure_text(error.message), arguments)
+            return outcome_of(vertical, tool, "failed", _failure_text(error.message), arguments)
         return reconcile(vertical, tool, arguments, read, before, reason=error.message)
     card = parse_tool_result(tool, text, vertical.id, arguments)
     if isinstance(card, _DONE):
-        return _outcome(vertical, tool, "done", text, arguments, card=card)
+        return outcome_of(vertical, tool, "done", text, arguments, card=card)
     if isinstance(card, StatusResult) and not card.success:
-        return _outcome(vertical, tool, "failed", text, arguments, card=card)
+        return outcome_of(vertical, tool, "failed", text, arguments, card=card)
     reason = "Swiggy's answer was unclear"
     return reconcile(vertical, tool, arguments, read, before, reason=reason, answer=text)
 
@@ -107,8 +107,8 @@ def reconcile(
         new = sorted(after - before)
         if new:
             text = json.dumps({"success": True, "data": {"orderId": new[0], "status": "PLACED"}})
-            return _outcome(vertical, tool, "done", text, arguments)
-        return _outcome(vertical, tool, "failed", _failure_text(reason), arguments)
+            return outcome_of(vertical, tool, "done", text, arguments)
+        return outcome_of(vertical, tool, "failed", _failure_text(reason), arguments)
     return _unknown(vertical, tool, arguments, reason)
 
 
@@ -131,11 +131,11 @@ def _reconcile_by_status(
         return _unknown(vertical, tool, arguments, reason)
     if isinstance(payload, dict) and payload.get("success") is False:
         # Swiggy does not know this id: nothing was made.
-        return _outcome(vertical, tool, "failed", _failure_text(reason), arguments)
+        return outcome_of(vertical, tool, "failed", _failure_text(reason), arguments)
     status = next((str(n["status"]) for n in iter_nodes(payload) if "status" in n), "")
     if status.upper() in _BOOKED_STATUSES:
         text = json.dumps({"success": True, "data": {"orderId": order_id, "status": status}})
-        return _outcome(vertical, tool, "done", text, arguments)
+        return outcome_of(vertical, tool, "done", text, arguments)
     return _unknown(vertical, tool, arguments, reason)
 
 
@@ -145,7 +145,7 @@ def _unknown(vertical: Vertical, tool: str, arguments: dict[str, Any], reason: s
         f"{reason}. We couldn't tell whether it went through: check your {where} in the "
         "Swiggy app before trying again."
     )
-    return _outcome(vertical, tool, "unknown", _failure_text(message), arguments)
+    return outcome_of(vertical, tool, "unknown", _failure_text(message), arguments)
 
 
 def _answer_order_id(answer: str) -> str | None:
@@ -158,7 +158,7 @@ def _answer_order_id(answer: str) -> str | None:
     return ids[0] if ids else None
 
 
-def _outcome(
+def outcome_of(
     vertical: Vertical,
     tool: str,
     status: str,
@@ -168,6 +168,8 @@ def _outcome(
     card: ParsedToolResult | None = None,
     message: str | None = None,
 ) -> Execution:
+    """The outcome a status stands for, with its card (parsed from `text` unless given)
+    and the model's answer."""
     card = card or parse_tool_result(tool, text, vertical.id, arguments)
     kind: AnswerKind = "confirmed" if status == "done" else "failed"
     if status == "unknown":
@@ -179,19 +181,6 @@ def _outcome(
         result=_payload(text),
     )
     return Execution(status=status, answer=answer, card=card, result_text=text)
-
-
-def outcome_of(
-    vertical: Vertical,
-    tool: str,
-    status: str,
-    text: str,
-    arguments: dict[str, Any],
-    *,
-    message: str | None = None,
-) -> Execution:
-    """The outcome a stored (or settled) status stands for, with its card and answer."""
-    return _outcome(vertical, tool, status, text, arguments, message=message)
 
 
 # What the model hears; the person sees the outcome's own card (the order, or the reason).
