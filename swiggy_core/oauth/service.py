@@ -8,8 +8,9 @@ and can be finished once. A failure raises OAuthError (E-51xx) and never returns
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 import httpx2
 
@@ -121,13 +122,7 @@ class SignInService:
             resource=pending.resource,
             timeout=self._timeout,
         )
-        return exchange.token_from_answer(
-            answer,
-            issuer=pending.issuer,
-            now=self._clock(),
-            resources=tuple(url for _key, url in pending.server_urls),
-            client_id=pending.client_id,
-        )
+        return self._token(answer, pending.issuer, pending.server_urls, pending.client_id)
 
     def refresh(self, token: SwiggyToken, server_urls: Mapping[str, str]) -> SwiggyToken:
         """A new token from the refresh token (Swiggy v1 issues none: E-5109, sign in again)."""
@@ -151,12 +146,22 @@ class SignInService:
             client_id=token.client_id,
             timeout=self._timeout,
         )
+        return self._token(answer, metadata.issuer, servers, token.client_id)
+
+    def _token(
+        self,
+        answer: Mapping[str, Any],
+        issuer: str,
+        servers: Sequence[tuple[str, str]],
+        client_id: str,
+    ) -> SwiggyToken:
+        """The token endpoint's answer as a token for these (key, URL) servers, issued now."""
         return exchange.token_from_answer(
             answer,
-            issuer=metadata.issuer,
+            issuer=issuer,
             now=self._clock(),
             resources=tuple(url for _key, url in servers),
-            client_id=token.client_id,
+            client_id=client_id,
         )
 
     def revoke(self, token: SwiggyToken, server_urls: Mapping[str, str]) -> None:
