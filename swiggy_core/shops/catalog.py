@@ -18,14 +18,14 @@ from swiggy_core.shops.shop import (
 _ADDRESS_CHANGES = frozenset({"create_address", "delete_address"})
 _SUPPORT_CHANGES = frozenset({"report_error"})
 _PAYMENT_HELD = ("confirm_order",)
+# What a delivery shop (Instamart, Food) changes besides its cart.
+_DELIVERY_CHANGES = _ADDRESS_CHANGES | _SUPPORT_CHANGES
 
 SHOPS: Final[dict[str, Shop]] = {
     "instamart": Shop(
         key="instamart",
         spenders=(SpendingTool("checkout", Preparation.CART_ORDER, "order"),),
-        changes=frozenset({"update_cart", "clear_cart", "apply_coupon"})
-        | _ADDRESS_CHANGES
-        | _SUPPORT_CHANGES,
+        changes=frozenset({"update_cart", "clear_cart", "apply_coupon"}) | _DELIVERY_CHANGES,
         held=_PAYMENT_HELD,
         noun="order",
         subject="The cart",
@@ -43,8 +43,7 @@ SHOPS: Final[dict[str, Shop]] = {
             ),
         ),
         changes=frozenset({"update_food_cart", "flush_food_cart", "apply_food_coupon"})
-        | _ADDRESS_CHANGES
-        | _SUPPORT_CHANGES,
+        | _DELIVERY_CHANGES,
         held=_PAYMENT_HELD,
         noun="order",
         subject="The cart",
