@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from swiggy_core.formatting import price_known, rupees
-from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_int, to_str
+from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_bool, to_int, to_str
 from swiggy_core.parsers.plain_results import InfoResult
 
 MAX_ENTRIES = 12
@@ -30,6 +30,17 @@ def amount(value: Any, *, signed: bool = False) -> str | None:
     if number is None or (number < 0 and not signed) or not price_known(abs(number)):
         return None
     return rupees(number, allow_negative=signed)
+
+
+def yes_no(value: Any) -> str | None:
+    """A flag as "yes" or "no"; None when the value is not a flag."""
+    flag = to_bool(value)
+    return None if flag is None else ("yes" if flag else "no")
+
+
+def flagged_title(record: Mapping[str, Any], titles: Mapping[str, str]) -> str | None:
+    """The title of the first flag in `titles` (in its order) that the record sets true."""
+    return next((title for key, title in titles.items() if to_bool(record.get(key)) is True), None)
 
 
 def joined(*parts: str | None) -> str:

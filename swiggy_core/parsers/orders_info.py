@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.parsers._values import as_dict, as_list, pick, to_bool, to_id, to_int, to_str
+from swiggy_core.parsers._values import as_dict, as_list, pick, to_id, to_int, to_str
 from swiggy_core.parsers.info_fields import (
     MAX_ENTRIES,
     amount,
+    flagged_title,
     info,
     items_line,
     joined,
     status_words,
+    yes_no,
 )
 from swiggy_core.parsers.plain_results import InfoResult
 
@@ -173,12 +175,11 @@ def _delivery(record: dict[str, Any]) -> InfoResult | None:
     """Food `get_food_delivery_status`: delivered, cancelled, or the time left."""
     if not _has_id(record) or not record.keys() & {"deliveryBy", "pollIntervalSec"}:
         return None
-    if to_bool(record.get("delivered")) is True:
-        title = "Delivered"
-    elif to_bool(record.get("cancelled")) is True:
-        title = "Cancelled"
-    else:
-        title = to_str(record.get("statusText"), 80) or "On its way"
+    title = (
+        flagged_title(record, {"delivered": "Delivered", "cancelled": "Cancelled"})
+        or to_str(record.get("statusText"), 80)
+        or "On its way"
+    )
     arriving = to_str(record.get("etaText"), 40) or _time_left(record)
     return info(title, {"Order": to_id(record.get("orderId")), "Arriving in": arriving})
 
@@ -199,13 +200,12 @@ def _booking(record: dict[str, Any]) -> InfoResult | None:
     """Dineout `get_booking_status` and `cancel_booking` (an `orderId` is the booking)."""
     if not _has_id(record) or not record.keys() & _BOOKING_MARKERS:
         return None
-    can_cancel = to_bool(record.get("canCancel"))
     fields: dict[str, str | None] = {
         "Restaurant": to_str(record.get("restaurantName"), 80),
         "When": _when(record),
         "Guests": to_str(record.get("guestCount")),
         "Deal": to_str(record.get("dealTitle"), 120),
-        "Can cancel": None if can_cancel is None else ("yes" if can_cancel else "no"),
+        "Can cancel": yes_no(record.get("canCancel")),
         "Cancelled at": _moment(record.get("cancelledAt")),
     }
     title = joined(f"Booking {to_id(record.get('orderId'))}", _status(record))

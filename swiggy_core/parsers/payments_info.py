@@ -10,7 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from swiggy_core.parsers._values import as_dict, as_list, money, pick, to_bool, to_id, to_str
-from swiggy_core.parsers.info_fields import MAX_ENTRIES, amount, info, joined, status_words
+from swiggy_core.parsers.info_fields import (
+    MAX_ENTRIES,
+    amount,
+    flagged_title,
+    info,
+    joined,
+    status_words,
+    yes_no,
+)
 from swiggy_core.parsers.plain_results import InfoResult
 
 _ONLINE_ONLY_WORDS = (
@@ -47,21 +55,17 @@ def _payment_status(record: dict[str, Any]) -> InfoResult | None:
     """`check_payment_status`: one poll of a UPI payment."""
     if "paasId" not in record or not record.keys() & {"terminal", "isTerminalSuccess"}:
         return None
-    if to_bool(record.get("isTerminalSuccess")) is True:
-        title = "Payment successful"
-    elif to_bool(record.get("isTerminalFailure")) is True:
-        title = "Payment failed"
-    else:
-        title = "Payment pending: not placed yet"
-    confirmed = to_bool(record.get("confirmed"))
+    title = flagged_title(
+        record, {"isTerminalSuccess": "Payment successful", "isTerminalFailure": "Payment failed"}
+    )
     return info(
-        title,
+        title or "Payment pending: not placed yet",
         {
             "Order": to_id(record.get("orderId")),
             "Status": status_words(record.get("status")),
             "Order status": status_words(record.get("orderStatus")),
             "Amount": amount(record.get("cartTotal")),
-            "Confirmed": None if confirmed is None else ("yes" if confirmed else "no"),
+            "Confirmed": yes_no(record.get("confirmed")),
         },
     )
 
