@@ -26,6 +26,7 @@ import anthropic
 from swiggy_core.actions import typed_message
 from swiggy_core.constants import MCP_SERVERS, SWIGGY_TZ
 from swiggy_core.conversation import sanitize_messages
+from swiggy_core.conversation.cache_points import without_cache_marks
 from swiggy_core.engine import TurnSetup
 from swiggy_core.engine.setup import build_turn_params
 from swiggy_core.models import ChatMessage
@@ -107,15 +108,7 @@ def naive(params: dict[str, Any], history: list[ChatMessage]) -> dict[str, Any]:
     sendable = [message for message in history if not message.meta.excluded]
     plain = {key: value for key, value in params.items() if key != "context_management"}
     plain["messages"] = [message.to_param() for message in sanitize_messages(sendable)]
-    return _strip_cache_control(plain)
-
-
-def _strip_cache_control(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_cache_control(v) for k, v in value.items() if k != "cache_control"}
-    if isinstance(value, list):
-        return [_strip_cache_control(item) for item in value]
-    return value
+    return without_cache_marks(plain)
 
 
 def run_chat(sandbox: SandboxHttpServer, said: list[str], user: str, *, optimised: bool) -> Bill:

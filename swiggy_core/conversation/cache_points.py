@@ -38,7 +38,7 @@ def min_cacheable_tokens(model: str) -> int:
 
 def estimated_tokens(value: Any) -> int:
     """About how many tokens `value` costs as JSON (cache_control keys not counted)."""
-    encoded = json.dumps(_without_marks(value), ensure_ascii=False, separators=(",", ":"))
+    encoded = json.dumps(without_cache_marks(value), ensure_ascii=False, separators=(",", ":"))
     return len(encoded) // CHARS_PER_TOKEN_ESTIMATE
 
 
@@ -103,9 +103,10 @@ def _tokens_through(message: dict[str, Any], block: Block) -> int:
     return estimated_tokens({"role": message["role"], "content": through})
 
 
-def _without_marks(value: Any) -> Any:
+def without_cache_marks(value: Any) -> Any:
+    """A copy of a request (or any part of it) with every `cache_control` key left out."""
     if isinstance(value, dict):
-        return {k: _without_marks(v) for k, v in value.items() if k != "cache_control"}
+        return {k: without_cache_marks(v) for k, v in value.items() if k != "cache_control"}
     if isinstance(value, list):
-        return [_without_marks(item) for item in value]
+        return [without_cache_marks(item) for item in value]
     return value

@@ -76,7 +76,8 @@ _TOKEN = re.compile(r"[a-z0-9%]+")
 Field = tuple[str, float]
 
 
-def _stem(word: str) -> str:
+def singular(word: str) -> str:
+    """A plural's singular by the common English endings ("berries" → "berry", "eggs" → "egg")."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
@@ -91,7 +92,7 @@ def tokens(text: str) -> list[str]:
         if raw in _STOPWORDS:
             continue
         word = _SYNONYMS.get(raw, raw)
-        out.append(_stem(_SYNONYMS.get(_stem(word), word)))
+        out.append(singular(_SYNONYMS.get(singular(word), word)))
     return out
 
 

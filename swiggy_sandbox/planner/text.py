@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from swiggy_core import formatting
+from swiggy_sandbox.catalog.search import singular
 from swiggy_sandbox.planner import numbers
 
 _NUMBER_WORDS = {
@@ -207,7 +208,7 @@ def without_size(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lowercased content words, singular, without filler."""
-    return [_singular(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP]
+    return [singular(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP]
 
 
 def match_score(wanted: list[str], name: str) -> int:
@@ -244,11 +245,3 @@ def rupees(value: Any) -> str:
 def listing(lines: list[str]) -> str:
     """A numbered list, one line each."""
     return "\n".join(f"{index}. {line}" for index, line in enumerate(lines, start=1))
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
