@@ -40,11 +40,7 @@ def _search(view: ConversationView, intent: Intent) -> Step:
         intro = f"You didn't name a cuisine, so here are {query} favourites; name one to narrow it."
     if not query:
         return misses.vague_venue(_details(view))
-    done = view.called("search_restaurants_dineout")
-    if done is None:
-        earlier = view.latest("search_restaurants_dineout")
-        if earlier is not None and earlier.input.get("query") == query:
-            done = earlier
+    done = view.searched("search_restaurants_dineout", query)
     if done is not None:
         if not done.data.get("restaurants"):
             query = str(done.input.get("query") or query)

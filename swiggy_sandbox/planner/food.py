@@ -42,11 +42,7 @@ def _search(view: ConversationView, intent: Intent, address: str) -> Step:
     query, intro = wishes.food_wish(view.text)
     if query in _VAGUE:
         return misses.vague_food()
-    done = view.called("search_restaurants")
-    if done is None:
-        earlier = view.latest("search_restaurants")
-        if earlier is not None and earlier.input.get("query") == query:
-            done = earlier
+    done = view.searched("search_restaurants", query)
     if done is not None:
         asked = str(done.input.get("query", ""))
         reply = say.restaurants_reply(done.data, asked)

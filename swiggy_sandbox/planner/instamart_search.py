@@ -32,11 +32,7 @@ def search_one(view: ConversationView, intent: Intent) -> Step:
     if not isinstance(address, str):
         return address
     query = qualified(view, intent.query)
-    done = view.called("search_products")
-    if done is None:
-        earlier = view.latest("search_products")
-        if earlier is not None and earlier.input.get("query") == query:
-            done = earlier  # the same search again: answer from the results we have
+    done = view.searched("search_products", query)
     if done is not None:
         cap = budget(view.text, done.data)
         asked = str(done.input.get("query") or query)

@@ -117,6 +117,16 @@ class ConversationView:
         """The newest successful call among `names`, from any turn."""
         return next((c for c in reversed(self.calls) if c.ok and c.name in names), None)
 
+    def searched(self, name: str, query: str) -> ToolCall | None:
+        """This turn's search with `name`, or an earlier one for the same `query`: the same
+        search asked again is answered from the results already there."""
+        done = self.called(name)
+        if done is None:
+            earlier = self.latest(name)
+            if earlier is not None and earlier.input.get("query") == query:
+                return earlier
+        return done
+
     def offers(self, name: str) -> bool:
         """True when the tool can be called right now (not switched off)."""
         return self.ctx.is_enabled(name)
