@@ -163,13 +163,10 @@ def food_cart_reply(data: dict[str, Any], opening: str = "") -> str:
     items = cart.get("items") or []
     if not items:
         return f"{opening}Your food cart is empty.".strip()
-    lines = [
-        f"{item.get('quantity', 1)} × {item.get('name')} — {en.rupees(item.get('total'))}"
-        for item in items
-    ]
+    lines = en.cart_listing(items, lambda item: item.get("name"), lambda item: item.get("total"))
     where = cart_restaurant(data).get("name") or "the restaurant"
     return (
-        f"{opening}Your cart from {where}:\n{en.listing(lines)}\n\n"
+        f"{opening}Your cart from {where}:\n{lines}\n\n"
         f"To pay: {en.rupees(to_pay(data))} (delivery, fees and taxes included)."
     )
 

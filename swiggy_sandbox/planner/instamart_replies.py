@@ -192,12 +192,8 @@ def cart_reply(data: dict[str, Any], opening: str = "") -> str:
     items = data.get("items") or []
     if not items:
         return f"{opening}Your cart is empty.".strip()
-    lines = [
-        f"{item.get('quantity', 1)} × {item_name(item)} — {en.rupees(line_total(item))}"
-        for item in items
-    ]
     return (
-        f"{opening}Your cart:\n{en.listing(lines)}\n\n"
+        f"{opening}Your cart:\n{en.cart_listing(items, item_name, line_total)}\n\n"
         f"To pay: {en.rupees(to_pay(data))} (fees included)."
     )
 

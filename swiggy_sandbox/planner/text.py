@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
 from swiggy_core import formatting
 from swiggy_sandbox.catalog.search import singular
 from swiggy_sandbox.planner import numbers
+
+# Reads one field of a cart line (the shops name them differently).
+ItemReader = Callable[[dict[str, Any]], Any]
 
 _NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -245,3 +249,14 @@ def rupees(value: Any) -> str:
 def listing(lines: list[str]) -> str:
     """A numbered list, one line each."""
     return "\n".join(f"{index}. {line}" for index, line in enumerate(lines, start=1))
+
+
+def cart_listing(items: list[Any], name_of: ItemReader, total_of: ItemReader) -> str:
+    """A cart's lines as a numbered list, "2 × Amul Taaza Milk — ₹108" each; the shops
+    keep a line's name and total under keys of their own."""
+    return listing(
+        [
+            f"{item.get('quantity', 1)} × {name_of(item)} — {rupees(total_of(item))}"
+            for item in items
+        ]
+    )
