@@ -19,7 +19,7 @@ from app_text_rules import ROOT, AppText, app_texts, demo_labelled, problems
 MODEL_FACING_MODULES = {
     "swiggy_core/verticals": "the system prompt of each shop",
     "swiggy_core/conversation": "the request the model reads",
-    "swiggy_core/approval_tool.py": "the approval tool's description",
+    "swiggy_core/approval/request_tool.py": "the approval tool's description",
     "swiggy_core/tool_content.py": "what the model reads in place of images and documents",
     "swiggy_core/report.py": "the error report sent to Swiggy's report tool",
 }
