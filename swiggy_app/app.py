@@ -30,7 +30,12 @@ from swiggy_app.visitor import Backend, Visitor
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
 from swiggy_core.mcp.health import ServerStatus
-from swiggy_core.mcp.user_servers import user_servers
+from swiggy_core.mcp.user_servers import (
+    remove_user_server,
+    save_user_server,
+    set_user_server_enabled,
+    user_servers,
+)
 from swiggy_core.parsers import AddressItem
 from swiggy_core.settings import Settings
 from swiggy_core.store import ChatStore
@@ -139,9 +144,28 @@ class Visit:
         return in_use(self.app.server_file, self.app.sandbox, self._own)
 
     def forget_own_servers(self) -> None:
-        """Read the person's own servers again (one was added or changed)."""
+        """Read the person's own servers again (one was added or changed elsewhere)."""
         self._own = None
         self._setups.clear()
+
+    def save_own_server(self, config: ServerConfig) -> None:
+        """Add (or replace) one of the person's own servers; the next turn offers it."""
+        self._changing_own(lambda: save_user_server(self.app.store, self.user_id, config))
+
+    def set_own_server_enabled(self, key: str, enabled: bool) -> None:
+        self._changing_own(
+            lambda: set_user_server_enabled(self.app.store, self.user_id, key, enabled)
+        )
+
+    def remove_own_server(self, key: str) -> None:
+        self._changing_own(lambda: remove_user_server(self.app.store, self.user_id, key))
+
+    def _changing_own(self, change: Callable[[], None]) -> None:
+        # Read again whatever happened: a failed write may still have changed the store.
+        try:
+            change()
+        finally:
+            self.forget_own_servers()
 
     def health_targets(self, servers: Mapping[str, ServerConfig]) -> dict[str, HealthTarget]:
         """Server key → its health target, probed with this person's credentials."""

@@ -18,9 +18,6 @@ import streamlit as st
 from swiggy_core.errors import ErrorCode, McpServerError, SwiggyAssistantError
 from swiggy_core.mcp.config import ServerConfig, Transport
 from swiggy_core.mcp.user_servers import (
-    remove_user_server,
-    save_user_server,
-    set_user_server_enabled,
     user_stdio_allowed,
 )
 from swiggy_core.verticals import VERTICALS, get_vertical
@@ -131,15 +128,13 @@ def _fail(error: SwiggyAssistantError) -> None:
 
 
 def _change(runtime: Runtime, change: Callable[[], str | None]) -> None:
-    """Run one change to the person's servers and flash what it says, or why it failed;
-    either way the page reads their servers from the store again."""
+    """Run one change to the person's servers and flash what it says, or why it failed
+    (the visit reads their servers from the store again after any change)."""
     try:
         done = change()
     except SwiggyAssistantError as error:
         _fail(error)
         return
-    finally:
-        runtime.visit.forget_own_servers()
     if done is not None:
         _ui_state().flash = ("success", done, None)
 
@@ -147,7 +142,7 @@ def _change(runtime: Runtime, change: Callable[[], str | None]) -> None:
 def _add(runtime: Runtime, taken: frozenset[str]) -> None:
     def add() -> str:
         config = _form_config(taken)
-        save_user_server(runtime.store, runtime.user_id, config)
+        runtime.visit.save_own_server(config)
         for field in _FIELDS:
             st.session_state[field] = ""
         st.session_state["srv-add-pages"] = []
@@ -192,14 +187,14 @@ def _command_line(text: object) -> tuple[str, tuple[str, ...]]:
 
 def _toggle(runtime: Runtime, key: str) -> None:
     enabled = bool(st.session_state.get(f"srv-enabled-{key}"))
-    _change(runtime, lambda: set_user_server_enabled(runtime.store, runtime.user_id, key, enabled))
+    _change(runtime, lambda: runtime.visit.set_own_server_enabled(key, enabled))
 
 
 def _remove(runtime: Runtime, key: str) -> None:
     _confirm(None)
 
     def remove() -> str:
-        remove_user_server(runtime.store, runtime.user_id, key)
+        runtime.visit.remove_own_server(key)
         return f"Removed “{plain(key)}”."
 
     _change(runtime, remove)

@@ -11,6 +11,7 @@ import pytest
 from swiggy_app import ShopApp, Visitor
 from swiggy_app.servers import HealthService
 from swiggy_core.actions import typed_message
+from swiggy_core.constants import ALLOW_PRIVATE_SERVERS_ENV
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
 from swiggy_core.parsers import AddressItem
 from swiggy_core.settings import load_settings
@@ -53,6 +54,23 @@ def test_the_turn_setup_is_built_once_per_visit_not_per_rerun(app: ShopApp) -> N
     assert visit.session("food", None, elsewhere).setup is not first.setup
     visit.forget_own_servers()
     assert visit.session("food", None, HOME).setup is not first.setup
+
+
+def test_a_server_the_person_adds_or_removes_changes_the_next_turns_tools(
+    app: ShopApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ALLOW_PRIVATE_SERVERS_ENV, "true")  # a loopback server of one's own
+    visit = app.visit(visitor())
+    visit.session("food", None, HOME)  # the setup is built and kept
+    notes = ServerConfig("notes", "http", url="http://127.0.0.1:8/mcp", pages=("food",))
+    visit.save_own_server(notes)
+    offered = visit.session("food", None, HOME).setup.extra_servers
+    assert [server.config.key for server in offered] == ["weather", "notes"]
+    visit.set_own_server_enabled("notes", False)
+    assert not visit.servers()["notes"].enabled
+    visit.remove_own_server("notes")
+    offered = visit.session("food", None, HOME).setup.extra_servers
+    assert [server.config.key for server in offered] == ["weather"]
 
 
 def test_building_the_setup_has_the_poller_watch_the_apps_servers(app: ShopApp) -> None:
