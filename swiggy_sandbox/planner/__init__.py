@@ -2,7 +2,8 @@
 
 from swiggy_sandbox.planner.brain import PlannerBrain
 from swiggy_sandbox.planner.intents import Intent, read_intent
-from swiggy_sandbox.planner.view import ConversationView, ToolCall, build_view
+from swiggy_sandbox.planner.tool_calls import ToolCall
+from swiggy_sandbox.planner.view import ConversationView, build_view
 
 __all__ = [
     "ConversationView",

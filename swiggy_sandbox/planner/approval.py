@@ -14,7 +14,8 @@ from typing import Any
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_sandbox.connector import CallClientTool, Finish, Step
 from swiggy_sandbox.planner import dineout_replies, food_replies, instamart_replies
-from swiggy_sandbox.planner.view import ApprovalAnswer, ConversationView
+from swiggy_sandbox.planner.tool_calls import ApprovalAnswer
+from swiggy_sandbox.planner.view import ConversationView
 
 # What each spending tool does, in the words the replies use.
 _NOUNS = {"checkout": "order", "place_food_order": "order", "book_table": "booking"}

@@ -12,7 +12,8 @@ from swiggy_core.verticals import get_vertical
 from swiggy_sandbox.connector import CallTool, Finish, Step
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.intents import Intent
-from swiggy_sandbox.planner.view import ConversationView, ToolCall
+from swiggy_sandbox.planner.tool_calls import ToolCall
+from swiggy_sandbox.planner.view import ConversationView
 
 _AUTH_RE = re.compile(r"\b(401|403|419)\b|unauthori[sz]ed|expired|invalid token|revoked", re.I)
 _DISABLED_RE = re.compile(r"disabled by the toolset configuration", re.I)

@@ -19,7 +19,8 @@ from swiggy_sandbox.planner.common import (
     help_reply,
 )
 from swiggy_sandbox.planner.intents import Intent
-from swiggy_sandbox.planner.view import ConversationView, ToolCall
+from swiggy_sandbox.planner.tool_calls import ToolCall
+from swiggy_sandbox.planner.view import ConversationView
 
 _CART_TOOLS = ("get_food_cart", "update_food_cart", "flush_food_cart", "place_food_order")
 # The calls whose data carries the cart (flushing or ordering leaves it empty).

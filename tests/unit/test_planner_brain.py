@@ -15,7 +15,7 @@ from swiggy_core.models import ChatMessage
 from swiggy_sandbox.connector import CallClientTool, CallTool, Finish, TurnContext
 from swiggy_sandbox.planner import PlannerBrain, build_view
 from swiggy_sandbox.planner.approval import approval_reply
-from swiggy_sandbox.planner.view import ApprovalAnswer
+from swiggy_sandbox.planner.tool_calls import ApprovalAnswer
 
 IM = "swiggy-instamart"
 NOW = datetime(2026, 11, 20, 13, 0, tzinfo=SWIGGY_TZ)
