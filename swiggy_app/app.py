@@ -25,7 +25,7 @@ from swiggy_app.servers import (
     targets,
     turn_hooks,
 )
-from swiggy_app.settle import OFFLINE_KEY, settle_stranded
+from swiggy_app.settle import settle_stranded
 from swiggy_app.visitor import Backend, Visitor
 from swiggy_core.constants import MCP_SERVERS
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # the SDKs (anthropic, mcp) load on the first turn, not the f
     from swiggy_sandbox.runtime import SandboxServices
 
 Mode = Literal["offline_demo", "claude_sandbox", "claude_swiggy"]
+OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secret
 # Swiggy's own endpoints, for the real world's sign-in and address book.
 REAL_SERVER_URLS: Mapping[str, str] = {key: spec.url for key, spec in MCP_SERVERS.items()}
 
@@ -92,9 +93,15 @@ class ShopApp:
         from swiggy_core.engine import make_client
 
         if not visitor.api_key:
-            assert self.sandbox is not None  # no key: the offline demo, always in the sandbox
-            return make_client(OFFLINE_KEY, self.sandbox.emulator_url)
+            return self.offline_client()
         return make_client(visitor.api_key, visitor.base_url)
+
+    def offline_client(self) -> anthropic.Anthropic:
+        """The sandbox's emulator: the offline demo's model (no key, always in the sandbox)."""
+        from swiggy_core.engine import make_client
+
+        assert self.sandbox is not None
+        return make_client(OFFLINE_KEY, self.sandbox.emulator_url)
 
     def mcp_token(self, visitor: Visitor) -> str | None:
         """The bearer token for this visitor's Swiggy world (sandbox or real)."""
@@ -113,7 +120,7 @@ class ShopApp:
         the UI starts one per process and database)."""
         threading.Thread(
             target=settle_stranded,
-            args=(self.store, self.sandbox),
+            args=(self.store, self.sandbox, self.offline_client),
             name="settle-at-start",
             daemon=True,
         ).start()

@@ -10,22 +10,31 @@ holds is left alone.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from swiggy_app.visitor import world_of
 from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.store import ChatStore
 
 if TYPE_CHECKING:
+    import anthropic
+
     from swiggy_sandbox.runtime import SandboxServices
 
 logger = logging.getLogger(__name__)
-SANDBOX_WORLD_SUFFIX = "@sandbox"
-OFFLINE_KEY = "sk-offline-demo"  # the emulator wants some key; it is not a secret
 
 
-def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
-    """Settle the sandbox world's cut-off confirmations; returns how many chats it looked at."""
-    from swiggy_core.engine import TurnSetup, make_client
+def settle_stranded(
+    store: ChatStore,
+    sandbox: SandboxServices | None,
+    client: Callable[[], anthropic.Anthropic],
+) -> int:
+    """Settle the sandbox world's cut-off confirmations; returns how many chats it looked at.
+
+    `client` is never called to answer (settling only reads orders); a session needs one.
+    """
+    from swiggy_core.engine import TurnSetup
     from swiggy_core.mcp.manager import shared_manager
     from swiggy_core.turn.session import ChatSession
 
@@ -33,7 +42,7 @@ def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
         return 0
     chats: dict[str, tuple[str, str]] = {}
     for record in store.unsettled_approvals():
-        if record.user_id.endswith(SANDBOX_WORLD_SUFFIX):
+        if world_of(record.user_id) == "sandbox":
             chats[record.conversation_id] = (record.user_id, record.vertical_id)
     for conversation_id, (user_id, vertical_id) in chats.items():
         setup = TurnSetup(
@@ -47,7 +56,7 @@ def settle_stranded(store: ChatStore, sandbox: SandboxServices | None) -> int:
             store=store,
             user_id=user_id,
             vertical_id=vertical_id,
-            client=lambda: make_client(OFFLINE_KEY, sandbox.emulator_url),
+            client=client,
             setup=setup,
             manager=shared_manager(),
             conversation_id=conversation_id,

@@ -34,3 +34,8 @@ class Visitor:
     @property
     def user_id(self) -> str:
         return f"{self.person_id}@{self.backend}"
+
+
+def world_of(user_id: str) -> str:
+    """The world (backend) a stored user id belongs to: what follows its last "@"."""
+    return user_id.rpartition("@")[2]
