@@ -22,7 +22,7 @@ from swiggy_core.store.approval_states import ApprovalStatus, check_moves, statu
 from swiggy_core.store.database import Database
 from swiggy_core.store.records import ApprovalRecord, NewApproval
 from swiggy_core.store.schema import approvals, as_utc, utc_now
-from swiggy_core.store.spending import spent_on
+from swiggy_core.store.spending import ledger_columns, spent_on
 
 # PostgreSQL advisory-lock namespace for "one person's confirmations, one at a time".
 _SPEND_LOCK_NAMESPACE: Final = 0x5350
@@ -48,8 +48,10 @@ def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
         result=None,
         note="",
     )
-    row = {column.name: getattr(record, column.name) for column in approvals.columns}
+    stored = (column.name for column in approvals.columns if hasattr(record, column.name))
+    row = {name: getattr(record, name) for name in stored}
     row.update(arguments=json.dumps(record.arguments), view=json.dumps(record.view))
+    row.update(ledger_columns(record.result))
     with db.write() as conn:
         conn.execute(approvals.insert().values(**row))
     return record
@@ -130,7 +132,7 @@ def record_facts(db: Database, approval_id: str, status: str, facts: dict[str, A
     statement = (
         update(approvals)
         .where(approvals.c.id == approval_id, approvals.c.status == current.value)
-        .values(result=json.dumps(facts), updated_at=utc_now())
+        .values(result=json.dumps(facts), updated_at=utc_now(), **ledger_columns(facts))
     )
     with db.write() as conn:
         return conn.execute(statement).rowcount == 1
@@ -242,7 +244,8 @@ def _compare_and_set(
     (target,) = statuses((to_status,))
     changes: dict[str, Any] = {"status": target.value, "updated_at": now}
     if result is not None:
-        changes["result"] = json.dumps(result)
+        # The spend's day and amount as columns too: today's spending finds this row by them.
+        changes.update(result=json.dumps(result), **ledger_columns(result))
     if note:
         changes["note"] = note
     statement = update(approvals).where(

@@ -12,6 +12,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from swiggy_core.store.database import Database
 from swiggy_core.store.redaction import redact
 from swiggy_core.store.schema import audit, preferences, utc_now
+from swiggy_core.store.spending import record_spend_entry
 
 
 def record_audit(
@@ -21,17 +22,22 @@ def record_audit(
     detail: dict[str, Any],
     conversation_id: str | None,
 ) -> None:
-    """Append to the audit trail (approvals, orders, bookings), credentials redacted."""
+    """Append to the audit trail (approvals, orders, bookings), credentials redacted.
+
+    A spend's entry also keeps its row of today's spending, in the same transaction.
+    """
+    body = json.dumps(redact(detail), default=str)
     with db.write() as conn:
         conn.execute(
             insert(audit).values(
                 at=utc_now(),
                 user_id=user_id,
                 action=action,
-                detail=json.dumps(redact(detail), default=str),
+                detail=body,
                 conversation_id=conversation_id,
             )
         )
+        record_spend_entry(conn, user_id, action, body)
 
 
 def audit_entries(

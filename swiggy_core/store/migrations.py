@@ -39,6 +39,7 @@ from swiggy_core.errors import ErrorCode
 from swiggy_core.store import schema
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError, store_error
+from swiggy_core.store.spends_migration import add_spends
 
 # Any fixed number works: it only has to be the same in every process using the database.
 _POSTGRES_LOCK_KEY: Final = 0x5317_6779
@@ -210,6 +211,32 @@ def _add_turn_leases(conn: Connection) -> None:
     _v6_turn_leases.create(conn, checkfirst=True)
 
 
+# -- version 8: the chat list pages in SQL ------------------------------------------------
+_v8 = MetaData()
+_v8_conversations = Table(
+    "conversations",
+    _v8,
+    Column("id", String(36), primary_key=True),
+    Column("user_id", String(128)),
+    Column("vertical_id", String(32)),
+    Column("created_at", DateTime(timezone=True)),
+    Column("updated_at", DateTime(timezone=True)),
+)
+# The sidebar reads a person's newest chats of one shop, a page at a time, in this order.
+_v8_index = Index(
+    "ix_conversations_user_vertical_activity",
+    _v8_conversations.c.user_id,
+    _v8_conversations.c.vertical_id,
+    _v8_conversations.c.updated_at,
+    _v8_conversations.c.created_at,
+    _v8_conversations.c.id,
+)
+
+
+def _add_chat_list_index(conn: Connection) -> None:
+    _v8_index.create(conn, checkfirst=True)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "conversations, messages, preferences, audit", _create_first_tables),
     Migration(2, "approvals; audit.conversation_id; indexes", _add_approvals),
@@ -217,6 +244,10 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(4, "messages.created_at (when each message was stored)", _add_message_times),
     Migration(5, "tool_calls (the audit of every tool call)", _add_tool_calls),
     Migration(6, "turn_leases (one running reply per chat across replicas)", _add_turn_leases),
+    Migration(7, "spends; approvals.spend_day/spend_paise (today's spending by day)", add_spends),
+    Migration(
+        8, "conversations by person, shop and last activity (the chat list)", _add_chat_list_index
+    ),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     DateTime,
     Dialect,
@@ -30,6 +31,8 @@ VERTICAL_ID_LENGTH = 32
 TITLE_LENGTH = 200
 NAME_LENGTH = 64
 STATUS_LENGTH = 16
+# An India date as the spends keep it: YYYY-MM-DD (migration 7).
+DAY_LENGTH = 10
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -124,6 +127,21 @@ approvals = Table(
     Column("updated_at", UtcDateTime, nullable=False),
     Column("result", Text, nullable=True),
     Column("note", Text, nullable=False),
+    # The day and amount of `result`'s spend facts, kept beside it (migration 7) so a
+    # running confirmation is found by (user_id, spend_day, status) without decoding JSON.
+    Column("spend_day", String(DAY_LENGTH), nullable=True),
+    Column("spend_paise", BigInteger, nullable=True),
+)
+# One row per spend the audit recorded, with its latest outcome (migration 7): today's
+# spending sums today's rows, found through the (user_id, day, outcome) index.
+spends = Table(
+    "spends",
+    metadata,
+    Column("user_id", String(USER_ID_LENGTH), primary_key=True),
+    Column("approval_id", Text, primary_key=True),
+    Column("day", String(DAY_LENGTH), nullable=True),
+    Column("amount_paise", BigInteger, nullable=False),
+    Column("outcome", String(STATUS_LENGTH), nullable=False),
 )
 # Sign in with Swiggy, remembered on request: Fernet ciphertext only, never the token itself.
 remembered_tokens = Table(
