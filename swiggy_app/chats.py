@@ -21,6 +21,14 @@ class DeleteOutcome:
     replying: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ChatPage:
+    """The newest chats of a person on one shop, and whether older ones are left out."""
+
+    chats: list[ConversationInfo]
+    more: bool
+
+
 def _replying_here(conversation_id: str) -> bool:
     # Imported here: the turn machinery loads the model SDKs, which a plain page does not need.
     from swiggy_core.turn.handle import running_turn
@@ -39,9 +47,23 @@ class ChatsService:
         """Newest first."""
         return self.store.list_chats(user_id, vertical_id)
 
+    def page(self, user_id: str, vertical_id: str, shown: int) -> ChatPage:
+        """The newest `shown` chats, and whether older ones are left out (one more is read
+        to tell)."""
+        chats = self.store.list_chats(user_id, vertical_id, limit=shown + 1)
+        return ChatPage(chats=chats[:shown], more=len(chats) > shown)
+
+    def find(self, user_id: str, vertical_id: str, conversation_id: str) -> ConversationInfo | None:
+        """This chat, if it is one of the person's listed chats on this shop."""
+        return self.store.find_chat(user_id, vertical_id, conversation_id)
+
+    def count(self, user_id: str, vertical_id: str) -> int:
+        """How many chats the person has on this shop."""
+        return self.store.count_chats(user_id, vertical_id)
+
     def newest(self, user_id: str, vertical_id: str) -> str | None:
         """The chat a page opens when none is chosen."""
-        stored = self.store.list_conversations(user_id, vertical_id)
+        stored = self.store.list_conversations(user_id, vertical_id, limit=1)
         return stored[0].id if stored else None
 
     def new(self, user_id: str, vertical_id: str) -> str:

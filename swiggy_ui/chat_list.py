@@ -22,7 +22,8 @@ from swiggy_ui.banners import support_code
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
 
-# The sidebar lists this many of the newest chats (a longer history stays in the store).
+# The sidebar lists this many of the newest chats, and as many more at each "Show older
+# chats" (read a page at a time in SQL: a long history stays in the store).
 MAX_LISTED: Final = 30
 TITLE_MAX_CHARS: Final = 80
 UNTITLED: Final = "Untitled chat"
@@ -39,6 +40,7 @@ class ChatListState:
     # One message for the next run (a refusal is worth reading, so it is not a toast).
     flash: str | None = None
     flash_code: str | None = None  # the refusal's code, shown small for support
+    shown: int = MAX_LISTED  # how many of the newest chats the list holds
 
 
 def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
@@ -51,13 +53,17 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
             st.warning(plain(ui.flash), icon=":material/block:")
             support_code(ui.flash_code)
             ui.flash = ui.flash_code = None
+        chats = runtime.app.chats
         try:
-            chats = runtime.app.chats.listed(runtime.user_id, vertical.id)
-            current = page.conversation_id or runtime.app.chats.newest(runtime.user_id, vertical.id)
+            listing = chats.page(runtime.user_id, vertical.id, ui.shown)
+            current = page.conversation_id or chats.newest(runtime.user_id, vertical.id)
+            open_chat = _listed_chat(runtime, vertical, listing.chats, current)
+            # Only the "Delete all N chats?" question needs the count.
+            count = chats.count(runtime.user_id, vertical.id) if ui.confirming == "clear" else 0
         except StoreError as error:
             st.caption(f":material/database: Chats could not be loaded ({error.code}).")
             return
-        if not chats:  # the open chat is already a new one: nothing to list or start
+        if not listing.chats:  # the open chat is already a new one: nothing to list or start
             st.caption(f"Your chats with {vertical.display_name} will be listed here.")
             return
         st.button(
@@ -65,16 +71,34 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
             key=f"chats-new-{vertical.id}",
             icon=":material/add_comment:",
             width="stretch",
-            disabled=current not in {chat.id for chat in chats},
+            disabled=open_chat is None,
             help="Start an empty chat; this one stays in the list.",
             on_click=_new_chat,
             args=(runtime, vertical),
         )
-        _chooser(vertical, chats[:MAX_LISTED], current)
-        open_chat = next((chat for chat in chats if chat.id == current), None)
+        _chooser(vertical, listing.chats, current)
+        if listing.more:
+            st.button(
+                "Show older chats",
+                key=f"chats-more-{vertical.id}",
+                icon=":material/expand_more:",
+                type="tertiary",
+                on_click=_show_more,
+                args=(ui,),
+            )
         if open_chat is not None:
             _open_chat_tools(runtime, vertical, open_chat, ui)
-        _clear_all(runtime, vertical, len(chats), ui)
+        _clear_all(runtime, vertical, count, ui)
+
+
+def _listed_chat(
+    runtime: Runtime, vertical: Vertical, shown: list[ConversationInfo], current: str | None
+) -> ConversationInfo | None:
+    """The open chat if it is a listed one (it holds a message), shown or further down."""
+    on_page = next((chat for chat in shown if chat.id == current), None)
+    if on_page is not None or current is None:
+        return on_page
+    return runtime.app.chats.find(runtime.user_id, vertical.id, current)
 
 
 def _ui_state(vertical: Vertical) -> ChatListState:
@@ -223,6 +247,10 @@ def _confirm(
 # -- callbacks (run before the page is drawn again) ---------------------------------------
 def _set_ui(ui: ChatListState, renaming: str | None, confirming: Confirming | None) -> None:
     ui.renaming, ui.confirming = renaming, confirming
+
+
+def _show_more(ui: ChatListState) -> None:
+    ui.shown += MAX_LISTED
 
 
 def _reopen(vertical: Vertical, key: str) -> None:

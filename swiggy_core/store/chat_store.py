@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Unpack
 
 from sqlalchemy.engine import Engine
 
 from swiggy_core.logsafe import install_redaction
 from swiggy_core.models import ChatMessage
-from swiggy_core.store import approvals, audit, chats, tokens, tool_audit
+from swiggy_core.store import approvals, audit, chat_listing, chats, tokens, tool_audit
 from swiggy_core.store.approval_states import UNSETTLED
+from swiggy_core.store.chat_listing import Paging
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.history_cache import HistoryCache
@@ -77,13 +78,29 @@ class ChatStore:
         """The seq of the newest message; -1 when there is none."""
         return chats.last_seq(self._db, conversation_id)
 
-    def list_conversations(self, user_id: str, vertical_id: str) -> list[ConversationInfo]:
-        """The user's conversations in one vertical, most recently updated first."""
-        return chats.list_conversations(self._db, user_id, vertical_id)
+    def list_conversations(
+        self, user_id: str, vertical_id: str, **paging: Unpack[Paging]
+    ) -> list[ConversationInfo]:
+        """The user's conversations in one vertical, most recently active first: `limit`
+        of them (all when None), after `before` (the last of the previous page)."""
+        return chat_listing.list_conversations(self._db, user_id, vertical_id, **paging)
 
-    def list_chats(self, user_id: str, vertical_id: str) -> list[ConversationInfo]:
-        """The user's chats in one vertical that hold a message, most recent first."""
-        return chats.list_chats(self._db, user_id, vertical_id)
+    def list_chats(
+        self, user_id: str, vertical_id: str, **paging: Unpack[Paging]
+    ) -> list[ConversationInfo]:
+        """The user's chats in one vertical that hold a message, most recent first,
+        paged as `list_conversations`."""
+        return chat_listing.list_chats(self._db, user_id, vertical_id, **paging)
+
+    def count_chats(self, user_id: str, vertical_id: str) -> int:
+        """How many chats `list_chats` lists, counted in SQL."""
+        return chat_listing.count_chats(self._db, user_id, vertical_id)
+
+    def find_chat(
+        self, user_id: str, vertical_id: str, conversation_id: str
+    ) -> ConversationInfo | None:
+        """This chat if it is one `list_chats` lists for the user and vertical."""
+        return chat_listing.find_chat(self._db, user_id, vertical_id, conversation_id)
 
     def new_chat(self, user_id: str, vertical_id: str) -> str:
         """An empty conversation for "New chat" (the newest empty one is reused)."""

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection, Sequence
-from typing import Any, Final
+from typing import Final
 
 from pydantic import ValidationError
-from sqlalchemy import Connection, Row, case, delete, exists, func, insert, select, update
+from sqlalchemy import Connection, case, delete, func, insert, select, update
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ChatMessage, conversation_adapter
+from swiggy_core.store.chat_listing import has_messages, shop_of
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError, is_conflict, store_error
-from swiggy_core.store.records import ChatDeletion, ConversationInfo, StoredMessage
+from swiggy_core.store.records import ChatDeletion, StoredMessage
 from swiggy_core.store.schema import (
     TITLE_LENGTH,
     approvals,
@@ -136,46 +137,12 @@ def last_seq(db: Database, conversation_id: str) -> int:
     return -1 if last is None else int(last)
 
 
-def list_conversations(db: Database, user_id: str, vertical_id: str) -> list[ConversationInfo]:
-    query = (
-        select(conversations)
-        .where(conversations.c.user_id == user_id, conversations.c.vertical_id == vertical_id)
-        .order_by(conversations.c.updated_at.desc(), conversations.c.created_at.desc())
-    )
-    with db.read() as conn:
-        return [_info(row) for row in conn.execute(query)]
-
-
-def list_chats(db: Database, user_id: str, vertical_id: str) -> list[ConversationInfo]:
-    """The user's chats in one vertical that hold a message, most recently active first.
-
-    An empty conversation is a "New chat" nobody has written in yet: not worth listing.
-    """
-    has_messages = exists().where(messages.c.conversation_id == conversations.c.id)
-    query = (
-        select(conversations)
-        .where(
-            conversations.c.user_id == user_id,
-            conversations.c.vertical_id == vertical_id,
-            has_messages,
-        )
-        .order_by(conversations.c.updated_at.desc(), conversations.c.created_at.desc())
-    )
-    with db.read() as conn:
-        return [_info(row) for row in conn.execute(query)]
-
-
 def new_chat(db: Database, user_id: str, vertical_id: str) -> str:
     """A conversation with no message yet: the newest empty one is reused, else one is made,
     so pressing "New chat" again and again leaves no trail of empty rows."""
-    has_messages = exists().where(messages.c.conversation_id == conversations.c.id)
     query = (
         select(conversations.c.id)
-        .where(
-            conversations.c.user_id == user_id,
-            conversations.c.vertical_id == vertical_id,
-            ~has_messages,
-        )
+        .where(shop_of(user_id, vertical_id), ~has_messages())
         .order_by(conversations.c.created_at.desc())
         .limit(1)
     )
@@ -248,12 +215,6 @@ def _waiting(conn: Connection, ids: list[str]) -> set[str]:
     )
     busy = {str(chat_id) for chat_id in conn.execute(query).scalars()}
     return busy | {str(chat_id) for chat_id in conn.execute(replying).scalars()}
-
-
-def _info(row: Row[Any]) -> ConversationInfo:
-    return ConversationInfo(
-        row.id, row.user_id, row.vertical_id, row.title, row.updated_at, row.created_at
-    )
 
 
 def conversation_owner(db: Database, conversation_id: str) -> str | None:
