@@ -6,11 +6,14 @@ The documented caching rules, followed here:
   part of the content);
 - a request reads the longest cached prefix that ends at a breakpoint, or at one of the
   CACHE_LOOKBACK_BLOCKS block boundaries before a breakpoint;
-- it writes the prefix through each breakpoint; an entry lives CACHE_TTL_SECONDS, and
-  each read refreshes it; entries belong to one model;
+- it writes the prefix through each breakpoint; an entry lives for its breakpoint's TTL
+  (5 minutes, or 1 hour with `ttl: "1h"`), and each read refreshes it; entries belong to
+  one model;
 - a prefix shorter than the model's minimum cacheable length is neither written nor read;
-- usage: `cache_read_input_tokens` is the prefix read, `cache_creation_input_tokens` runs
-  from there to the last breakpoint written, `input_tokens` is the rest (after it).
+- usage, with A the prefix read, B the last 1-hour breakpoint after A (A when none) and
+  C the last breakpoint (A when none is after A): `cache_read_input_tokens` is A,
+  `cache_creation_input_tokens` is C - A, of which B - A went to 1-hour entries and C - B
+  to 5-minute ones (`cache_creation`), and `input_tokens` is the rest (after C).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from swiggy_core.constants import (
     TURN_CONTEXT_HEADER,
 )
 from swiggy_sandbox.connector.context_edits import apply_context_edits
+from swiggy_sandbox.emulator.cache_marks import TTL_1H, TTL_SECONDS, mark_ttl
 from swiggy_sandbox.emulator.sse import CHARS_PER_TOKEN
 
 TOO_MANY_BREAKPOINTS = (
@@ -44,14 +48,18 @@ class PreparedPrompt:
     """The prompt as the model sees it, plus the usage and edits the response reports."""
 
     messages: list[dict[str, Any]]
-    usage: dict[str, int]
+    usage: dict[str, Any]
     applied_edits: list[dict[str, Any]] = field(default_factory=list)
     # The app's per-turn context (clock, session summary), lifted out of the messages.
     turn_context: str = ""
 
 
 class PromptCache:
-    """Cached prefixes by key (model and content), each with its expiry (thread-safe)."""
+    """Cached prefixes by key (model and content), each with its TTL and expiry (thread-safe).
+
+    `clock` gives seconds; a test or bench may pass its own to let minutes or hours pass
+    without waiting.
+    """
 
     def __init__(
         self,
@@ -60,38 +68,46 @@ class PromptCache:
     ) -> None:
         self.ttl_seconds = ttl_seconds
         self._clock = clock
-        self._expiry: dict[str, float] = {}
+        self._entries: dict[str, tuple[float, float]] = {}  # key -> (expiry, ttl)
         self._lock = threading.Lock()
 
     def hit(self, key: str) -> bool:
-        """True (and the entry refreshed) when `key` was written or read within the TTL."""
+        """True (and the entry refreshed for its TTL) when `key` is still cached."""
         now = self._clock()
         with self._lock:
-            expires = self._expiry.get(key)
-            if expires is None or expires <= now:
-                self._expiry.pop(key, None)
+            expires, ttl = self._entries.get(key, (0.0, 0.0))
+            if expires <= now:
+                self._entries.pop(key, None)
                 return False
-            self._expiry[key] = now + self.ttl_seconds
+            self._entries[key] = (now + ttl, ttl)
             return True
 
-    def write(self, key: str) -> None:
-        """Remember a prefix for the next TTL."""
+    def write(self, key: str, ttl_seconds: float | None = None) -> None:
+        """Remember a prefix for `ttl_seconds` (the cache's default when None).
+
+        An entry already kept longer (a 1-hour one marked 5 minutes now) keeps its lifetime.
+        """
+        ttl = self.ttl_seconds if ttl_seconds is None else ttl_seconds
+        now = self._clock()
         with self._lock:
-            self._expiry[key] = self._clock() + self.ttl_seconds
+            expires, kept = self._entries.get(key, (0.0, 0.0))
+            if expires <= now:
+                expires, kept = 0.0, 0.0
+            self._entries[key] = (max(expires, now + ttl), max(kept, ttl))
 
 
 @dataclass(frozen=True)
 class _Block:
-    """One block of the prompt: its tokens, its running key, and whether it is marked."""
+    """One block of the prompt: its tokens, its running key, and its breakpoint's TTL."""
 
     tokens: int
     key: str
-    marked: bool
+    ttl: str | None  # the breakpoint's TTL ("5m" or "1h"); None for an unmarked block
 
 
 def breakpoint_problem(body: dict[str, Any]) -> str:
     """The API's refusal of more than four cache_control blocks ("" when within the limit)."""
-    found = sum(1 for _, marked in _pieces(body) if marked)
+    found = sum(1 for _, ttl in _pieces(body) if ttl)
     if found <= CACHE_MAX_BREAKPOINTS:
         return ""
     return TOO_MANY_BREAKPOINTS.format(limit=CACHE_MAX_BREAKPOINTS, found=found)
@@ -142,23 +158,29 @@ def prompt_tokens(body: dict[str, Any]) -> int:
     return sum(block.tokens for block in _blocks(body))
 
 
-def prompt_usage(body: dict[str, Any], cache: PromptCache) -> dict[str, int]:
+def prompt_usage(body: dict[str, Any], cache: PromptCache) -> dict[str, Any]:
     """input / cache_creation / cache_read tokens for this prompt, updating the cache."""
     blocks = _blocks(body)
     running = _running_totals(blocks)
     total = running[-1] if running else 0
     minimum = CACHE_MIN_TOKENS_BY_MODEL.get(str(body.get("model", "")), CACHE_MIN_TOKENS_DEFAULT)
-    marks = [i for i, block in enumerate(blocks) if block.marked and running[i] >= minimum]
+    marks = [i for i, block in enumerate(blocks) if block.ttl and running[i] >= minimum]
     read_end = _longest_hit(blocks, running, marks, minimum, cache)
     read = running[read_end] if read_end >= 0 else 0
-    written = running[marks[-1]] if marks else 0
+    written = [i for i in marks if i > read_end]
+    long_lived = [i for i in written if blocks[i].ttl == TTL_1H]
+    through_long = running[long_lived[-1]] if long_lived else read
+    through_all = running[written[-1]] if written else read
     for index in marks:
-        cache.write(blocks[index].key)
-    creation = max(written - read, 0)
+        cache.write(blocks[index].key, TTL_SECONDS[str(blocks[index].ttl)])
     return {
-        "input_tokens": total - read - creation,
-        "cache_creation_input_tokens": creation,
+        "input_tokens": total - through_all,
+        "cache_creation_input_tokens": through_all - read,
         "cache_read_input_tokens": read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": through_all - through_long,
+            "ephemeral_1h_input_tokens": through_long - read,
+        },
     }
 
 
@@ -186,15 +208,15 @@ def _blocks(body: dict[str, Any]) -> list[_Block]:
     """Every block with the key of the prefix through it (model included)."""
     digest = hashlib.sha256(str(body.get("model", "")).encode())
     blocks: list[_Block] = []
-    for piece, marked in _pieces(body):
+    for piece, ttl in _pieces(body):
         digest.update(piece.encode())
         tokens = max(1, len(piece) // CHARS_PER_TOKEN)
-        blocks.append(_Block(tokens, digest.copy().hexdigest(), marked))
+        blocks.append(_Block(tokens, digest.copy().hexdigest(), ttl))
     return blocks
 
 
-def _pieces(body: dict[str, Any]) -> list[tuple[str, bool]]:
-    """The prompt's blocks in order, serialised, each with whether it carries cache_control."""
+def _pieces(body: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """The prompt's blocks in order, serialised, each with its cache_control TTL (or None)."""
     pieces = [_piece("tool", tool) for tool in body.get("tools") or []]
     system = body.get("system")
     if isinstance(system, str):
@@ -212,10 +234,10 @@ def _pieces(body: dict[str, Any]) -> list[tuple[str, bool]]:
     return pieces
 
 
-def _piece(tag: str, block: Any) -> tuple[str, bool]:
+def _piece(tag: str, block: Any) -> tuple[str, str | None]:
     if not isinstance(block, dict):
-        return f"{tag}:{block}\n", False
+        return f"{tag}:{block}\n", None
     # Moving a breakpoint must not change the content it covers.
     content = {key: value for key, value in block.items() if key != "cache_control"}
     encoded = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return f"{tag}:{encoded}\n", block.get("cache_control") is not None
+    return f"{tag}:{encoded}\n", mark_ttl(block)

@@ -6,6 +6,7 @@ from typing import Any
 
 from swiggy_core.constants import BETA_CONTEXT_MANAGEMENT, BETA_MCP_CLIENT
 from swiggy_sandbox.connector.toolsets import MCP_TOOLSET_TYPE
+from swiggy_sandbox.emulator.content_check import tag_problem
 
 # Content block types the API accepts in `messages` (anything else is an unknown tag).
 KNOWN_BLOCK_TYPES = frozenset(
@@ -30,6 +31,9 @@ KNOWN_BLOCK_TYPES = frozenset(
     }
 )
 ROLES = frozenset({"user", "assistant"})
+# The edits `context_management` accepts (the SDK's BetaContextManagementConfigParam);
+# the emulator applies clear_tool_uses and lets the others pass unapplied.
+CONTEXT_EDIT_TYPES = ("clear_tool_uses_20250919", "clear_thinking_20251015", "compact_20260112")
 
 
 def request_problem(body: dict[str, Any], betas: list[str]) -> str:
@@ -58,7 +62,6 @@ def _messages_problem(body: dict[str, Any]) -> str:
     messages = body["messages"]
     if not messages:
         return "messages: at least one message is required"
-    uses: set[str] = set()
     for position, message in enumerate(messages):
         where = f"messages.{position}"
         if not isinstance(message, dict):
@@ -70,31 +73,20 @@ def _messages_problem(body: dict[str, Any]) -> str:
             continue
         if not isinstance(content, list):
             return f"{where}.content: Field required"
-        if problem := _blocks_problem(where, content, uses):
+        if problem := _blocks_problem(where, content):
             return problem
     return ""
 
 
-def _blocks_problem(where: str, content: list[Any], uses: set[str]) -> str:
-    """Check block types and that every result answers a use seen before it."""
+def _blocks_problem(where: str, content: list[Any]) -> str:
+    """Every block must be of a type the API knows (pairing is tool_pairing's job)."""
     for index, block in enumerate(content):
-        here = f"{where}.content.{index}"
         kind = block.get("type") if isinstance(block, dict) else None
         if kind not in KNOWN_BLOCK_TYPES:
             return (
-                f"{here}: Input tag '{kind}' found using 'type' does not match any of the "
-                "expected tags"
+                f"{where}.content.{index}: Input tag '{kind}' found using 'type' does not "
+                "match any of the expected tags"
             )
-        if kind in ("tool_use", "mcp_tool_use", "server_tool_use"):
-            uses.add(str(block.get("id")))
-        elif kind in ("tool_result", "mcp_tool_result"):
-            use_id = block.get("tool_use_id")
-            if use_id not in uses:
-                use_kind = "tool_use" if kind == "tool_result" else "mcp_tool_use"
-                return (
-                    f"{here}: unexpected `tool_use_id` found in `{kind}` blocks: {use_id}. "
-                    f"Each `{kind}` block must have a corresponding `{use_kind}` block before it."
-                )
     return ""
 
 
@@ -156,9 +148,15 @@ def _server_problem(index: int, server: Any) -> str:
 
 
 def _context_problem(body: dict[str, Any], betas: list[str]) -> str:
-    if "context_management" in body and BETA_CONTEXT_MANAGEMENT not in betas:
+    if "context_management" not in body:
+        return ""
+    if BETA_CONTEXT_MANAGEMENT not in betas:
         return (
             "context_management: Extra inputs are not permitted "
             f"(requires the {BETA_CONTEXT_MANAGEMENT} beta)"
         )
+    edits = (body["context_management"] or {}).get("edits") or []
+    for index, edit in enumerate(edits):
+        if problem := tag_problem(f"context_management.edits.{index}", edit, CONTEXT_EDIT_TYPES):
+            return problem
     return ""

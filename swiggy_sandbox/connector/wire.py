@@ -10,7 +10,7 @@ from swiggy_sandbox.emulator import sse
 from swiggy_sandbox.emulator.script import Fault, ScriptedTurn
 
 
-def with_usage(answer: ScriptedTurn | Fault, usage: dict[str, int]) -> ScriptedTurn | Fault:
+def with_usage(answer: ScriptedTurn | Fault, usage: dict[str, Any]) -> ScriptedTurn | Fault:
     """The turn with the prompt's usage; figures a script sets itself still win."""
     if isinstance(answer, Fault):
         return answer

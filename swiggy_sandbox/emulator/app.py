@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +20,7 @@ from starlette.routing import Route
 # time, so either package may be imported first.
 from swiggy_sandbox import connector
 from swiggy_sandbox.emulator import sse
+from swiggy_sandbox.emulator.cache_marks import cache_mark_problem
 from swiggy_sandbox.emulator.content_check import tool_result_problem
 from swiggy_sandbox.emulator.faults import error_response, fault_response, rate_limit_headers
 from swiggy_sandbox.emulator.script import (
@@ -28,6 +31,7 @@ from swiggy_sandbox.emulator.script import (
     ScriptedTurn,
 )
 from swiggy_sandbox.emulator.streaming import FaultyResponse, wait_quietly
+from swiggy_sandbox.emulator.tool_pairing import tool_pairing_problem
 
 # Keys with this prefix are refused like a revoked or mistyped key (tests of bad keys).
 INVALID_KEY_PREFIX = "sk-ant-invalid"
@@ -50,13 +54,20 @@ REQUIRED_FIELDS: tuple[tuple[str, type, str], ...] = (
 )
 
 
-def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedRequest]) -> Starlette:
+def create_app(
+    brain: Brain | connector.AgentBrain,
+    recorder: list[RecordedRequest],
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> Starlette:
     """Build the emulator app; every request is appended to `recorder` before it is answered.
 
     A brain with `next_step` (an AgentBrain) runs behind the MCP connector emulation;
     one with `respond` (ScriptedBrain, FunctionBrain) answers each request itself.
+    `clock` (seconds) decides when prompt-cache entries expire: a bench passes its own to
+    let a person pause for minutes or hours without waiting.
     """
-    prompt_cache = connector.PromptCache()
+    prompt_cache = connector.PromptCache(clock=clock)
     agent = connector.McpConnector(brain) if isinstance(brain, connector.AgentBrain) else None
 
     def answer_for(recorded: RecordedRequest, prepared: connector.PreparedPrompt) -> Answer:
@@ -73,7 +84,9 @@ def create_app(brain: Brain | connector.AgentBrain, recorder: list[RecordedReque
             return _missing_key(recorded.api_key)
         problem = json_problem or _invalid_field(body)
         problem = problem or connector.request_problem(body, recorded.betas)
+        problem = problem or tool_pairing_problem(body)
         problem = problem or connector.breakpoint_problem(body)
+        problem = problem or cache_mark_problem(body)
         problem = problem or tool_result_problem(body)
         if problem:
             return error_response(400, "invalid_request_error", problem)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Sequence
 from typing import Any, Final
 
 RESULT_PART_TYPES: Final = ("text", "image", "search_result", "document")
@@ -41,14 +42,22 @@ def tool_result_problem(body: dict[str, Any]) -> str:
     return ""
 
 
+def tag_problem(where: str, block: Any, expected: Sequence[str]) -> str:
+    """The API's refusal of a block whose `type` is none of `expected` ("" when it is one)."""
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind in expected:
+        return ""
+    tags = ", ".join(f"'{name}'" for name in expected)
+    return (
+        f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
+        f"expected tags: {tags}"
+    )
+
+
 def _part_problem(where: str, part: Any) -> str:
-    kind = part.get("type") if isinstance(part, dict) else None
-    if kind not in RESULT_PART_TYPES:
-        expected = ", ".join(f"'{name}'" for name in RESULT_PART_TYPES)
-        return (
-            f"{where}: Input tag '{kind}' found using 'type' does not match any of the "
-            f"expected tags: {expected}"
-        )
+    if problem := tag_problem(where, part, RESULT_PART_TYPES):
+        return problem
+    kind = part.get("type")
     if kind == "image":
         return _image_problem(f"{where}.image.source", part.get("source"))
     if kind == "document":

@@ -41,7 +41,7 @@ class ScriptedTurn:
     content: list[Block]
     stop_reason: str = "end_turn"
     # Any key given here (input_tokens, output_tokens, cache_*) replaces the estimate.
-    usage: dict[str, int] | None = None
+    usage: dict[str, Any] | None = None
     # None means "echo the model the request asked for", as the real API does.
     model: str | None = None
 

@@ -7,6 +7,7 @@ import contextlib
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, cast, overload
 
 import uvicorn
@@ -38,16 +39,25 @@ class EmulatorServer(StartsOnEnter, Generic[BrainT]):
 
     @overload
     def __init__(
-        self: EmulatorServer[ScriptedBrain], brain: None = None, *, port: int = 0
+        self: EmulatorServer[ScriptedBrain],
+        brain: None = None,
+        *,
+        port: int = 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None: ...
 
     @overload
-    def __init__(self, brain: BrainT, *, port: int = 0) -> None: ...
+    def __init__(
+        self, brain: BrainT, *, port: int = 0, clock: Callable[[], float] = time.monotonic
+    ) -> None: ...
 
-    def __init__(self, brain: Any = None, *, port: int = 0) -> None:
+    def __init__(
+        self, brain: Any = None, *, port: int = 0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.brain: BrainT = brain if brain is not None else cast(BrainT, ScriptedBrain())
         self.requests: list[RecordedRequest] = []
-        self.app = create_app(self.brain, self.requests)
+        # `clock` times the prompt cache only (see create_app); serving uses real time.
+        self.app = create_app(self.brain, self.requests, clock=clock)
         self._requested_port = port
         self._port: int | None = None
         self._server: uvicorn.Server | None = None

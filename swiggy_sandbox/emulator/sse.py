@@ -64,12 +64,14 @@ def estimate_output_tokens(content: list[Block]) -> int:
     return max(1, written // CHARS_PER_TOKEN)
 
 
-def start_usage(turn: ScriptedTurn | None, body: dict[str, Any]) -> dict[str, int]:
+def start_usage(turn: ScriptedTurn | None, body: dict[str, Any]) -> dict[str, Any]:
     """Usage as `message_start` reports it (output_tokens is 1 until the turn ends)."""
-    usage = {
+    usage: dict[str, Any] = {
         "input_tokens": estimate_input_tokens(body),
         "cache_creation_input_tokens": 0,
         "cache_read_input_tokens": 0,
+        # The cache writes split by lifetime, as the API reports them (1-hour ones bill higher).
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
         "output_tokens": 1,
     }
     overrides = dict(turn.usage or {}) if turn else {}
@@ -80,7 +82,7 @@ def start_usage(turn: ScriptedTurn | None, body: dict[str, Any]) -> dict[str, in
 def final_output_tokens(turn: ScriptedTurn) -> int:
     """Output tokens for `message_delta`: the scripted figure if given, else an estimate."""
     if turn.usage and "output_tokens" in turn.usage:
-        return turn.usage["output_tokens"]
+        return int(turn.usage["output_tokens"])
     return estimate_output_tokens(turn.content)
 
 

@@ -96,6 +96,14 @@ def wire_emulator() -> Iterator[EmulatorServer[ScriptedBrain]]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def wire_client(wire_emulator: EmulatorServer[ScriptedBrain]) -> Iterator[anthropic.Anthropic]:
+    """The real SDK pointed at the wire emulator, without retries."""
+    base_url = wire_emulator.base_url
+    with anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0) as sdk:
+        yield sdk
+
+
 def _emptied(emulator: EmulatorServer[Any]) -> EmulatorServer[Any]:
     """The emulator with no scripted answer left and no request remembered."""
     emulator.brain.clear()

@@ -23,6 +23,7 @@ from swiggy_sandbox.connector.accounting import (
 HAIKU = "claude-haiku-4-5"  # caches 4,096 tokens and more
 SONNET = "claude-sonnet-5-5"  # caches 1,024 tokens and more
 MARK = {"type": "ephemeral"}
+HOUR_MARK = {"type": "ephemeral", "ttl": "1h"}
 
 
 class Clock:
@@ -56,15 +57,20 @@ def body(model: str, system: list[dict[str, Any]], *messages: dict[str, Any]) ->
     return {"model": model, "system": system, "messages": list(messages)}
 
 
-def marked(block: dict[str, Any]) -> dict[str, Any]:
-    return {**block, "cache_control": MARK}
+def marked(block: dict[str, Any], mark: dict[str, str] = MARK) -> dict[str, Any]:
+    return {**block, "cache_control": mark}
 
 
-def usage(input_tokens: int, write: int, read: int) -> dict[str, int]:
+def usage(input_tokens: int, write: int, read: int, *, hour: int = 0) -> dict[str, Any]:
+    """Usage as reported; `hour` of the `write` tokens went to 1-hour entries."""
     return {
         "input_tokens": input_tokens,
         "cache_creation_input_tokens": write,
         "cache_read_input_tokens": read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": write - hour,
+            "ephemeral_1h_input_tokens": hour,
+        },
     }
 
 
@@ -136,6 +142,40 @@ def test_an_entry_lives_five_minutes_and_each_read_refreshes_it() -> None:
     assert prompt_usage(request, cache) == usage(8, 0, 5_000)
     clock.now += 300
     assert prompt_usage(request, cache) == usage(8, 5_000, 0)  # expired: written again
+
+
+def test_a_one_hour_entry_outlives_a_pause_that_expires_a_five_minute_one() -> None:
+    clock = Clock()
+    cache = PromptCache(clock=clock)
+    hour = body(HAIKU, [marked(system_text(5_000), HOUR_MARK)], user(8))
+    five = body(HAIKU, [marked(system_text(5_000, "f"))], user(8))
+    assert prompt_usage(hour, cache) == usage(8, 5_000, 0, hour=5_000)
+    assert prompt_usage(five, cache) == usage(8, 5_000, 0)
+    clock.now += 10 * 60
+    assert prompt_usage(five, cache) == usage(8, 5_000, 0)  # expired: written again
+    assert prompt_usage(hour, cache) == usage(8, 0, 5_000)  # read: one more hour
+    clock.now += 59 * 60
+    assert prompt_usage(hour, cache) == usage(8, 0, 5_000)
+    clock.now += 60 * 60
+    assert prompt_usage(hour, cache) == usage(8, 5_000, 0, hour=5_000)
+
+
+def test_mixed_lifetimes_bill_one_hour_up_to_its_last_mark_and_five_minutes_after() -> None:
+    # The documented positions: A the prefix read, B the last 1-hour mark after A, C the
+    # last mark; B - A is written for an hour, C - B for five minutes.
+    clock = Clock()
+    cache = PromptCache(clock=clock)
+    system = [marked(system_text(5_000), HOUR_MARK)]
+    first = body(HAIKU, system, user(1_000, marked=True))
+    assert prompt_usage(first, cache) == usage(0, 6_000, 0, hour=5_000)
+    clock.now += 10 * 60  # the 5-minute entry is gone, the 1-hour one is read
+    assert prompt_usage(first, cache) == usage(0, 1_000, 5_000)
+    longer = body(HAIKU, system, user(1_000, marked=True), assistant(1, 500), user(40, "w"))
+    longer["messages"][1]["content"][0]["cache_control"] = HOUR_MARK
+    longer["messages"][0]["content"][0]["cache_control"] = HOUR_MARK
+    longer["messages"][2]["content"][0]["cache_control"] = MARK
+    # A = 6,000 (read back), B = 6,500 (the assistant's 1-hour mark), C = 6,540.
+    assert prompt_usage(longer, cache) == usage(0, 540, 6_000, hour=500)
 
 
 def test_a_growing_conversation_reads_last_turns_prefix_and_writes_only_the_new_part() -> None:
