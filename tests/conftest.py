@@ -1,5 +1,6 @@
 """Shared fixtures: a real PostgreSQL server and a real Redis for the tests that need them,
-and (for every test) no connection off this machine (`loopback_guard`).
+and (for every test) no connection off this machine (`loopback_guard`). The Hypothesis
+profile is chosen here, before any test module is imported (see `hypothesis_profiles`).
 
 `postgres_url` starts a throw-away cluster once per test session (initdb in a temporary
 directory, trust authentication, loopback only, a free port) and stops it at the end.
@@ -25,7 +26,12 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from hypothesis import settings
+from hypothesis_profiles import chosen_profile, register_profiles
 from loopback_guard import only_loopback  # noqa: F401 - an autouse fixture for every test
+
+register_profiles()
+settings.load_profile(chosen_profile(os.environ))
 
 POSTGRES_URL_ENV = "SWIGGY_TEST_POSTGRES_URL"
 POSTGRES_SYSTEM_USER = "postgres"

@@ -11,9 +11,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 # Many examples of deep values: slow to generate, and no deadline on a loaded machine.
-MANY_JSON_EXAMPLES = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+MANY_JSON_EXAMPLES = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 ANY_KEY = st.text(max_size=12)

@@ -10,6 +10,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from swiggy_core.cart import CartState, derive_cart
 from swiggy_core.models import (
@@ -413,7 +414,7 @@ INPUTS = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=timedelta(seconds=1))
+@settings(max_examples=examples(150), deadline=timedelta(seconds=1))
 @given(steps=st.lists(st.tuples(CART_TOOLS, INPUTS, PAYLOADS, st.booleans()), max_size=8))
 def test_any_sequence_gives_a_cart(steps: list[tuple[str, dict[str, Any], Any, bool]]) -> None:
     messages = [

@@ -1,7 +1,7 @@
 import json
 import math
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from json_cases import MANY_JSON_EXAMPLES, JsonCase, json_cases
 
@@ -156,7 +156,6 @@ def test_property_truncated_json_is_valid_json_within_the_limit(case: JsonCase):
         assert parsed == value or (isinstance(value, float) and math.isclose(parsed, value))
 
 
-@settings(max_examples=300, deadline=None)
 @given(text=st.text(min_size=1, max_size=800), limit=st.integers(min_value=0, max_value=400))
 def test_property_non_json_text_is_cut_at_the_limit_with_a_marker(text, limit):
     try:

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from swiggy_core.parsers import (
     CARD_KINDS,
@@ -93,7 +94,6 @@ JSON_VALUES = st.recursive(
 VERTICALS = st.sampled_from(["food", "style", "dining", "foodorder", "unknown"])
 TOOL_NAMES = st.sampled_from(TOOLS) | st.text(max_size=40)
 FAST = settings(
-    max_examples=300,
     deadline=timedelta(seconds=3),  # a hang guard, not a speed target (see bench/)
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -162,7 +162,7 @@ def test_failures_are_never_confirmations(tool: str, inner: Any, error: Any) -> 
         assert not isinstance(result, OrderPlacedResult | BookingConfirmedResult)
 
 
-@settings(max_examples=50, deadline=timedelta(seconds=2))
+@settings(max_examples=examples(50), deadline=timedelta(seconds=2))
 @given(value=JSON_VALUES)
 def test_never_raises_on_non_json_content_objects(value: Any) -> None:
     for content in (object(), 3.5, None, b"bytes", {"content": value, "type": "mcp_tool_result"}):

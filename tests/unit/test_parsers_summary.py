@@ -277,9 +277,7 @@ LINE = st.builds(
     st.sampled_from(["", " (ID: 1)", " (ID: , SKU: )", " (ID:", " (x: y, z)", "(ID: a, b: c, d)"]),
 )
 PROSE = st.lists(LINE | st.text(max_size=60), max_size=12).map("\n".join)
-FAST = settings(
-    max_examples=300, deadline=timedelta(seconds=3), suppress_health_check=[HealthCheck.too_slow]
-)
+FAST = settings(deadline=timedelta(seconds=3), suppress_health_check=[HealthCheck.too_slow])
 TOOLS = st.sampled_from(
     [
         "search_products",

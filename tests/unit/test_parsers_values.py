@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from pydantic_core import from_json
 
@@ -29,7 +29,6 @@ VALUES = (
 )
 
 
-@settings(max_examples=300)
 @given(
     record=st.dictionaries(st.sampled_from(NAMES) | st.text(max_size=4), VALUES, max_size=6),
     names=st.lists(st.sampled_from(NAMES), min_size=1, max_size=5, unique=True),

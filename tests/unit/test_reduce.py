@@ -3,7 +3,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from json_cases import ANY_KEY, MANY_JSON_EXAMPLES, JsonCase, json_cases
 
@@ -419,7 +419,6 @@ def test_property_json_in_json_out_within_the_limit(case: JsonCase):
         assert type(out) is type(value)
 
 
-@settings(max_examples=300, deadline=None)
 @given(text=st.text(max_size=1_500), limit=st.integers(min_value=0, max_value=600))
 def test_property_any_text_is_reduced_within_the_limit(text, limit):
     reduced = reduce_for_model(text, limit=limit, query="milk")

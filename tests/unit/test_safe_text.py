@@ -14,6 +14,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from swiggy_ui.safe_text import LOOKALIKE_COLON, inline_code, markdown_text, plain, safe_link_url
 
@@ -228,7 +229,7 @@ _ALPHABET = st.sampled_from(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(_ALPHABET, max_size=40).map("".join))
 def test_any_text_is_inert(text: str) -> None:
     assert hazards(markdown_text(text)) == [], (text, markdown_text(text))
