@@ -32,5 +32,9 @@ class AsgiThread:
             time.sleep(0.01)
 
     def stop(self, join_seconds: float) -> None:
+        """Stop at once: a client still holding a stream open (an MCP session's GET) would
+        otherwise keep uvicorn waiting until the join gives up."""
         self._server.should_exit = True
+        self._server.force_exit = True
         self._thread.join(join_seconds)
+        assert not self._thread.is_alive(), f"the server on {self.url} did not stop"
