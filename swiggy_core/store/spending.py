@@ -42,7 +42,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
-from sqlalchemy import Connection, exists, func, select, update
+from sqlalchemy import Connection, Select, String, bindparam, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from swiggy_core.constants import PAISE_PER_RUPEE
@@ -61,7 +61,6 @@ _LEGACY_RUPEES_KEY: Final = "amount"
 MAX_SPEND_PAISE: Final = 10**15
 # An unclear spend may have gone through, so it counts until it is settled.
 COUNTED_OUTCOMES: Final = ("done", "unknown")
-_RUNNING: Final = sorted(status.value for status in COUNTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,26 +76,36 @@ class AuditedSpend:
 def spent_on(conn: Connection, user_id: str, day: str, *, excluding: str | None = None) -> int:
     """Paise the person's spends of `day` came to: executed (done, or not yet settled) and
     still running; `excluding` is the approval being checked itself."""
+    values = {"user_id": user_id, "day": day, "excluding": excluding}
+    statement = _SPENT if excluding is None else _SPENT_EXCLUDING
+    return int(conn.execute(statement, values).scalar_one())
+
+
+def _spent_statement(*, excluding: bool) -> Select[tuple[Any]]:
+    """Built once (a confirmation runs it under the person's lock): bound by user_id, day
+    and, when `excluding`, the approval left out."""
+    user_id, day = bindparam("user_id", type_=String()), bindparam("day", type_=String())
     audited = select(func.coalesce(func.sum(spends.c.amount_paise), 0)).where(
-        spends.c.user_id == user_id,
-        spends.c.day == day,
-        spends.c.outcome.in_(COUNTED_OUTCOMES),
+        spends.c.user_id == user_id, spends.c.day == day, spends.c.outcome.in_(COUNTED_OUTCOMES)
     )
-    if excluding is not None:
-        audited = audited.where(spends.c.approval_id != excluding)
     has_entry = exists().where(
         spends.c.user_id == approvals.c.user_id, spends.c.approval_id == approvals.c.id
     )
     running = select(func.coalesce(func.sum(approvals.c.spend_paise), 0)).where(
         approvals.c.user_id == user_id,
         approvals.c.spend_day == day,
-        approvals.c.status.in_(_RUNNING),
+        approvals.c.status.in_(sorted(status.value for status in COUNTED)),
         ~has_entry,
     )
     if excluding:
-        running = running.where(approvals.c.id != excluding)
-    both = select(audited.scalar_subquery() + running.scalar_subquery())
-    return int(conn.execute(both).scalar_one())
+        # An approval id is never "", so leaving out "" from the running ones changes nothing.
+        audited = audited.where(spends.c.approval_id != bindparam("excluding"))
+        running = running.where(approvals.c.id != bindparam("excluding"))
+    return select(audited.scalar_subquery() + running.scalar_subquery())
+
+
+_SPENT: Final = _spent_statement(excluding=False)
+_SPENT_EXCLUDING: Final = _spent_statement(excluding=True)
 
 
 def record_spend_entry(conn: Connection, user_id: str, action: str, body: str) -> None:
