@@ -8,16 +8,11 @@ that looks like the app's own cards).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import streamlit as st
 
-from swiggy_core.actions import (
-    visible_text,
-    without_suggestions,
-)
-from swiggy_core.constants import APPROVAL_TOOL_NAME
-from swiggy_core.formatting import asked_time
+from swiggy_core.actions import without_suggestions
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -25,10 +20,11 @@ from swiggy_core.models import (
     ToolResultBlock,
     tool_pairs,
 )
-from swiggy_core.parsers import CartResult, ParsedToolResult, parse_tool_result
+from swiggy_core.parsers import ParsedToolResult
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
-from swiggy_ui.cards import CardContext, render_result
+from swiggy_ui.cards import render_result
+from swiggy_ui.chat_view import HistoryView, first_shown, history_view, turn_starts_of
 from swiggy_ui.live_turn import ASSISTANT_AVATAR
 
 # The live turn lives in live_turn.py; the page reaches every part of the chat through here.
@@ -44,76 +40,38 @@ from swiggy_ui.turn_states import unknown_outcome_link
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
 # so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
 TURNS_PAGE = 10
-# Only the newest card of these kinds keeps its buttons: older ones hold stale numbers.
-LIVE_KINDS = frozenset({"cart", "time_slots", "order_placed", "booking_confirmed"})
-
-
-@dataclass(frozen=True, slots=True)
-class _View:
-    """What every message of one drawn history shares."""
-
-    vertical: Vertical
-    cards: dict[str, ParsedToolResult]
-    newest: frozenset[str]  # tool_use_ids of the newest card of each LIVE_KINDS kind
-    previous_carts: dict[str, CartResult]
-    asked_times: dict[str, str]  # slot cards → the time the person had asked for
-    image_origin: str | None
-    details: bool
-    media_parts: dict[str, tuple[object, ...]]  # a media card's result parts (its bytes)
-
-    def context(self, key: str, tool_use_id: str) -> CardContext:
-        card = self.cards.get(tool_use_id)
-        live = card is None or card.type not in LIVE_KINDS or tool_use_id in self.newest
-        return CardContext(
-            key=key,
-            vertical=self.vertical,
-            image_origin=self.image_origin,
-            live=live,
-            previous_cart=self.previous_carts.get(tool_use_id),
-            requested_time=self.asked_times.get(tool_use_id),
-            parts=self.media_parts.get(tool_use_id, ()),
-        )
 
 
 def render_history(
-    messages: list[ChatMessage],
+    messages: Sequence[ChatMessage],
     vertical: Vertical,
     *,
     image_origin: str | None = None,
     turns_shown: int = state.TURNS_SHOWN,
+    turn_starts: Sequence[int] | None = None,
 ) -> None:
     """The newest `turns_shown` turns: the person's words, replies with cards, outcomes.
 
     Older turns stay one click away ("Show earlier messages"). `image_origin` is the
-    running sandbox's own origin, whose images cards may show.
+    running sandbox's own origin, whose images cards may show. `turn_starts`: where each
+    turn begins, as the stored history keeps it (without it every message is read).
     """
-    first = _first_shown(messages, turns_shown)
+    starts = turn_starts_of(messages) if turn_starts is None else turn_starts
+    first = first_shown(starts, turns_shown)
     if first > 0:
-        _earlier_control(vertical, hidden=len(_turn_starts(messages[:first])))
-    view = _view(messages, first, vertical, image_origin)
+        _earlier_control(vertical, hidden=len(starts) - turns_shown)
+    view = history_view(
+        messages, first, vertical, image_origin=image_origin, details=state.show_details()
+    )
     for index in range(first, len(messages)):
         message, key = messages[index], f"m{index}"
-        if message.role == "user" and _only_tool_results(message):
+        if message.role == "user" and not message.opens_turn():
             _render_outcomes(message, view, key=key)
         elif message.role == "user":
             render_user_message(message)
         elif message.blocks():
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
                 _render_assistant(message, view, key=key)
-
-
-def _turn_starts(messages: list[ChatMessage]) -> list[int]:
-    """Where each turn begins: a message the person wrote (or a card button sent)."""
-    return [
-        index
-        for index, message in enumerate(messages)
-        if message.role == "user" and not _only_tool_results(message)
-    ]
-
-
-def _first_shown(messages: list[ChatMessage], turns_shown: int) -> int:
-    starts = _turn_starts(messages)
-    return starts[-turns_shown] if len(starts) > turns_shown else 0
 
 
 def _earlier_control(vertical: Vertical, *, hidden: int) -> None:
@@ -131,102 +89,7 @@ def _earlier_control(vertical: Vertical, *, hidden: int) -> None:
         st.rerun()
 
 
-def _view(
-    messages: list[ChatMessage], first: int, vertical: Vertical, image_origin: str | None
-) -> _View:
-    """Cards as parsed when stored (the shown part of an old chat is parsed here once)."""
-    cards: dict[str, ParsedToolResult] = {}
-    for message in messages:
-        cards.update(message.meta.cards)
-    _parse_missing(messages[first:], cards, vertical)
-    newest: dict[str, str] = {}
-    previous: dict[str, CartResult] = {}
-    last_cart: CartResult | None = None
-    for use_id in _result_ids(messages):
-        card = cards.get(use_id)
-        if card is None or card.type not in LIVE_KINDS:
-            continue
-        newest[card.type] = use_id
-        if isinstance(card, CartResult):
-            if last_cart is not None:
-                previous[use_id] = last_cart
-            last_cart = card
-    return _View(
-        vertical=vertical,
-        cards=cards,
-        newest=frozenset(newest.values()),
-        previous_carts=previous,
-        asked_times=_asked_times(messages, cards),
-        image_origin=image_origin,
-        details=state.show_details(),
-        media_parts=_media_parts(messages, cards),
-    )
-
-
-def _media_parts(
-    messages: list[ChatMessage], cards: dict[str, ParsedToolResult]
-) -> dict[str, tuple[object, ...]]:
-    """The stored result parts of each media card: its images and files are read there."""
-    media = {use_id for use_id, card in cards.items() if card.type == "media"}
-    if not media:
-        return {}
-    return {
-        pair.use.id: tuple(pair.result.content)
-        for pair in tool_pairs(messages)
-        if pair.use.id in media and pair.result and not isinstance(pair.result.content, str)
-    }
-
-
-def _asked_times(messages: list[ChatMessage], cards: dict[str, ParsedToolResult]) -> dict[str, str]:
-    """Each slot card → the clock time the person's latest words before it asked for.
-
-    Swiggy's slot tool takes only a date, so the picker learns the wanted time from here.
-    """
-    asked: dict[str, str] = {}
-    wanted: str | None = None
-    for message in messages:
-        if message.role == "user" and not _only_tool_results(message):
-            wanted = asked_time(visible_text(message)) or wanted
-        for use_id in _result_ids([message]):
-            card = cards.get(use_id)
-            if wanted and card is not None and card.type == "time_slots":
-                asked[use_id] = wanted
-    return asked
-
-
-def _result_ids(messages: list[ChatMessage]) -> list[str]:
-    """The tool_use_id of every tool result, in the order the results arrived."""
-    return [
-        block.tool_use_id
-        for message in messages
-        for block in message.blocks()
-        if isinstance(block, ToolResultBlock | McpToolResultBlock)
-    ]
-
-
-def _parse_missing(
-    messages: list[ChatMessage], cards: dict[str, ParsedToolResult], vertical: Vertical
-) -> None:
-    for pair in tool_pairs(messages):
-        # Approval answers show through their stored card only (see _render_outcomes).
-        if pair.use.name == APPROVAL_TOOL_NAME:
-            continue
-        if pair.result is not None and pair.use.id not in cards:
-            cards[pair.use.id] = parse_tool_result(
-                pair.use.name,
-                pair.result.content,
-                vertical.id,
-                pair.use.input,
-                is_error=pair.result.is_error,
-            )
-
-
-def _only_tool_results(message: ChatMessage) -> bool:
-    blocks = message.blocks()
-    return bool(blocks) and all(isinstance(block, ToolResultBlock) for block in blocks)
-
-
-def _render_assistant(message: ChatMessage, view: _View, *, key: str) -> None:
+def _render_assistant(message: ChatMessage, view: HistoryView, *, key: str) -> None:
     """Text as markdown and each tool call's card (its raw call only with details on)."""
     uses = {pair.use.id: pair.use for pair in tool_pairs([message])}
     # Several cart snapshots in one reply (read, then update): only the last is shown.
@@ -256,7 +119,7 @@ def _is_cart(block: McpToolResultBlock, cards: dict[str, ParsedToolResult]) -> b
     return card is not None and card.type == "cart"
 
 
-def _render_outcomes(message: ChatMessage, view: _View, *, key: str) -> None:
+def _render_outcomes(message: ChatMessage, view: HistoryView, *, key: str) -> None:
     """An approval's outcome (the order or booking card), as the app's own reply."""
     answers = [b for b in message.blocks() if isinstance(b, ToolResultBlock)]
     shown = [b.tool_use_id for b in answers if b.tool_use_id in view.cards]

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from swiggy_core.models.blocks import ContentBlock, TextBlock
+from swiggy_core.models.blocks import ContentBlock, TextBlock, ToolResultBlock
 from swiggy_core.models.usage import Usage
 from swiggy_core.parsers.results import ParsedToolResult
 
@@ -101,6 +101,15 @@ class ChatMessage(BaseModel):
 
     def text(self) -> str:
         return "".join(b.text for b in self.blocks() if isinstance(b, TextBlock))
+
+    def opens_turn(self) -> bool:
+        """The person wrote it (or a card button sent it): a turn of the chat begins here.
+
+        The app's answers to tool calls are user messages too, but nobody typed them.
+        """
+        if self.role != "user" or isinstance(self.content, str) or not self.content:
+            return self.role == "user"
+        return not all(isinstance(block, ToolResultBlock) for block in self.content)
 
     def to_param(self) -> dict[str, Any]:
         if isinstance(self.content, str):

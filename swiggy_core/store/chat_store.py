@@ -15,7 +15,7 @@ from swiggy_core.store.approval_states import UNSETTLED
 from swiggy_core.store.chat_listing import Paging
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
-from swiggy_core.store.history_cache import HistoryCache
+from swiggy_core.store.history_cache import History, HistoryCache
 from swiggy_core.store.leases import LeaseBook
 from swiggy_core.store.migrations import migrate
 from swiggy_core.store.records import (
@@ -67,11 +67,15 @@ class ChatStore:
 
     def load_messages(self, conversation_id: str) -> list[ChatMessage]:
         """Every message of the conversation, oldest first (parsed once, then extended)."""
-        return [stored.message for stored in self._history.load(self._db, conversation_id)]
+        return list(self._history.load(self._db, conversation_id).messages)
+
+    def load_history(self, conversation_id: str) -> History:
+        """The conversation's messages with where each turn begins (kept, then extended)."""
+        return self._history.load(self._db, conversation_id)
 
     def load_since(self, conversation_id: str, after_seq: int = -1) -> list[StoredMessage]:
         """Messages with seq > after_seq, oldest first."""
-        stored = self._history.load(self._db, conversation_id)
+        stored = self._history.load(self._db, conversation_id).stored
         return [message for message in stored if message.seq > after_seq]
 
     def last_seq(self, conversation_id: str) -> int:

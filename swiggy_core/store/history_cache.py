@@ -4,14 +4,20 @@ Messages are append-only (a stored message is never rewritten), so a conversatio
 once needs only the rows after its newest seq on the next read: one small query instead
 of fetching and validating the whole chat every turn. One cheap `max(seq)` per read keeps
 the copy true when another process appended to or deleted the conversation.
+
+What a page needs about the whole chat is kept with the copy and extended the same way
+(where each turn begins), so a rerun that draws the newest turns never scans the rest.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
+from swiggy_core.models import ChatMessage
 from swiggy_core.store import chats
 from swiggy_core.store.database import Database
 from swiggy_core.store.records import StoredMessage
@@ -20,29 +26,59 @@ from swiggy_core.store.records import StoredMessage
 MAX_CACHED_CONVERSATIONS: Final = 64
 
 
+@dataclass(frozen=True, slots=True)
+class History:
+    """A conversation's stored messages, oldest first, and where each of its turns begins."""
+
+    stored: tuple[StoredMessage, ...] = ()
+    messages: tuple[ChatMessage, ...] = ()
+    # The index in `messages` of every message that opens a turn (`ChatMessage.opens_turn`).
+    turn_starts: tuple[int, ...] = ()
+
+    @property
+    def last_seq(self) -> int:
+        return self.stored[-1].seq if self.stored else -1
+
+    def extended(self, rows: Sequence[StoredMessage]) -> History:
+        """This history with `rows` (stored after it) appended: only they are looked at."""
+        if not rows:
+            return self
+        offset = len(self.messages)
+        added = tuple(row.message for row in rows)
+        starts = (offset + i for i, message in enumerate(added) if message.opens_turn())
+        return History(
+            stored=self.stored + tuple(rows),
+            messages=self.messages + added,
+            turn_starts=self.turn_starts + tuple(starts),
+        )
+
+
+EMPTY_HISTORY: Final = History()
+
+
 class HistoryCache:
     """Stored messages per conversation id, oldest first (safe to share between threads)."""
 
     def __init__(self, capacity: int = MAX_CACHED_CONVERSATIONS) -> None:
         self._capacity = capacity
-        self._entries: OrderedDict[str, tuple[StoredMessage, ...]] = OrderedDict()
+        self._entries: OrderedDict[str, History] = OrderedDict()
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"HistoryCache(conversations={len(self._entries)})"
 
-    def load(self, db: Database, conversation_id: str) -> tuple[StoredMessage, ...]:
-        """Every stored message of the conversation, as the database holds it now."""
+    def load(self, db: Database, conversation_id: str) -> History:
+        """The conversation as the database holds it now."""
         newest = chats.last_seq(db, conversation_id)
         with self._lock:
-            cached = self._entries.get(conversation_id, ())
-        known = cached[-1].seq if cached else -1
+            cached = self._entries.get(conversation_id, EMPTY_HISTORY)
+        known = cached.last_seq
         if newest == known:
             found = cached
         elif newest > known:
-            found = cached + tuple(chats.load_since(db, conversation_id, known))
+            found = cached.extended(chats.load_since(db, conversation_id, known))
         else:  # fewer than before: deleted (or replaced) elsewhere, so read it afresh
-            found = tuple(chats.load_since(db, conversation_id, -1))
+            found = EMPTY_HISTORY.extended(chats.load_since(db, conversation_id, -1))
         self._keep(conversation_id, found)
         return found
 
@@ -54,7 +90,7 @@ class HistoryCache:
         with self._lock:
             self._entries.clear()
 
-    def _keep(self, conversation_id: str, found: tuple[StoredMessage, ...]) -> None:
+    def _keep(self, conversation_id: str, found: History) -> None:
         # Two readers may race and an older copy may land last: harmless, since every
         # read compares the copy's newest seq with the database's first.
         with self._lock:

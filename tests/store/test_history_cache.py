@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 from storehelpers import sample_chat
 
-from swiggy_core.models import ChatMessage
+from swiggy_core.models import ChatMessage, TextBlock, ToolResultBlock
 from swiggy_core.store import ChatStore, chats
 
 
@@ -78,3 +78,44 @@ def test_many_random_appends_read_the_same_as_a_fresh_store(
     assert _dumped(cached.load_messages(conversation_id)) == _dumped(
         fresh.load_messages(conversation_id)
     )
+
+
+def _answer(tool_use_id: str) -> ChatMessage:
+    """The app's answer to a tool call: a user message nobody typed (it opens no turn)."""
+    return ChatMessage(role="user", content=[ToolResultBlock(tool_use_id=tool_use_id)])
+
+
+def _scanned_starts(messages: Sequence[ChatMessage]) -> list[int]:
+    return [index for index, message in enumerate(messages) if message.opens_turn()]
+
+
+def test_turn_starts_are_kept_as_turns_are_added(store: ChatStore) -> None:
+    conversation_id = store.create_conversation("u1", "food")
+    store.append_messages(conversation_id, [*sample_chat() * 3, _answer("m1")])
+    before = store.load_history(conversation_id)
+    assert list(before.turn_starts) == [0, 2, 4]  # the answer opens no turn
+    prepended = ChatMessage(
+        role="user", content=[ToolResultBlock(tool_use_id="a1"), TextBlock(text="and eggs")]
+    )
+    store.append_messages(conversation_id, [prepended, sample_chat()[1], _answer("m2")])
+    after = store.load_history(conversation_id)
+    assert list(after.turn_starts) == [0, 2, 4, 7] == _scanned_starts(after.messages)
+    assert after.messages[: len(before.messages)] == before.messages  # extended, not re-read
+    assert all(a is b for a, b in zip(before.messages, after.messages, strict=False))
+    assert list(after.messages) == store.load_messages(conversation_id)
+
+
+def test_turn_starts_are_right_after_a_reload_and_a_delete_elsewhere(
+    open_store: Callable[..., ChatStore],
+) -> None:
+    mine, theirs = open_store(), open_store()
+    conversation_id = mine.create_conversation("u1", "food")
+    mine.append_messages(conversation_id, sample_chat() * 4)
+    assert len(mine.load_history(conversation_id).turn_starts) == 4
+    theirs.append_messages(conversation_id, [*sample_chat(), _answer("m1")])
+    assert len(mine.load_history(conversation_id).turn_starts) == 5
+    reloaded = open_store().load_history(conversation_id)  # a fresh process reads it all
+    assert reloaded.turn_starts == mine.load_history(conversation_id).turn_starts
+    theirs.delete_conversation(conversation_id)
+    gone = mine.load_history(conversation_id)
+    assert gone.messages == () and gone.turn_starts == ()
