@@ -18,10 +18,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 from urllib.parse import urlsplit
-
-import redis
 
 from swiggy_core.constants import (
     REDIS_SOCKET_TIMEOUT_SECONDS,
@@ -30,6 +28,9 @@ from swiggy_core.constants import (
 )
 from swiggy_core.errors import ErrorCode, SettingsError, StorageError
 from swiggy_core.logsafe import mask_url_password, redact, register_secret
+
+if TYPE_CHECKING:  # the driver loads only when $REDIS_URL names a server
+    import redis
 
 logger = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -158,10 +159,12 @@ class RedisState:
         clock: Clock = time.time,
         timeout: float = REDIS_SOCKET_TIMEOUT_SECONDS,
     ) -> None:
+        import redis  # here, not at the top: without $REDIS_URL nothing needs the driver
+
         self._where = _describe(url)
         self._clock = clock
         try:
-            self._redis = redis.Redis.from_url(
+            self._redis: redis.Redis = redis.Redis.from_url(
                 url,
                 decode_responses=True,
                 socket_timeout=timeout,
@@ -220,6 +223,8 @@ class RedisState:
 
     @contextmanager
     def _reach(self) -> Iterator[None]:
+        import redis  # loaded already: this state's constructor imported it
+
         try:
             yield
         except redis.RedisError as error:

@@ -6,17 +6,22 @@ building a client therefore installs the log redaction (idempotent), even withou
 
 from __future__ import annotations
 
-import anthropic
-import httpx2
+from typing import TYPE_CHECKING
 
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, STREAM_TIMEOUT_SECONDS
 from swiggy_core.logsafe import install_redaction
+
+if TYPE_CHECKING:  # the SDK (3,000 modules) loads with the first client, not with a page
+    import anthropic
 
 
 def make_client(
     api_key: str, base_url: str | None = None, *, timeout: float = STREAM_TIMEOUT_SECONDS
 ) -> anthropic.Anthropic:
     """An SDK client with max_retries=0: our RetryPolicy decides what to resend."""
+    import anthropic
+    import httpx2
+
     install_redaction()
     return anthropic.Anthropic(
         api_key=api_key,

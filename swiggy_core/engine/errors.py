@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import anthropic
-import httpx2
+from typing import TYPE_CHECKING
 
 from swiggy_core.engine.retry import parse_retry_after
 from swiggy_core.errors import DEFAULT_MESSAGES, ErrorCode
 from swiggy_core.models import ErrorInfo
 from swiggy_core.tool_errors import ToolError, ToolErrorCategory, classify_mcp_tool_error
+
+if TYPE_CHECKING:  # the SDK loads with the first client: only a turn has errors to classify
+    import anthropic
 
 # The tool-side catalogue lives in tool_errors; these names stay importable from here.
 __all__ = [
@@ -75,6 +77,9 @@ def error_info(category: str, *, status: int | None = None, detail: str = "") ->
 
 def classify_api_error(exc: BaseException) -> ErrorInfo:
     """Map an SDK exception (or a broken stream) to a coded ErrorInfo."""
+    import anthropic
+    import httpx2
+
     if isinstance(exc, anthropic.APITimeoutError):
         return error_info(TIMEOUT)
     if isinstance(exc, anthropic.APIConnectionError):

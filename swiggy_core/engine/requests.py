@@ -11,9 +11,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from swiggy_core.constants import STREAM_TIMEOUT_SECONDS
 from swiggy_core.engine.retry import RetryPolicy
@@ -21,6 +19,9 @@ from swiggy_core.engine.setup import TurnSetup
 from swiggy_core.hooks import CallScope, ToolHooks
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import ChatMessage
+
+if TYPE_CHECKING:  # the SDK loads with the first client (engine/client.py), not here
+    import anthropic
 
 Clock = Callable[[], float]
 StopCheck = Callable[[], bool]

@@ -14,8 +14,6 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-import anthropic
-import httpx2
 from pydantic import ValidationError
 
 from swiggy_core.constants import CONNECT_TIMEOUT_SECONDS, MAX_PAUSE_CONTINUATIONS
@@ -135,6 +133,9 @@ def _stream_once(
     params: dict[str, Any],
     tracking: tuple[ToolErrorBudget, ConnectorCalls],
 ) -> Generator[StreamEvent, None, _Outcome]:
+    import anthropic  # loaded already: the request's client is the SDK's
+    import httpx2
+
     clock, timeout = request.clock, request.timeout
     should_stop, on_abortable = request.should_stop, request.on_abortable
     deadline = clock() + timeout

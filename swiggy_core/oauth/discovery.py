@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import httpx2
 
 from swiggy_core.errors import ErrorCode, OAuthError
 from swiggy_core.oauth.urls import is_allowed_endpoint, origin_of
 from swiggy_core.oauth.web import get_json
+
+if TYPE_CHECKING:  # the HTTP client loads with the first sign-in request, not the page
+    import httpx2
 
 _RESOURCE_METADATA = re.compile(r'resource_metadata="([^"]+)"')
 _PROTECTED_RESOURCE = "/.well-known/oauth-protected-resource"
@@ -79,6 +80,8 @@ def discover(server_url: str, http: httpx2.Client, pin: IssuerPin) -> AuthServer
 
 def _challenge_hint(server_url: str, http: httpx2.Client) -> str | None:
     """The `resource_metadata` URL of the server's 401 challenge, if it gives a usable one."""
+    import httpx2  # loaded already: `http` is its client
+
     try:
         with http.stream("POST", server_url, json=_PROBE, headers=_PROBE_HEADERS) as response:
             challenge = response.headers.get("www-authenticate", "")

@@ -12,11 +12,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any, cast
-
-import requests
-from oauthlib.oauth2 import OAuth2Error
-from requests_oauthlib import OAuth2Session
+from typing import TYPE_CHECKING, Any, cast
 
 from swiggy_core.constants import OAUTH_SCOPE
 from swiggy_core.errors import ErrorCode, OAuthError
@@ -24,6 +20,11 @@ from swiggy_core.oauth.errors import server_text
 from swiggy_core.oauth.pkce import s256_challenge
 from swiggy_core.oauth.token import SwiggyToken
 from swiggy_core.oauth.urls import is_allowed_endpoint, is_loopback_url
+
+if TYPE_CHECKING:  # requests-oauthlib (300 modules) loads with a sign-in, not with the page
+    import requests
+    from oauthlib.oauth2 import OAuth2Error
+    from requests_oauthlib import OAuth2Session
 
 _INSECURE_SWITCH = "OAUTHLIB_INSECURE_TRANSPORT"
 _switch_lock = threading.Lock()
@@ -54,7 +55,7 @@ def authorize_url(
     endpoint: str, *, client_id: str, redirect_uri: str, state: str, verifier: str, resource: str
 ) -> str:
     """The URL of Swiggy's sign-in page for this authorisation (PKCE S256, scope, resource)."""
-    session = OAuth2Session(client_id, redirect_uri=redirect_uri, scope=[OAUTH_SCOPE])
+    session = _session(client_id, redirect_uri=redirect_uri, scope=[OAUTH_SCOPE])
     with _transport_allowed(endpoint):
         url, _state = session.authorization_url(
             endpoint,
@@ -79,7 +80,7 @@ def exchange_code(
     """The token endpoint's answer to the authorization code (E-5109 on any failure)."""
     # No scope on the session: Swiggy grants more scopes than asked, which oauthlib would
     # otherwise raise as a "scope changed" Warning.
-    session = OAuth2Session(client_id, redirect_uri=redirect_uri)
+    session = _session(client_id, redirect_uri=redirect_uri)
     return _token_call(
         session,
         token_endpoint,
@@ -98,7 +99,7 @@ def refresh_grant(
     token_endpoint: str, *, refresh_token: str, client_id: str, timeout: float
 ) -> Mapping[str, Any]:
     """The token endpoint's answer to a refresh token (E-5109 on any failure)."""
-    session = OAuth2Session(client_id)
+    session = _session(client_id)
     return _token_call(
         session,
         token_endpoint,
@@ -108,7 +109,16 @@ def refresh_grant(
     )
 
 
+def _session(client_id: str, **options: Any) -> OAuth2Session:
+    from requests_oauthlib import OAuth2Session
+
+    return OAuth2Session(client_id, **options)
+
+
 def _token_call(session: OAuth2Session, url: str, call: Callable[[], Any]) -> Mapping[str, Any]:
+    import requests  # loaded already: the session is requests-oauthlib's
+    from oauthlib.oauth2 import OAuth2Error
+
     statuses: list[int] = []
 
     def remember_status(response: requests.Response) -> requests.Response:

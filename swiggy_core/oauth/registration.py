@@ -7,14 +7,16 @@ name or redirect URIs are sent; registering once per server and redirect URI is 
 from __future__ import annotations
 
 import threading
-
-import httpx2
+from typing import TYPE_CHECKING
 
 from swiggy_core.constants import OAUTH_SCOPE
 from swiggy_core.errors import ErrorCode, OAuthError
 from swiggy_core.oauth.discovery import AuthServerMetadata
 from swiggy_core.oauth.errors import server_text
 from swiggy_core.oauth.web import post_json
+
+if TYPE_CHECKING:  # the HTTP client loads with the first sign-in request, not the page
+    import httpx2
 
 _OK_STATUSES = (200, 201)
 

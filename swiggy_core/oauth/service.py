@@ -10,9 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
-
-import httpx2
+from typing import TYPE_CHECKING, Any
 
 from swiggy_core.constants import (
     OAUTH_CLIENT_NAME,
@@ -30,6 +28,9 @@ from swiggy_core.oauth.registration import ClientRegistry
 from swiggy_core.oauth.token import SwiggyToken, utc_now
 from swiggy_core.oauth.urls import is_allowed_endpoint, origin_of, pinned_issuer
 from swiggy_core.oauth.web import new_client
+
+if TYPE_CHECKING:  # the HTTP client loads with the first sign-in request, not the page
+    import httpx2
 
 logger = logging.getLogger(__name__)
 
@@ -166,6 +167,8 @@ class SignInService:
 
     def revoke(self, token: SwiggyToken, server_urls: Mapping[str, str]) -> None:
         """End the session at Swiggy (`/auth/logout`); best effort, never raises."""
+        import httpx2
+
         try:
             servers = _server_pairs(server_urls)
             with new_client(self._timeout) as http:

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import httpx2
+from typing import TYPE_CHECKING, Any
 
 from swiggy_core.constants import OAUTH_HTTP_TIMEOUT_SECONDS, OAUTH_MAX_DOCUMENT_BYTES
+
+if TYPE_CHECKING:  # the HTTP client loads with the first sign-in request, not the page
+    import httpx2
 
 JSON_ACCEPT = {"accept": "application/json"}
 
 
 def new_client(timeout: float = OAUTH_HTTP_TIMEOUT_SECONDS) -> httpx2.Client:
     """A client that never follows redirects: a metadata URL must answer for itself."""
+    import httpx2
+
     return httpx2.Client(timeout=timeout, follow_redirects=False)
 
 
@@ -43,6 +46,8 @@ def json_object(body: bytes, content_type: str) -> tuple[dict[str, Any] | None, 
 
 def get_json(http: httpx2.Client, url: str) -> tuple[dict[str, Any] | None, str]:
     """GET a JSON document: the object, or None and a short reason (status, HTML, …)."""
+    import httpx2  # loaded already: `http` is its client
+
     try:
         with http.stream("GET", url, headers=JSON_ACCEPT) as response:
             if response.status_code != 200:
@@ -60,6 +65,8 @@ def post_json(
     http: httpx2.Client, url: str, payload: dict[str, Any]
 ) -> tuple[int, dict[str, Any] | None, str]:
     """POST a JSON body: the status, the JSON object answered (or None) and a reason."""
+    import httpx2  # loaded already: `http` is its client
+
     try:
         with http.stream("POST", url, json=payload, headers=JSON_ACCEPT) as response:
             status = response.status_code

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
@@ -18,16 +19,6 @@ from typing import Final
 from sqlalchemy import exc
 
 from swiggy_core.errors import DEFAULT_MESSAGES, ErrorCode, StorageError
-
-try:  # PostgreSQL support is optional at run time; SQLite needs nothing extra.
-    import psycopg
-
-    _DRIVER_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
-    _SERVER_OPERATIONAL: tuple[type[Exception], ...] = (psycopg.OperationalError,)
-except ImportError:  # pragma: no cover - psycopg is a declared dependency
-    _DRIVER_ERRORS = (sqlite3.Error,)
-    _SERVER_OPERATIONAL = ()
-_DATABASE_ERRORS: tuple[type[Exception], ...] = (exc.SQLAlchemyError, *_DRIVER_ERRORS)
 
 # SQLite primary result codes (the low byte of the extended code).
 _SQLITE_CODES: Final[dict[int, ErrorCode]] = {
@@ -59,6 +50,22 @@ _SQLSTATE_CLASSES: Final[dict[str, ErrorCode]] = {
 }
 
 
+def _psycopg_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """psycopg's (base, operational) errors once a PostgreSQL URL has loaded the driver.
+
+    The driver loads only for a PostgreSQL URL (SQLite needs nothing extra), and none of
+    its errors can exist before it has loaded, so this never imports it.
+    """
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None:
+        return (), ()
+    return (psycopg.Error,), (psycopg.OperationalError,)
+
+
+def _database_errors() -> tuple[type[Exception], ...]:
+    return (exc.SQLAlchemyError, sqlite3.Error, *_psycopg_errors()[0])
+
+
 class StoreError(StorageError):
     """The chat database failed; `code` says how (E-41xx)."""
 
@@ -84,7 +91,7 @@ def classify(error: BaseException) -> ErrorCode:
         if sqlstate in _SQLSTATES:
             return _SQLSTATES[sqlstate]
         return _SQLSTATE_CLASSES.get(sqlstate[:2], ErrorCode.STORE_FAILED)
-    if isinstance(error, exc.OperationalError) or isinstance(cause, _SERVER_OPERATIONAL):
+    if isinstance(error, exc.OperationalError) or isinstance(cause, _psycopg_errors()[1]):
         # No SQLSTATE (SQLite's were handled above): refused, unknown host, timed out.
         if _SERVER_ANSWERED_RE.search(str(cause)):
             return ErrorCode.STORE_MISSING
@@ -104,5 +111,7 @@ def translated_faults() -> Iterator[None]:
         yield
     except StoreError:
         raise
-    except _DATABASE_ERRORS as error:
+    except Exception as error:
+        if not isinstance(error, _database_errors()):
+            raise
         raise store_error(classify(error)) from error

@@ -11,8 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Sequence
 from datetime import datetime
-
-import anthropic
+from typing import TYPE_CHECKING
 
 from swiggy_core.engine import (
     AbortHook,
@@ -28,6 +27,9 @@ from swiggy_core.engine import (
 from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.manager import McpManager
 from swiggy_core.models import ChatMessage, TurnResult
+
+if TYPE_CHECKING:  # the SDK loads with the client (engine/client.py), not with this module
+    import anthropic
 
 
 def stream_turn(

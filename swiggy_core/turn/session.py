@@ -13,8 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-
-import anthropic
+from typing import TYPE_CHECKING
 
 from swiggy_core.approval import decision as session_confirm
 from swiggy_core.approval.on_sight import (
@@ -43,6 +42,7 @@ from swiggy_core.redo import (
 )
 from swiggy_core.shared_state import shared_state
 from swiggy_core.store import ApprovalRecord, ChatStore
+from swiggy_core.store.history_cache import EMPTY_HISTORY, History
 from swiggy_core.turn.approval_requests import close_open_requests, own_approval
 from swiggy_core.turn.handle import (
     TurnHandle,
@@ -55,6 +55,9 @@ from swiggy_core.turn.handle import (
 from swiggy_core.turn.lease import TurnGate
 from swiggy_core.turn.reply import guarded, model_turn, stream_and_store
 from swiggy_core.verticals import get_vertical
+
+if TYPE_CHECKING:  # the SDK loads with the client a turn asks for, not with the page
+    import anthropic
 
 
 @dataclass
@@ -99,6 +102,12 @@ class ChatSession:
         if self.conversation_id is None:
             return []
         return self.store.load_messages(self.conversation_id)
+
+    def transcript(self) -> History:
+        """The stored messages with where each turn begins (what a page draws from)."""
+        if self.conversation_id is None:
+            return EMPTY_HISTORY
+        return self.store.load_history(self.conversation_id)
 
     def running(self) -> TurnHandle | None:
         """The running turn of this chat in this process (watch it)."""
