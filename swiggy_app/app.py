@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from swiggy_app.chats import ChatsService
+from swiggy_app.sandbox import SandboxStart
 from swiggy_app.servers import (
     PROBE_USER,
     HealthService,
@@ -60,7 +61,7 @@ class ShopApp:
     settings: Settings
     backend: Backend
     store: ChatStore
-    sandbox: SandboxServices | None
+    sandbox: SandboxStart | None  # may still be starting: what needs it waits (`services`)
     server_file: ServerConfigSet  # mcp_servers.toml (or the defaults), read once
     health: HealthService
     chats: ChatsService = field(init=False)
@@ -74,19 +75,35 @@ class ShopApp:
         return self.sandbox is not None
 
     @property
+    def sandbox_ready(self) -> bool:
+        """False while the sandbox is still starting (asking for it would wait)."""
+        return self.sandbox is None or self.sandbox.ready
+
+    @property
+    def sandbox_starting(self) -> bool:
+        """True until the sandbox runs, unless its start failed (asking for it raises why)."""
+        return self.sandbox is not None and not self.sandbox.ready and not self.sandbox.failed
+
+    def running_sandbox(self) -> SandboxServices | None:
+        """The sandbox's services, waited for if it is still starting (None: real Swiggy)."""
+        return self.sandbox.services() if self.sandbox is not None else None
+
+    @property
     def server_urls(self) -> dict[str, str]:
         """Swiggy's three servers in this world (the sandbox's, or Swiggy's own)."""
-        return self.sandbox.server_urls if self.sandbox is not None else dict(REAL_SERVER_URLS)
+        sandbox = self.running_sandbox()
+        return sandbox.server_urls if sandbox is not None else dict(REAL_SERVER_URLS)
 
     @property
     def image_origin(self) -> str | None:
         """Where relative image paths in results resolve (the sandbox serves its own)."""
-        return self.sandbox.mcp.base_url if self.sandbox is not None else None
+        sandbox = self.running_sandbox()
+        return sandbox.mcp.base_url if sandbox is not None else None
 
     def mode(self, visitor: Visitor) -> Mode:
         if not visitor.api_key:
             return "offline_demo"
-        return "claude_sandbox" if self.sandbox is not None else "claude_swiggy"
+        return "claude_sandbox" if self.in_sandbox else "claude_swiggy"
 
     def client(self, visitor: Visitor) -> anthropic.Anthropic:
         """The model client: the emulator in the offline demo, else the visitor's endpoint."""
@@ -100,30 +117,36 @@ class ShopApp:
         """The sandbox's emulator: the offline demo's model (no key, always in the sandbox)."""
         from swiggy_core.engine import make_client
 
-        assert self.sandbox is not None
-        return make_client(OFFLINE_KEY, self.sandbox.emulator_url)
+        sandbox = self.running_sandbox()
+        assert sandbox is not None
+        return make_client(OFFLINE_KEY, sandbox.emulator_url)
 
     def mcp_token(self, visitor: Visitor) -> str | None:
         """The bearer token for this visitor's Swiggy world (sandbox or real)."""
         if self.sandbox is None:
             return visitor.swiggy_token
-        return visitor.sandbox_signin or self.sandbox.token_for(visitor.user_id)
+        return visitor.sandbox_signin or self.sandbox.services().token_for(visitor.user_id)
 
     def process_token(self, visitor: Visitor) -> str | None:
         """A Swiggy token that belongs to no visitor: the sandbox's own, or the owner's."""
-        if self.sandbox is not None:
-            return self.sandbox.token_for(PROBE_USER)
+        sandbox = self.running_sandbox()
+        if sandbox is not None:
+            return sandbox.token_for(PROBE_USER)
         return visitor.swiggy_token if visitor.token_source == "owner" else None
 
+    def start_sandbox(self) -> None:
+        """Begin starting the sandbox on its own thread, if nobody has (the page does not
+        wait: the UI begins it once the first page is drawn, so it does not slow that down)."""
+        if self.sandbox is not None:
+            self.sandbox.begin()
+
     def settle_at_start(self) -> None:
-        """Start a pass over cut-off confirmations on its own thread (the page does not wait;
-        the UI starts one per process and database)."""
-        threading.Thread(
-            target=settle_stranded,
-            args=(self.store, self.sandbox, self.offline_client),
-            name="settle-at-start",
-            daemon=True,
-        ).start()
+        """Start a pass over cut-off confirmations on its own thread, once the sandbox runs
+        (the page does not wait; the UI starts one per process and database)."""
+        threading.Thread(target=self._settle_at_start, name="settle-at-start", daemon=True).start()
+
+    def _settle_at_start(self) -> None:
+        settle_stranded(self.store, self.running_sandbox(), self.offline_client)
 
     def visit(self, visitor: Visitor) -> Visit:
         return Visit(self, visitor)
@@ -148,7 +171,7 @@ class Visit:
         """Every MCP server of this person in this world (raises StoreError on a DB fault)."""
         if self._own is None:  # read once per visit; `forget_own_servers` after a change
             self._own = user_servers(self.app.store, self.user_id)
-        return in_use(self.app.server_file, self.app.sandbox, self._own)
+        return in_use(self.app.server_file, self.app.running_sandbox(), self._own)
 
     def forget_own_servers(self) -> None:
         """Read the person's own servers again (one was added or changed elsewhere)."""
@@ -208,7 +231,7 @@ class Visit:
 
         if conversation_id is None:
             conversation_id = self.app.chats.newest(self.user_id, vertical_id)
-        sandbox = self.app.sandbox
+        sandbox = self.app.running_sandbox()
         moment: Callable[[], datetime] | None = sandbox.clock if sandbox is not None else None
         return ChatSession(
             store=self.app.store,
@@ -225,7 +248,7 @@ class Visit:
         from swiggy_core.engine import TurnSetup, choose_engine
 
         app, visitor = self.app, self.visitor
-        sandbox = app.sandbox
+        sandbox = app.running_sandbox()
         token = app.mcp_token(visitor)
         model_url = sandbox.emulator_url if sandbox and not visitor.api_key else visitor.base_url
         form = sandbox.result_form if sandbox else app.settings.result_form

@@ -34,16 +34,18 @@ def settle_stranded(
 
     `client` is never called to answer (settling only reads orders); a session needs one.
     """
-    from swiggy_core.engine import TurnSetup
-    from swiggy_core.mcp.manager import shared_manager
-    from swiggy_core.turn.session import ChatSession
-
     if sandbox is None:
         return 0
     chats: dict[str, tuple[str, str]] = {}
     for record in store.unsettled_approvals():
         if world_of(record.user_id) == "sandbox":
             chats[record.conversation_id] = (record.user_id, record.vertical_id)
+    if not chats:  # the usual start: nothing was cut off, so the turn machinery stays unloaded
+        return 0
+    from swiggy_core.engine import TurnSetup
+    from swiggy_core.mcp.manager import shared_manager
+    from swiggy_core.turn.session import ChatSession
+
     for conversation_id, (user_id, vertical_id) in chats.items():
         setup = TurnSetup(
             vertical_id=vertical_id,

@@ -20,17 +20,23 @@ from swiggy_ui.saved_addresses import address_line, load_saved_addresses
 # Shops that deliver to an address (Dineout books a table at the restaurant).
 DELIVERY_SERVERS = frozenset({"instamart", "food"})
 NO_ADDRESS = ":material/location_off: No saved address yet: add one in the Swiggy app."
+LOADING_ADDRESSES = ":material/hourglass_top: Loading your saved addresses…"
 
 
 def render_address_chooser(runtime: Runtime, vertical: Vertical) -> None:
     """A select box of the saved addresses; changing it changes where orders go."""
     if vertical.server_key not in DELIVERY_SERVERS:
         return
-    saved = load_saved_addresses(runtime, vertical.id)
+    # While the sandbox starts (a cold process) they cannot be read yet: the page says so
+    # and reads them once it runs, instead of waiting for it.
+    starting = runtime.app.sandbox_starting
+    saved = None if starting else load_saved_addresses(runtime, vertical.id)
     current = state.active_address()
     if not saved:
         if current is not None:
             st.caption(f":material/location_on: {plain(address_line(current))}")
+        elif starting:
+            st.caption(LOADING_ADDRESSES)
         else:
             st.caption(NO_ADDRESS if saved == [] else ":material/location_on: Deliver to —")
         return

@@ -9,10 +9,12 @@ import streamlit as st
 
 from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
 from swiggy_core.errors import InputError
-from swiggy_core.models import ChatMessage
+from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.safe_text import markdown_text, plain
+
+WORKING_PLACEHOLDER = "Working on your last message… press Stop to end it."
 
 
 def read_input(vertical: Vertical) -> ChatMessage | None:
@@ -30,6 +32,28 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
         error.kept_text = typed  # the page keeps the words for "Send again"
         raise
     return typed_message(typed)
+
+
+def read_or_keep(page: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
+    """`read_input`; words it refuses become the page's notice and are kept (then a rerun)."""
+    try:
+        return read_input(vertical)
+    except InputError as error:
+        page.notice = ErrorInfo(code=error.code.value, category="input", message=error.message)
+        page.unsent = error.kept_text
+        st.rerun()
+
+
+def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> str | None:
+    """The input while a reply streams: visibly busy, nothing typed can be lost.
+
+    Until a run reaches this call the browser still shows the open input of the run
+    before, and Enter there sends: those words are returned, for the page to keep.
+    """
+    key = f"input-{vertical.id}"
+    typed = st.session_state.get(key)  # this run's submission, read before it is replaced
+    st.chat_input(placeholder, key=key, disabled=True)
+    return typed if isinstance(typed, str) and typed.strip() else None
 
 
 # A fixed script of the app's own (no text from anyone goes in): bring the newest reply

@@ -21,10 +21,17 @@ def shop_page(vertical: Vertical) -> StreamlitPage:
 
 
 def _render_shop(vertical_id: str) -> None:
-    # Imported on a shop page only: Home shows before the chat machinery has loaded.
+    # Imported on a shop page only: Home shows before the chat machinery has loaded. In a
+    # new process the page is drawn (and usable) while the sandbox starts, then in full.
+    from swiggy_ui.runtime import get_runtime
+    from swiggy_ui.starting_page import render_while_starting
+
+    runtime = get_runtime(wait=False)
+    if render_while_starting(runtime, vertical_id):
+        return
     from swiggy_ui.vertical_page import render_vertical
 
-    render_vertical(vertical_id)
+    render_vertical(runtime, vertical_id)
 
 
 def render_home() -> None:
@@ -37,11 +44,12 @@ def render_home() -> None:
     )
     mode = st.empty()
     _shops()
-    from swiggy_ui.runtime import get_runtime
+    from swiggy_ui.runtime import get_runtime, start_background_work
 
-    runtime = get_runtime()
+    runtime = get_runtime(wait=False)  # the mode needs no sandbox: it starts after this page
     with mode.container():
         _mode(runtime.mode, runtime.mode_label)
+    start_background_work(runtime)
 
 
 def _mode(mode: str, label: str) -> None:

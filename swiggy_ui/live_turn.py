@@ -23,6 +23,7 @@ from swiggy_core.engine import (
 from swiggy_core.turn.handle import HEARTBEAT_SECONDS, Heartbeat, TurnHandle
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
+from swiggy_ui.chat_input import busy_input as busy_input
 from swiggy_ui.safe_text import markdown_text, plain
 
 ASSISTANT_AVATAR = ":material/shopping_basket:"
@@ -135,17 +136,4 @@ def _retry_text(seconds: float, retry: int) -> str:
     )
 
 
-WORKING_PLACEHOLDER = "Working on your last message… press Stop to end it."
 ELSEWHERE_PLACEHOLDER = "A reply is coming in another window…"
-
-
-def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> str | None:
-    """The input while a reply streams: visibly busy, nothing typed can be lost.
-
-    Until a run reaches this call the browser still shows the open input of the run
-    before, and Enter there sends: those words are returned, for the page to keep.
-    """
-    key = f"input-{vertical.id}"
-    typed = st.session_state.get(key)  # this run's submission, read before it is replaced
-    st.chat_input(placeholder, key=key, disabled=True)
-    return typed if isinstance(typed, str) and typed.strip() else None

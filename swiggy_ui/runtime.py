@@ -17,6 +17,7 @@ import streamlit as st
 
 from swiggy_app import ShopApp, Visit, Visitor
 from swiggy_app.app import Mode
+from swiggy_app.sandbox import SandboxStart
 from swiggy_app.servers import HealthService
 from swiggy_core.constants import DEFAULT_DATABASE_URL, HEALTH_POLL_ENV, SWIGGY_TOKEN_STALE_DAYS
 from swiggy_core.errors import SettingsError
@@ -51,19 +52,16 @@ APPS_KEPT = 8
 _OFF = frozenset({"0", "false", "no", "off"})
 
 
-def _stop_sandbox(sandbox: Any) -> None:
+def _stop_sandbox(sandbox: SandboxStart) -> None:
     sandbox.stop()
 
 
 # One sandbox per (result form, database): a process serves one database, so this holds one
-# or two; beyond a few (a test run opening a database per test) the oldest is stopped.
-@st.cache_resource(
-    show_spinner="Starting the sandbox…", max_entries=SANDBOXES_KEPT, on_release=_stop_sandbox
-)
-def _sandbox(result_form: SandboxResultForm, database_url: str) -> Any:
-    from swiggy_app.sandbox import start_sandbox
-
-    return start_sandbox(result_form, database_url)
+# or two; beyond a few (a test run opening a database per test) the oldest is stopped. It
+# starts on its own thread (`start_background_work`): a page waits for it only if it must.
+@st.cache_resource(show_spinner=False, max_entries=SANDBOXES_KEPT, on_release=_stop_sandbox)
+def _sandbox(result_form: SandboxResultForm, database_url: str) -> SandboxStart:
+    return SandboxStart(result_form, database_url)
 
 
 @st.cache_resource(show_spinner=False)
@@ -148,12 +146,17 @@ class Runtime:
     def setup(self, vertical_id: str) -> TurnSetup:
         return self.visit.setup(vertical_id, state.active_address())
 
-    def session(self, vertical_id: str) -> ChatSession:
-        """The core session of this page's conversation (the newest stored one at first)."""
+    def conversation_id(self, vertical_id: str) -> str | None:
+        """The conversation this page shows: the newest stored one at first (or none)."""
         chat = state.vertical_chat(vertical_id)
         if chat.conversation_id is None:
             chat.conversation_id = self.app.chats.newest(self.user_id, vertical_id)
-        return self.visit.session(vertical_id, chat.conversation_id, state.active_address())
+        return chat.conversation_id
+
+    def session(self, vertical_id: str) -> ChatSession:
+        """The core session of this page's conversation (the newest stored one at first)."""
+        conversation_id = self.conversation_id(vertical_id)
+        return self.visit.session(vertical_id, conversation_id, state.active_address())
 
     def sync_address(self) -> None:
         """Restore the remembered address, or remember a newly chosen one."""
@@ -233,8 +236,23 @@ def shop_app(settings: Settings, in_sandbox: bool) -> ShopApp:
             server_file=server_config(),
             health=health_service(),
         )
-    _settle_at_start(app, f"{settings.database_url}|{in_sandbox}")
     return app
+
+
+def start_background_work(runtime: Runtime) -> None:
+    """Begin starting the sandbox, and settle cut-off confirmations once (per process and
+    database) when it runs; neither holds up the page."""
+    runtime.app.start_sandbox()
+    _settle_at_start(runtime.app, f"{runtime.settings.database_url}|{runtime.app.in_sandbox}")
+
+
+def wait_for_sandbox(runtime: Runtime) -> None:
+    """Begin the background work if nobody has, then wait, with a note on the page, until
+    the sandbox runs (at once when it does; a start that failed raises why)."""
+    start_background_work(runtime)
+    if not runtime.app.sandbox_ready:
+        with st.spinner("Starting the sandbox…"):
+            runtime.app.running_sandbox()
 
 
 def _visit(app: ShopApp, visitor: Visitor) -> Visit:
@@ -246,7 +264,9 @@ def _visit(app: ShopApp, visitor: Visitor) -> Visit:
     return kept
 
 
-def get_runtime() -> Runtime:
+def get_runtime(*, wait: bool = True) -> Runtime:
+    """This session's runtime; with `wait`, once the sandbox runs (the shop page while it
+    starts, and Home, pass False: they draw at once, then begin the start themselves)."""
     settings = load_runtime_settings()
     identity = current_identity()
     if identity.kind == "browser":
@@ -283,6 +303,8 @@ def get_runtime() -> Runtime:
     # On a database fault the chosen address stays in this session; the chat shows the banner.
     with contextlib.suppress(StoreError):
         runtime.sync_address()
+    if wait:
+        wait_for_sandbox(runtime)
     return runtime
 
 

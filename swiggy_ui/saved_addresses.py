@@ -12,9 +12,6 @@ import streamlit as st
 
 from swiggy_core.constants import CONNECTIONS_AUDIT_PAGE
 from swiggy_core.errors import SwiggyAssistantError
-from swiggy_core.hooks import CallScope
-from swiggy_core.hooks.audited import run_audited
-from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.parsers import AddressItem
 from swiggy_core.saved_addresses import ADDRESSES_TOOL, saved_addresses
 from swiggy_ui import state
@@ -32,6 +29,11 @@ def load_saved_addresses(
     cached: list[AddressItem] | None = st.session_state.get(key)
     if cached is not None and not fresh:
         return cached
+    # The MCP client loads with the first read, not with the shop page's header.
+    from swiggy_core.hooks import CallScope
+    from swiggy_core.hooks.audited import run_audited
+    from swiggy_core.mcp.manager import shared_manager
+
     token = runtime.mcp_token()
     if not token:
         return None

@@ -35,8 +35,11 @@ class VerticalChat:
 
     vertical_id: str
     conversation_id: str | None = None
-    # A message that could not be stored (database fault): shown again, never lost.
+    # A message that could not be stored (database fault), or words typed while a reply
+    # ran: shown again, never lost.
     unsent: str | None = None
+    # A message sent while the sandbox was starting: the page sends it once the shop runs.
+    queued: ChatMessage | None = None
     # A coded problem raised by a button (shown once as a banner on the next run).
     notice: ErrorInfo | None = None
     # Approvals whose dialog has opened by itself once already.
@@ -54,6 +57,10 @@ class VerticalChat:
     settled_for: str | None = None
     # The editor of the person's last message is open.
     editing: bool = False
+
+    def keep_unsent(self, typed: str) -> None:
+        """Words that could not be sent now: kept (after any kept before) to send later."""
+        self.unsent = f"{self.unsent}\n\n{typed}" if self.unsent else typed
 
     def show_turns_of(self, conversation_id: str | None) -> int:
         """The turns to draw; another conversation starts again from the newest few."""

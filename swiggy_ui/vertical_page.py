@@ -8,7 +8,7 @@ from streamlit.delta_generator import DeltaGenerator
 from swiggy_core.actions import typed_message
 from swiggy_core.approval import ApprovalView
 from swiggy_core.engine import StreamFailed
-from swiggy_core.errors import InputError, SwiggyAssistantError
+from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, ErrorInfo
@@ -25,25 +25,30 @@ from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
 from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER, note_late_stop
 from swiggy_ui.page_header import render_header
-from swiggy_ui.runtime import Runtime, get_runtime
+from swiggy_ui.runtime import Runtime, wait_for_sandbox
 from swiggy_ui.safe_text import markdown_text
+from swiggy_ui.suggestion_chips import starter_chips
 from swiggy_ui.turn_controls import render_turn_controls
 
 
-def render_vertical(vertical_id: str) -> None:
-    """The whole page for `vertical_id` (pages call only this)."""
+def render_vertical(runtime: Runtime, vertical_id: str) -> None:
+    """The whole page for `vertical_id` (pages call only this), once the sandbox runs."""
     vertical = get_vertical(vertical_id)
-    runtime = get_runtime()
+    wait_for_sandbox(runtime)
     page = state.vertical_chat(vertical.id)
     render_header(runtime, vertical)
     session = _guard(page, lambda: runtime.session(vertical.id))
     deferred = False  # a turn held the chat, so a crash it may hide is not settled yet
     if session is not None:  # settled before the history is read: its outcome shows below
         deferred = bool(_guard(page, lambda: turn_states.settle_once(page, session)))
-    messages = _guard(page, session.history) if session else None
-    shown = page.show_turns_of(page.conversation_id)
+    transcript = _guard(page, session.transcript) if session else None
+    messages = list(transcript.messages) if transcript else None
     chat.render_history(
-        messages or [], vertical, image_origin=runtime.app.image_origin, turns_shown=shown
+        messages or [],
+        vertical,
+        image_origin=runtime.app.image_origin,
+        turns_shown=page.show_turns_of(page.conversation_id),
+        turn_starts=transcript.turn_starts if transcript else (),
     )
     render_cart_panel(runtime, vertical, messages or [])
     render_chat_list(runtime, vertical)
@@ -185,16 +190,13 @@ def _retry_or_approval(
 def _send_input(
     page: state.VerticalChat, session: ChatSession, vertical: Vertical, history: list[ChatMessage]
 ) -> TurnHandle | None:
-    try:
-        message = chat_input.read_input(vertical)
-    except InputError as error:
-        page.notice = ErrorInfo(code=error.code.value, category="input", message=error.message)
-        page.unsent = error.kept_text
-        st.rerun()
+    message = chat_input.read_or_keep(page, vertical)
+    if page.queued is not None:  # sent while the sandbox started: it goes out first
+        message, page.queued = page.queued, message
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
     if message is None and not history:
-        message = _starter_chips(vertical)
+        message = starter_chips(vertical)
     if message is None and history:
         message = chat.suggestion_chips(vertical, history)
     if message is None:
@@ -211,7 +213,7 @@ def _send_input(
 def _keep_typed(page: state.VerticalChat, typed: str | None) -> None:
     """Words sent while a reply ran: kept under "Not sent yet" to send when it is done."""
     if typed:
-        page.unsent = f"{page.unsent}\n\n{typed}" if page.unsent else typed
+        page.keep_unsent(typed)
     if page.unsent:  # in view while the reply runs; Send again comes once it is done
         _kept_box(page)
 
@@ -253,16 +255,3 @@ def _show_notice(page: state.VerticalChat, vertical: Vertical, *, keep: bool = F
         if not keep:
             page.notice = None
         error_banner(notice, key=f"notice-{vertical.id}")
-
-
-def _starter_chips(vertical: Vertical) -> ChatMessage | None:
-    # One container: the next run's first message takes its place at once, so stale
-    # chips never linger under a reply that is streaming.
-    chosen: ChatMessage | None = None
-    with st.container():
-        st.markdown("**Try one of these:**")
-        for index, column in enumerate(st.columns(len(vertical.starter_prompts))):
-            prompt = vertical.starter_prompts[index]
-            if column.button(prompt, key=f"starter-{vertical.id}-{index}", width="stretch"):
-                chosen = typed_message(prompt)
-    return chosen

@@ -1,0 +1,105 @@
+"""A shop page while the sandbox starts: drawn at once and usable, then the full page.
+
+Loading the sandbox (its MCP servers, the Messages emulator and its planner) takes a few
+seconds in a new process, longer than drawing the page. Until it runs, a shop page shows
+what needs no sandbox: its header (the address chooser says it is loading), the chat so
+far from the store, the starter prompts and the chat input. A message sent meanwhile is
+shown at once and kept; the full page sends it as soon as the shop runs (and, as always,
+settles anything a crash cut off before the model hears it). This page never calls the
+model or the shop, so nothing here can half-happen.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from swiggy_core.models import ChatMessage
+from swiggy_core.store import StoreError
+from swiggy_core.verticals import Vertical, get_vertical
+from swiggy_ui import chat_input, state
+from swiggy_ui.cart_panel import render_cart_panel
+from swiggy_ui.chat_list import render_chat_list
+from swiggy_ui.page_header import render_header
+from swiggy_ui.runtime import Runtime, start_background_work
+from swiggy_ui.suggestion_chips import starter_chips, suggestion_chips
+
+STARTING_NOTE = "Starting the sandbox shop… the page is ready for you in a moment."
+QUEUED_NOTE = "Starting the sandbox shop… your message goes out as soon as it is up."
+QUEUED_PLACEHOLDER = "Your message goes out as soon as the shop is up…"
+# How often the wait looks at the sandbox, and lets a click or a message interrupt it.
+POLL_SECONDS = 0.1
+
+
+def render_while_starting(runtime: Runtime, vertical_id: str) -> bool:
+    """Draw `vertical_id`'s page while the sandbox starts, wait for it, then run the full
+    page. False (drawing nothing) when the sandbox runs, or its start failed (the full page
+    then shows why)."""
+    if not runtime.app.sandbox_starting:
+        return False
+    vertical = get_vertical(vertical_id)
+    page = state.vertical_chat(vertical.id)
+    render_header(runtime, vertical)
+    history = st.container()
+    messages = _stored_history(runtime, vertical)
+    render_cart_panel(runtime, vertical, messages)
+    render_chat_list(runtime, vertical)
+    _take_message(page, vertical, messages)
+    with history:  # filled after the input: the page is usable before the cards are drawn
+        _draw_history(page, vertical, messages)
+    start_background_work(runtime)  # only now: the start would slow this page's drawing
+    _wait_then_rerun(runtime, page)
+    return True
+
+
+def _stored_history(runtime: Runtime, vertical: Vertical) -> list[ChatMessage]:
+    """The stored chat (a database fault shows on the full page, as it always does)."""
+    try:
+        conversation_id = runtime.conversation_id(vertical.id)
+        return runtime.store.load_messages(conversation_id) if conversation_id else []
+    except StoreError:
+        return []
+
+
+def _take_message(
+    page: state.VerticalChat, vertical: Vertical, messages: list[ChatMessage]
+) -> None:
+    """The chat input and the chips; a message sent is kept for the full page to send."""
+    if page.queued is not None:  # one is waiting already: the input is busy, as in a reply
+        typed = chat_input.busy_input(vertical, QUEUED_PLACEHOLDER)
+        if typed:
+            page.keep_unsent(typed)
+        return
+    message = chat_input.read_or_keep(page, vertical)
+    if message is None and not messages:
+        message = starter_chips(vertical)
+    if message is None and messages:
+        message = suggestion_chips(vertical, messages)
+    page.queued = message
+
+
+def _draw_history(
+    page: state.VerticalChat, vertical: Vertical, messages: list[ChatMessage]
+) -> None:
+    if messages:
+        # The cards' renderers load here, with a stored chat only (an empty one needs none).
+        from swiggy_ui.chat import render_history
+
+        shown = page.show_turns_of(page.conversation_id)
+        # No image origin yet: the sandbox serves its images once it runs.
+        render_history(messages, vertical, image_origin=None, turns_shown=shown)
+    if page.queued is not None:
+        chat_input.show_user(page.queued)
+
+
+def _wait_then_rerun(runtime: Runtime, page: state.VerticalChat) -> None:
+    """Wait for the sandbox with a note on the page, then draw the full page.
+
+    The wait reads this session's state every tick: that is where Streamlit takes a click
+    or a message sent meanwhile (it reruns this page, which keeps the message).
+    """
+    sandbox = runtime.app.sandbox
+    assert sandbox is not None  # only the sandbox world has a start to wait for
+    with st.spinner(QUEUED_NOTE if page.queued is not None else STARTING_NOTE):
+        while not sandbox.wait(POLL_SECONDS):
+            state.vertical_chat(page.vertical_id)
+    st.rerun()
