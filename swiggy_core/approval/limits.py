@@ -3,9 +3,10 @@
 Money here is integer paise, as in the ledger and the audit (cards show rupees). The
 limits are a per-user preference (the store's user id already names the person *and* the
 world, so the sandbox and real Swiggy each have their own). Today's spending is read by the
-store (`swiggy_core.store.spending`): executed spends from the audit trail, plus confirmed
-approvals whose call is running or was cut off, so two tabs or replicas confirming at once
-cannot both fit under the daily limit; the store serialises one person's confirmations.
+store (`swiggy_core.store.spending`) from that day's rows alone, whatever the history:
+executed spends the audit recorded, plus confirmed approvals whose call is running or was
+cut off, so two tabs or replicas confirming at once cannot both fit under the daily limit;
+the store serialises one person's confirmations.
 """
 
 from __future__ import annotations
