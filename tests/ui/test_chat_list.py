@@ -11,6 +11,7 @@ from approval_records import new_approval
 from uihelpers import buttons, click, new_app, open_page, store_user, texts
 
 from swiggy_core.export import local_day
+from swiggy_core.models import ChatMessage
 from swiggy_core.store import ChatStore, NewApproval
 from swiggy_ui.runtime import open_store
 from swiggy_ui.safe_text import plain
@@ -173,3 +174,22 @@ def test_another_person_never_sees_these_chats(app):
     assert store_user(other) != store_user(at)
     assert not other.sidebar.radio
     assert "Your chats with NutriCart will be listed here." in texts(other.sidebar.caption)
+
+
+def test_the_list_shows_the_newest_thirty_and_older_ones_on_request(app):
+    at = open_page(app, PAGE)
+    store, user = _shared_store(), store_user(at)
+    for index in range(32):
+        chat = store.create_conversation(user, "food")
+        store.append_messages(chat, [ChatMessage(role="user", content=f"order {index}")])
+    at.run()
+    assert _chats(at).options[:2] == ["order 31", "order 30"]
+    assert len(_chats(at).options) == 30
+    assert _chats(at).index == 0  # the newest is open
+    click(at, "Show older chats")
+    assert len(_chats(at).options) == 32 and _chats(at).options[-1] == "order 0"
+    assert not buttons(at, "Show older chats")
+    _chats(at).set_value(_id_of(at, "order 0")).run()  # an older one opens like any other
+    assert "order 0" in _user_words(at)
+    click(at, "Clear all chats")
+    assert "Delete all 32 chats with NutriCart?" in texts(at.sidebar.warning)
