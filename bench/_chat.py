@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from swiggy_core.mcp import call_tool
+from swiggy_core.mcp.manager import shared_manager
 from swiggy_core.models import ChatMessage, MessageMeta, block_from_dict
 from swiggy_core.parsers import parse_tool_result
 from swiggy_sandbox.servers import DEMO_TOKEN, SandboxHttpServer
@@ -21,7 +22,11 @@ Call = tuple[str, dict[str, Any], str, bool]  # tool, input, result text, is_err
 
 def record_grocery_calls(sandbox: SandboxHttpServer) -> list[list[Call]]:
     """One list of real tool calls per query: a search, then adding its first product."""
-    url = sandbox.url_for("instamart")
+    return record_grocery_calls_at(sandbox.url_for("instamart"))
+
+
+def record_grocery_calls_at(url: str) -> list[list[Call]]:
+    """The same, from the sandbox Instamart server at `url` (one in another process)."""
 
     def call(name: str, arguments: dict[str, Any]) -> tuple[Call, dict[str, Any]]:
         result = call_tool(url, DEMO_TOKEN, name, arguments)
@@ -36,6 +41,7 @@ def record_grocery_calls(sandbox: SandboxHttpServer) -> list[list[Call]]:
         item = {"spinId": first["spinId"], "skuId": first["skuId"], "quantity": quantity}
         update, _ = call("update_cart", {"selectedAddressId": address_id, "items": [item]})
         turns.append([search, update])
+    shared_manager().close()  # no session left open: the server may stop at once
     return turns
 
 
