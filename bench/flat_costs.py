@@ -12,7 +12,8 @@ per-call medians. Both spending computations must give the same paise, and both 
 the same first chats.
 
 Targets: from the short to the long history a call grows by at most 1.2× (flat), and at
-the long history it is no slower than the baseline at the short one.
+the long history it costs at most 1.2× what the baseline costs at the short one (so a
+flat but slow query cannot pass; at 30 chats both read about 30 rows).
 
     python bench/flat_costs.py [rounds]
 """
@@ -149,9 +150,10 @@ def _verdict(what: str, unit: str, sizes: tuple[int, int], ms: dict[str, float])
     new_small, new_large = ms[f"{what} new {small}"], ms[f"{what} new {large}"]
     old_small, old_large = ms[f"{what} old {small}"], ms[f"{what} old {large}"]
     growth = new_large / new_small
-    met = growth <= GROWTH_TARGET and new_large <= old_small
+    ceiling = GROWTH_TARGET * old_small
+    met = growth <= GROWTH_TARGET and new_large <= ceiling
     print(f"{what}: {new_small:.3f} ms at {small:,} {unit}, {new_large:.3f} ms at {large:,}: "
-          f"growth {growth:.2f}× (target ≤ {GROWTH_TARGET}×, and ≤ {old_small:.3f} ms at "
+          f"growth {growth:.2f}× (target ≤ {GROWTH_TARGET}×, and ≤ {ceiling:.3f} ms at "
           f"{large:,})")  # fmt: skip
     print(f"  baseline (the code before): {old_small:.3f} ms at {small:,}, {old_large:.3f} ms "
           f"at {large:,}: growth {old_large / old_small:.1f}×")  # fmt: skip
