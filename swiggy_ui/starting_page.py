@@ -15,6 +15,7 @@ import streamlit as st
 
 from swiggy_core.models import ChatMessage
 from swiggy_core.store import StoreError
+from swiggy_core.store.history_cache import EMPTY_HISTORY, History
 from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_ui import chat_input, state
 from swiggy_ui.cart_panel import render_cart_panel
@@ -40,24 +41,25 @@ def render_while_starting(runtime: Runtime, vertical_id: str) -> bool:
     page = state.vertical_chat(vertical.id)
     render_header(runtime, vertical)
     history = st.container()
-    messages = _stored_history(runtime, vertical)
+    stored = _stored_history(runtime, vertical)
+    messages = list(stored.messages)
     render_cart_panel(runtime, vertical, messages)
     render_chat_list(runtime, vertical)
     _take_message(page, vertical, messages)
     with history:  # filled after the input: the page is usable before the cards are drawn
-        _draw_history(page, vertical, messages)
+        _draw_history(page, vertical, stored)
     start_background_work(runtime)  # only now: the start would slow this page's drawing
     _wait_then_rerun(runtime, page)
     return True
 
 
-def _stored_history(runtime: Runtime, vertical: Vertical) -> list[ChatMessage]:
+def _stored_history(runtime: Runtime, vertical: Vertical) -> History:
     """The stored chat (a database fault shows on the full page, as it always does)."""
     try:
         conversation_id = runtime.conversation_id(vertical.id)
-        return runtime.store.load_messages(conversation_id) if conversation_id else []
+        return runtime.store.load_history(conversation_id) if conversation_id else EMPTY_HISTORY
     except StoreError:
-        return []
+        return EMPTY_HISTORY
 
 
 def _take_message(
@@ -77,16 +79,20 @@ def _take_message(
     page.queued = message
 
 
-def _draw_history(
-    page: state.VerticalChat, vertical: Vertical, messages: list[ChatMessage]
-) -> None:
-    if messages:
+def _draw_history(page: state.VerticalChat, vertical: Vertical, stored: History) -> None:
+    if stored.messages:
         # The cards' renderers load here, with a stored chat only (an empty one needs none).
         from swiggy_ui.chat import render_history
 
         shown = page.show_turns_of(page.conversation_id)
         # No image origin yet: the sandbox serves its images once it runs.
-        render_history(messages, vertical, image_origin=None, turns_shown=shown)
+        render_history(
+            stored.messages,
+            vertical,
+            image_origin=None,
+            turns_shown=shown,
+            turn_starts=stored.turn_starts,
+        )
     if page.queued is not None:
         chat_input.show_user(page.queued)
 
