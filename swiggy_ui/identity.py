@@ -35,13 +35,20 @@ _WRITER_NAME = "swiggy_browser_cookie"
 _WRITER_KEY = "browser-cookie-writer"
 # Writes the cookie, reads it back, and reports the id only when it really is stored
 # (a browser that refuses cookies reports nothing, and the writer stays on the page).
+# It reports an id once per page load: the writer drawn by a run that a report interrupted
+# stays on the page while the next run goes on, and runs again when redrawn; a second
+# report of the same id would rerun the whole page once more for nothing.
 _WRITER_JS = """
 export default function ({ data, setStateValue }) {
   const name = data && data.name;
   const id = data && data.id;
   if (name !== "__COOKIE__" || typeof id !== "string" || !/^[0-9a-f]{32}$/.test(id)) return;
+  if (window.__swiggyCookieReported === id) return;
   document.cookie = `${name}=${id}; Path=/; Max-Age=${Number(data.maxAge)}; SameSite=Strict`;
-  if (document.cookie.split("; ").includes(`${name}=${id}`)) setStateValue("stored", id);
+  if (document.cookie.split("; ").includes(`${name}=${id}`)) {
+    window.__swiggyCookieReported = id;
+    setStateValue("stored", id);
+  }
 }
 """.replace("__COOKIE__", BROWSER_COOKIE)
 _LOOPBACK_HOSTS = LOOPBACK_HOSTS | {"[::1]"}  # a Host header brackets IPv6
