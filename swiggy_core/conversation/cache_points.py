@@ -11,24 +11,50 @@ so a breakpoint is only worth its place on content sent again unchanged next tur
 
 A prefix shorter than the model's documented minimum is never cached, so no breakpoint
 goes there (it would only count against the four).
+
+Each breakpoint asks for the lifetime the app's cache policy gives its part: the tools
+and system prompt (1 and 2) may live an hour, written rarely and read again after a pause;
+the conversation (3 and 4, and the local engine's tool rounds) five minutes.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, Literal
 
 from swiggy_core.constants import (
     CACHE_CONTROL_EPHEMERAL,
     CACHE_MAX_BREAKPOINTS,
     CACHE_MIN_TOKENS_BY_MODEL,
     CACHE_MIN_TOKENS_DEFAULT,
+    CACHE_POLICY,
     CHARS_PER_TOKEN_ESTIMATE,
     TURN_CONTEXT_HEADER,
 )
 
 Block = dict[str, Any]
+CacheTtl = Literal["5m", "1h"]
+# What each cache policy asks for: (tools and static system prompt, the conversation). A
+# 1-hour mark may not follow a 5-minute one, so the prefix never lives shorter.
+POLICY_TTLS: Final[dict[str, tuple[CacheTtl, CacheTtl]]] = {
+    "5m": ("5m", "5m"),
+    "1h": ("1h", "1h"),
+    "1h-prefix": ("1h", "5m"),
+}
+
+
+def cache_mark(ttl: CacheTtl) -> dict[str, str]:
+    """The cache_control of one breakpoint; five minutes is the API's default, so only a
+    one-hour mark spells its ttl out."""
+    if ttl == "5m":
+        return dict(CACHE_CONTROL_EPHEMERAL)
+    return {**CACHE_CONTROL_EPHEMERAL, "ttl": ttl}
+
+
+def conversation_mark() -> dict[str, str]:
+    """The cache_control of a breakpoint in the messages, under the app's policy."""
+    return cache_mark(POLICY_TTLS[CACHE_POLICY][1])
 
 
 def min_cacheable_tokens(model: str) -> int:
@@ -63,13 +89,14 @@ def mark_cache_breakpoints(
     (a marked message's string content becomes one text block, the same prompt).
     """
     minimum = min_cacheable_tokens(model)
+    prefix_ttl, conversation_ttl = POLICY_TTLS[CACHE_POLICY]
     size = sum(estimated_tokens(tool) for tool in tools)
-    spots: list[tuple[int, Block]] = []
+    spots: list[tuple[int, Block, CacheTtl]] = []
     if tools:
-        spots.append((size, tools[-1]))
+        spots.append((size, tools[-1], prefix_ttl))
     size += sum(estimated_tokens(block) for block in system)
     if system:
-        spots.append((size, system[-1]))
+        spots.append((size, system[-1], prefix_ttl))
     users = [index for index, message in enumerate(messages) if message["role"] == "user"]
     sized_to = 0
     for index in users[-2:]:
@@ -77,10 +104,11 @@ def mark_cache_breakpoints(
         sized_to = index
         block = _last_stable_block(messages[index])
         if block is not None:
-            spots.append((size + _tokens_through(messages[index], block), block))
-    for tokens, block in spots[-CACHE_MAX_BREAKPOINTS:]:
+            through = size + _tokens_through(messages[index], block)
+            spots.append((through, block, conversation_ttl))
+    for tokens, block, ttl in spots[-CACHE_MAX_BREAKPOINTS:]:
         if tokens >= minimum:
-            block["cache_control"] = dict(CACHE_CONTROL_EPHEMERAL)
+            block["cache_control"] = cache_mark(ttl)
 
 
 def _last_stable_block(message: dict[str, Any]) -> Block | None:
@@ -109,4 +137,24 @@ def without_cache_marks(value: Any) -> Any:
         return {k: without_cache_marks(v) for k, v in value.items() if k != "cache_control"}
     if isinstance(value, list):
         return [without_cache_marks(item) for item in value]
+    return value
+
+
+def with_cache_policy(params: dict[str, Any], policy: str) -> dict[str, Any]:
+    """A copy of a request whose breakpoints ask for `policy`'s lifetimes instead."""
+    prefix_ttl, conversation_ttl = POLICY_TTLS[policy]
+    ttls = {"tools": prefix_ttl, "system": prefix_ttl, "messages": conversation_ttl}
+    return {
+        key: _with_ttl(value, ttls[key]) if key in ttls else value for key, value in params.items()
+    }
+
+
+def _with_ttl(value: Any, ttl: CacheTtl) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: cache_mark(ttl) if k == "cache_control" else _with_ttl(v, ttl)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_with_ttl(item, ttl) for item in value]
     return value

@@ -18,8 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from swiggy_core.constants import CACHE_CONTROL_EPHEMERAL
-from swiggy_core.conversation.cache_points import estimated_tokens, min_cacheable_tokens
+from swiggy_core.conversation.cache_points import (
+    conversation_mark,
+    estimated_tokens,
+    min_cacheable_tokens,
+)
 from swiggy_core.mcp.manager import ToolOutput, shrink_for_model
 from swiggy_core.models import (
     ContentBlock,
@@ -158,7 +161,7 @@ def _marked(block: Block, on: bool) -> Block:
     if on == ("cache_control" in block):
         return block
     if on:
-        return {**block, "cache_control": dict(CACHE_CONTROL_EPHEMERAL)}
+        return {**block, "cache_control": conversation_mark()}
     return {key: value for key, value in block.items() if key != "cache_control"}
 
 

@@ -82,18 +82,15 @@ class PromptCache:
             self._entries[key] = (now + ttl, ttl)
             return True
 
-    def write(self, key: str, ttl_seconds: float | None = None) -> None:
-        """Remember a prefix for `ttl_seconds` (the cache's default when None).
+    def refresh(self, key: str) -> None:
+        """Keep a live entry for its own TTL again (a prefix read through a longer one)."""
+        self.hit(key)
 
-        An entry already kept longer (a 1-hour one marked 5 minutes now) keeps its lifetime.
-        """
+    def write(self, key: str, ttl_seconds: float | None = None) -> None:
+        """Remember a prefix for `ttl_seconds` (the cache's default when None)."""
         ttl = self.ttl_seconds if ttl_seconds is None else ttl_seconds
-        now = self._clock()
         with self._lock:
-            expires, kept = self._entries.get(key, (0.0, 0.0))
-            if expires <= now:
-                expires, kept = 0.0, 0.0
-            self._entries[key] = (max(expires, now + ttl), max(kept, ttl))
+            self._entries[key] = (self._clock() + ttl, ttl)
 
 
 @dataclass(frozen=True)
@@ -171,8 +168,14 @@ def prompt_usage(body: dict[str, Any], cache: PromptCache) -> dict[str, Any]:
     long_lived = [i for i in written if blocks[i].ttl == TTL_1H]
     through_long = running[long_lived[-1]] if long_lived else read
     through_all = running[written[-1]] if written else read
+    # Only the marks after the prefix read are written (and billed); those inside it keep
+    # the lifetime they were written with: reading through a 1-hour mark does not make a
+    # 5-minute entry live an hour, nor create an entry no request wrote.
     for index in marks:
-        cache.write(blocks[index].key, TTL_SECONDS[str(blocks[index].ttl)])
+        if index > read_end:
+            cache.write(blocks[index].key, TTL_SECONDS[str(blocks[index].ttl)])
+        else:
+            cache.refresh(blocks[index].key)
     return {
         "input_tokens": total - through_all,
         "cache_creation_input_tokens": through_all - read,

@@ -178,6 +178,27 @@ def test_mixed_lifetimes_bill_one_hour_up_to_its_last_mark_and_five_minutes_afte
     assert prompt_usage(longer, cache) == usage(0, 540, 6_000, hour=500)
 
 
+def test_reading_through_a_one_hour_mark_does_not_make_an_entry_live_an_hour() -> None:
+    clock = Clock()
+    cache = PromptCache(clock=clock)
+    five = body(HAIKU, [marked(system_text(5_000))], user(8))
+    assert prompt_usage(five, cache) == usage(8, 5_000, 0)
+    hour = body(HAIKU, [marked(system_text(5_000), HOUR_MARK)], user(8))
+    assert prompt_usage(hour, cache) == usage(8, 0, 5_000)  # read: nothing written
+    clock.now += 10 * 60
+    assert prompt_usage(hour, cache) == usage(8, 5_000, 0, hour=5_000)  # it was 5 minutes
+
+
+def test_a_mark_inside_the_prefix_read_creates_no_entry() -> None:
+    cache = PromptCache(clock=Clock())
+    prompt_usage(body(HAIKU, [system_text(5_000)], user(2_000, marked=True)), cache)
+    # The system end is marked now, inside the prefix read: no entry is made for it free.
+    both = body(HAIKU, [marked(system_text(5_000))], user(2_000, marked=True))
+    assert prompt_usage(both, cache) == usage(0, 0, 7_000)
+    system_only = body(HAIKU, [marked(system_text(5_000))], user(10, "v"))
+    assert prompt_usage(system_only, cache) == usage(10, 5_000, 0)
+
+
 def test_a_growing_conversation_reads_last_turns_prefix_and_writes_only_the_new_part() -> None:
     cache = PromptCache(clock=Clock())
     system = [marked(system_text(5_000))]

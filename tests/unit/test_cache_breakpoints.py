@@ -20,8 +20,14 @@ from swiggy_core.constants import (
     MAX_CONTEXT_MESSAGES,
     TURN_CONTEXT_HEADER,
 )
-from swiggy_core.conversation import build_message_stream_params
-from swiggy_core.conversation.cache_points import estimated_tokens, min_cacheable_tokens
+from swiggy_core.conversation import build_message_stream_params, cache_points
+from swiggy_core.conversation.cache_points import (
+    POLICY_TTLS,
+    cache_mark,
+    estimated_tokens,
+    min_cacheable_tokens,
+    with_cache_policy,
+)
 from swiggy_core.engine.local_history import to_client_tool_messages, with_round_breakpoint
 from swiggy_core.models import (
     ChatMessage,
@@ -30,6 +36,7 @@ from swiggy_core.models import (
     McpToolUseBlock,
     TextBlock,
 )
+from swiggy_sandbox.emulator.cache_marks import cache_mark_problem
 
 SERVER = "swiggy-instamart"
 HAIKU = "claude-haiku-4-5"
@@ -255,3 +262,48 @@ def test_a_message_that_looks_like_the_context_still_gets_the_breakpoint() -> No
     params = request(history, SONNET)
     said, context = params["messages"][0]["content"]
     assert "cache_control" in said and "cache_control" not in context
+
+
+def mark_of(params: dict[str, Any], where: tuple[str, int, int]) -> dict[str, str]:
+    kind, index, position = where
+    if kind != "messages":
+        return params[kind][index]["cache_control"]
+    return params["messages"][index]["content"][position]["cache_control"]
+
+
+@pytest.mark.parametrize("policy", list(POLICY_TTLS))
+def test_each_policy_marks_the_prefix_and_the_conversation_with_its_lifetimes(
+    policy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_points, "CACHE_POLICY", policy)
+    params = requests_of_a_chat(4, SONNET)[-1]
+    prefix, conversation = POLICY_TTLS[policy]
+    found = marks(params)
+    assert [kind for kind, _, _ in found] == ["tools", "system", "messages", "messages"]
+    for where in found:
+        ttl = prefix if where[0] != "messages" else conversation
+        assert mark_of(params, where) == cache_mark(ttl)
+    # The emulator checks marks as the API does (a 1-hour one never after a 5-minute one).
+    assert cache_mark_problem(params) == ""
+    # A tool round of the local engine marks its results for the conversation's lifetime.
+    rounds = with_round_breakpoint([*params["messages"], *_round(1)], model=SONNET)
+    assert rounds[-1]["content"][0]["cache_control"] == cache_mark(conversation)
+    assert cache_mark_problem({**params, "messages": rounds}) == ""
+
+
+def test_the_app_marks_its_prefix_for_an_hour_and_its_conversation_for_five_minutes() -> None:
+    params = requests_of_a_chat(4, SONNET)[-1]
+    found = marks(params)
+    assert {mark_of(params, w)["ttl"] for w in found if w[0] != "messages"} == {"1h"}
+    assert all(mark_of(params, w) == {"type": "ephemeral"} for w in found if w[0] == "messages")
+
+
+def test_a_request_can_be_sent_under_another_policy_with_nothing_else_changed() -> None:
+    params = requests_of_a_chat(4, SONNET)[-1]
+    for policy, (prefix, conversation) in POLICY_TTLS.items():
+        other = with_cache_policy(params, policy)
+        assert plain(other) == plain(params) and marks(other) == marks(params)
+        assert {mark_of(other, w)["type"] for w in marks(other)} == {"ephemeral"}
+        assert mark_of(other, marks(other)[0]) == cache_mark(prefix)
+        assert mark_of(other, marks(other)[-1]) == cache_mark(conversation)
+    assert marks(params) and "ttl" in mark_of(params, marks(params)[0])  # untouched
