@@ -47,6 +47,7 @@ WIDE_HEIGHT, NARROW_HEIGHT = 1000, 844  # their viewport heights
 TALLEST_SHOT = 16_000  # Chromium cannot paint a taller viewport in one piece
 COOKIE_SECONDS = 30  # a browser id's cookie after the page that minted it could run its JS
 AUDIT_SECONDS = 15  # a turn's audit rows in the store after the page shows the turn ended
+POLL_SECONDS = 0.1  # between looks at a server, a cookie or the store while waiting
 BROWSER_COOKIE = "swiggy_uid"  # swiggy_ui.identity.BROWSER_COOKIE (not imported: no app code here)
 
 
@@ -138,7 +139,7 @@ def wait_healthy(server: Server) -> None:
                 return
         except httpx2.HTTPError:
             pass
-        time.sleep(0.5)
+        time.sleep(POLL_SECONDS)
     pytest.fail(f"streamlit not healthy after {HEALTH_SECONDS} s:\n{server.output()}")
 
 
@@ -233,7 +234,7 @@ def browser_id(page: Page, seconds: float = COOKIE_SECONDS) -> str:
                 f"no {BROWSER_COOKIE} cookie {seconds:.0f} s after the page could write it: "
                 "a reload now would lose this person's chats and Activity"
             )
-        page.wait_for_timeout(250)
+        page.wait_for_timeout(POLL_SECONDS * 1000)
 
 
 def store_user(browser: str, world: str = "sandbox") -> str:
@@ -263,7 +264,7 @@ def wait_for_audit(
                 f"no audited tool call for {user_id} {seconds:.0f} s after its turn ended; "
                 f"the store has calls for {[owner for (owner,) in owners]}"
             )
-        time.sleep(0.5)
+        time.sleep(POLL_SECONDS)
     return calls
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import Server, spawn_app, wait_healthy
+from e2e_support import POLL_SECONDS, Server, spawn_app, wait_healthy
 from sandbox_clock import FIXED_SANDBOX_NOW, SANDBOX_NOW_ENV
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
@@ -96,7 +96,7 @@ class SharedDatabase:
             if time.monotonic() > deadline:
                 log = server.output() if server is not None else ""
                 pytest.fail(f"never saw {what} in the database\n--- replica log ---\n{log}")
-            time.sleep(0.25)
+            time.sleep(POLL_SECONDS)
 
 
 def answers_for(messages: list[dict[str, Any]], tool_use_id: str) -> list[dict[str, Any]]:
