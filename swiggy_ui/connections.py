@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import anthropic
-import httpx2
 import streamlit as st
 
 from swiggy_app.app import REAL_SERVER_URLS
@@ -93,6 +91,9 @@ def _use_key(key: str, base_url: str | None, model: str) -> None:
     A base URL is only ever used with the key entered beside it: the owner's key never
     goes to an address a visitor typed.
     """
+    import anthropic  # the SDK loads when a key is checked, not with the page
+    import httpx2
+
     st.session_state[KEY_MODEL] = model
     if not key and base_url:
         coded_error(
