@@ -1,0 +1,103 @@
+"""A new server's first shop page, opened at once in a real browser: usable while the
+sandbox starts, never broken, and a message sent right away is answered once it runs.
+
+Nothing begins the sandbox before that page is drawn (no Home visit first), so the page is
+always drawn while it starts: a script added to the page notes what it showed then.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from e2e_support import (
+    FIRST_PAGE_MS,
+    WIDE,
+    Server,
+    browser_context,
+    browser_id,
+    fail_on_exception,
+    running_app,
+    send,
+    shown,
+    store_user,
+    turn_ended,
+)
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+INPUT = 'textarea[placeholder="Ask NutriCart…"]'
+LOADING = "Loading your saved addresses…"  # swiggy_ui.address_chooser.LOADING_ADDRESSES
+QUEUED = "your message goes out as soon as it is up"  # swiggy_ui.starting_page.QUEUED_NOTE
+# Notes, on every change of the page, whether it was usable while the sandbox started
+# (its input open beside the loading note) and whether a sent message was kept for later.
+WATCH_START = f"""
+window.usableWhileStarting = false;
+window.keptWhileStarting = false;
+new MutationObserver(() => {{
+  const text = document.body ? document.body.innerText : "";
+  const input = document.querySelector('{INPUT}');
+  if (text.includes("{LOADING}") && input && !input.disabled) window.usableWhileStarting = true;
+  if (text.includes("{QUEUED}")) window.keptWhileStarting = true;
+}}).observe(document, {{ subtree: true, childList: true, characterData: true, attributes: true }});
+"""
+
+
+@pytest.fixture(scope="module")
+def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own: the shared one may have started its sandbox already."""
+    with running_app(tmp_path_factory.mktemp("cold")) as app:
+        yield app
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    with browser_context(browser, WIDE) as context:
+        yield context.new_page()
+
+
+def test_the_first_shop_page_is_usable_while_the_sandbox_starts(
+    page: Page, cold_server: Server
+) -> None:
+    page.add_init_script(WATCH_START)
+    page.goto(f"{cold_server.url}/nutricart")
+    chat = page.locator(INPUT)
+    expect(chat).to_be_editable(timeout=FIRST_PAGE_MS)  # drawn, and open for a message
+    fail_on_exception(page, cold_server)
+    send(page, "find milk")  # at once: the shop may not run yet
+
+    add = page.get_by_role("button", name="Add", exact=True)
+    turn_ended(page, cold_server, add.first)  # answered once the shop runs, with cards
+    assert page.evaluate("window.usableWhileStarting"), "the page waited for the sandbox"
+    assert page.evaluate("window.keptWhileStarting"), "the message was not kept while it started"
+    shown(page, cold_server, page.get_by_text("Deliver to"))  # the saved addresses, read now
+    expect(page.get_by_text(LOADING)).to_have_count(0)
+
+    asked = page.get_by_test_id("stChatMessage").filter(has_text="find milk")
+    expect(asked).to_have_count(1)  # shown once, though it was kept and then sent
+    person = store_user(browser_id(page))
+    assert _asked(cold_server.database, person) == ["find milk"]  # stored once
+
+
+def _asked(database: Path, person: str) -> list[str]:
+    """The texts of the person's own messages in the store, oldest first."""
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)) as db:
+        rows = db.execute(
+            "SELECT m.body FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+            "WHERE c.user_id = ? ORDER BY c.created_at, m.seq",
+            (person,),
+        ).fetchall()
+    bodies = [json.loads(body) for (body,) in rows]
+    return [_text(body["content"]) for body in bodies if body.get("role") == "user"]
+
+
+def _text(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    blocks = content if isinstance(content, list) else []
+    return "".join(str(block.get("text", "")) for block in blocks if isinstance(block, dict))
