@@ -7,9 +7,8 @@ from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.dialects import postgresql, sqlite
 
-from swiggy_core.store.database import Database
+from swiggy_core.store.database import Database, upsert
 from swiggy_core.store.redaction import redact
 from swiggy_core.store.schema import audit, preferences, utc_now
 from swiggy_core.store.spending import record_spend_entry
@@ -59,14 +58,9 @@ def audit_entries(
 def set_preference(db: Database, user_id: str, name: str, value: dict[str, Any]) -> None:
     """Remember a small per-user setting (e.g. the chosen address); never a secret."""
     row = {"user_id": user_id, "name": name, "value": json.dumps(redact(value))}
-    dialect = postgresql if db.dialect == "postgresql" else sqlite
-    statement = dialect.insert(preferences).values(**row)
-    upsert = statement.on_conflict_do_update(
-        index_elements=[preferences.c.user_id, preferences.c.name],
-        set_={"value": statement.excluded.value},
-    )
+    keys = [preferences.c.user_id, preferences.c.name]
     with db.write() as conn:
-        conn.execute(upsert)
+        conn.execute(upsert(db.dialect, preferences, row, keys, ["value"]))
 
 
 def get_preference(db: Database, user_id: str, name: str) -> dict[str, Any] | None:

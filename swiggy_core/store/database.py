@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import unquote
 
-from sqlalchemy import Connection, create_engine, event, exc, make_url
+from sqlalchemy import Column, Connection, Insert, Table, create_engine, event, exc, make_url
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.pool import StaticPool
 
@@ -28,6 +28,31 @@ POSTGRES_CONNECT_TIMEOUT_SECONDS: Final = 10
 _WRITE_OPTION: Final = "swiggy_store_write"
 _POSTGRES_PREFIXES: Final = ("postgres://", "postgresql://")
 _MEMORY_NAMES: Final = ("", ":memory:")
+
+
+def upsert(
+    dialect: str,
+    table: Table,
+    row: Mapping[str, Any],
+    keys: Sequence[Column[Any]],
+    replaced: Sequence[str],
+) -> Insert:
+    """INSERT `row` into `table`; on a conflict over `keys`, set the `replaced` columns
+    from it instead. PostgreSQL and SQLite spell it alike, in dialect modules of their
+    own: only the one in use is imported (the PostgreSQL one is not small)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        new = postgresql.insert(table).values(**row)
+        return new.on_conflict_do_update(
+            index_elements=keys, set_={name: new.excluded[name] for name in replaced}
+        )
+    from sqlalchemy.dialects import sqlite
+
+    added = sqlite.insert(table).values(**row)
+    return added.on_conflict_do_update(
+        index_elements=keys, set_={name: added.excluded[name] for name in replaced}
+    )
 
 
 def normalise_url(database_url: str) -> str:

@@ -43,10 +43,10 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from sqlalchemy import Connection, Select, String, bindparam, exists, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from swiggy_core.constants import PAISE_PER_RUPEE
 from swiggy_core.store.approval_states import COUNTED
+from swiggy_core.store.database import upsert
 from swiggy_core.store.schema import DAY_LENGTH, STATUS_LENGTH, approvals, spends
 
 SPEND_AUDIT: Final = "spend_call"
@@ -123,15 +123,9 @@ def record_spend_entry(conn: Connection, user_id: str, action: str, body: str) -
 
 
 def _upsert(conn: Connection, user_id: str, spend: AuditedSpend) -> None:
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(spends).values(user_id=user_id, **asdict(spend))
-    replaced = ("day", "amount_paise", "outcome")
-    conn.execute(
-        statement.on_conflict_do_update(
-            index_elements=[spends.c.user_id, spends.c.approval_id],
-            set_={name: statement.excluded[name] for name in replaced},
-        )
-    )
+    row = {"user_id": user_id, **asdict(spend)}
+    keys = [spends.c.user_id, spends.c.approval_id]
+    conn.execute(upsert(conn.dialect.name, spends, row, keys, ["day", "amount_paise", "outcome"]))
 
 
 def ledger_columns(facts: dict[str, Any] | None) -> dict[str, Any]:

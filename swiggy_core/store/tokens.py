@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 
-from swiggy_core.store.database import Database
+from swiggy_core.store.database import Database, upsert
 from swiggy_core.store.schema import remembered_tokens, utc_now
 
 
@@ -17,17 +16,9 @@ def save_token(db: Database, user_id: str, backend: str, ciphertext: str) -> Non
         "ciphertext": ciphertext,
         "updated_at": utc_now(),
     }
-    dialect = postgresql if db.dialect == "postgresql" else sqlite
-    statement = dialect.insert(remembered_tokens).values(**row)
-    upsert = statement.on_conflict_do_update(
-        index_elements=[remembered_tokens.c.user_id, remembered_tokens.c.backend],
-        set_={
-            "ciphertext": statement.excluded.ciphertext,
-            "updated_at": statement.excluded.updated_at,
-        },
-    )
+    keys = [remembered_tokens.c.user_id, remembered_tokens.c.backend]
     with db.write() as conn:
-        conn.execute(upsert)
+        conn.execute(upsert(db.dialect, remembered_tokens, row, keys, ["ciphertext", "updated_at"]))
 
 
 def load_token(db: Database, user_id: str, backend: str) -> str | None:

@@ -3,7 +3,8 @@
 A cold shop page paid for 4,777 modules, 44 % of them the anthropic SDK, and for redis and
 psycopg although the defaults use neither. Each probe runs in a fresh interpreter, imports
 what a page imports, and reports which of the watched packages it holds; then it uses one
-(a model client, a Redis URL, a PostgreSQL URL, a sign-in) and reports again.
+(a model client, a Redis URL, a PostgreSQL URL, a sign-in) and reports again. SQLAlchemy's
+PostgreSQL dialect is watched too: an SQLite store never needs it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WATCHED = ("anthropic", "redis", "psycopg", "requests_oauthlib", "httpx2", "mcp")
+WATCHED = (
+    "anthropic",
+    "redis",
+    "psycopg",
+    "sqlalchemy.dialects.postgresql",
+    "requests_oauthlib",
+    "httpx2",
+    "mcp",
+)
 # What `streamlit run app.py` imports for Home and for a shop page, before a turn.
 FIRST_PAGE = (
     "swiggy_core.logsafe",
@@ -90,8 +99,8 @@ def test_psycopg_loads_only_for_a_postgresql_url() -> None:
         "Database('postgresql://app@127.0.0.1:9/chats', busy_timeout_ms=1000)"  # no connection
     )
     before, after = _loaded(SHOP_PAGE, use)
-    assert "psycopg" not in before
-    assert "psycopg" in after
+    assert "psycopg" not in before and "sqlalchemy.dialects.postgresql" not in before
+    assert "psycopg" in after and "sqlalchemy.dialects.postgresql" in after
 
 
 def test_a_postgresql_fault_is_still_told_apart_once_the_driver_is_loaded() -> None:
