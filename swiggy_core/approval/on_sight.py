@@ -80,13 +80,13 @@ def settle_conversation(
 
 def _answer_open_requests(store: ChatStore, conversation_id: str) -> list[str]:
     """Answer each decided (or still unknown) approval whose request has no result yet."""
-    history = store.load_messages(conversation_id)
-    open_uses = {pair.use.id for pair in tool_pairs(history) if pair.result is None}
-    if not open_uses:
+    decided = store.approvals_for(conversation_id, [status.value for status in _OUTCOMES])
+    if not decided:
         return []
+    open_uses = store.load_history(conversation_id).open_uses  # kept: no scan of the chat
     answered: list[str] = []
-    for record in store.approvals_for(conversation_id):
-        if record.tool_use_id not in open_uses or record.status not in _OUTCOMES:
+    for record in decided:
+        if record.tool_use_id not in open_uses:
             continue
         vertical = get_vertical(record.vertical_id)
         append_answer(store, record, answer_of(vertical, record))

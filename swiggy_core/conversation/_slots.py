@@ -89,7 +89,17 @@ def extract_slots(user_texts: Sequence[str], vertical_id: str) -> dict[str, str]
     """Slot name → latest value the person gave, for the slots this vertical uses."""
     slots: dict[str, str] = {}
     for text in user_texts:
-        slots.update(_message_slots(text, vertical_id))
+        slots.update(slots_said(text, vertical_id))
+    return chosen_slots(slots, vertical_id)
+
+
+def slots_said(text: str, vertical_id: str) -> dict[str, str]:
+    """The slots one message gives (do not modify the result: it is shared)."""
+    return _message_slots(text, vertical_id)
+
+
+def chosen_slots(slots: dict[str, str], vertical_id: str) -> dict[str, str]:
+    """The slots this vertical uses, in its order, from every slot the person gave."""
     return {name: slots[name] for name in _readers(vertical_id) if name in slots}
 
 

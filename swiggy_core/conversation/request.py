@@ -28,6 +28,7 @@ from swiggy_core.conversation._context import (
     local_now,
 )
 from swiggy_core.conversation.cache_points import mark_cache_breakpoints
+from swiggy_core.conversation.prefix import PrefixMemo
 from swiggy_core.conversation.sanitize import sanitize_messages
 from swiggy_core.conversation.truncate import truncate_history
 from swiggy_core.models import ChatMessage, McpToolListingBlock
@@ -219,11 +220,25 @@ def latest_tool_listing(
     messages: Sequence[ChatMessage], server_name: str
 ) -> list[dict[str, Any]] | None:
     """The tools of the newest `mcp_tool_listing` for `server_name` in the history."""
-    for message in reversed(messages):
-        for block in reversed(message.blocks()):
-            if isinstance(block, McpToolListingBlock) and block.mcp_server_name == server_name:
-                return block.tools
-    return None
+    return _newest_listings(messages).get(server_name)
+
+
+# Per history: the newest listing of each server among its seen messages.
+_listings: PrefixMemo[dict[str, list[dict[str, Any]]]] = PrefixMemo()
+
+
+def _newest_listings(messages: Sequence[ChatMessage]) -> dict[str, list[dict[str, Any]]]:
+    """Server name → the tools of its newest listing (only new messages are read)."""
+    start, newest = 0, {}
+    resumed = _listings.resume(messages)
+    if resumed is not None:
+        start, newest = resumed[0], dict(resumed[1])
+    for message in messages[start:]:
+        for block in message.content if isinstance(message.content, list) else ():
+            if isinstance(block, McpToolListingBlock):
+                newest[block.mcp_server_name] = block.tools
+    _listings.remember(messages, len(messages), newest)
+    return newest
 
 
 def _pinned(tool: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Sequence
 
 from swiggy_core.constants import COMPACT_AFTER_MESSAGES
+from swiggy_core.conversation.prefix import PrefixMemo
 from swiggy_core.conversation.truncate import truncate_history
 from swiggy_core.models import (
     ChatMessage,
@@ -19,9 +20,19 @@ from swiggy_core.models import (
 
 
 def sanitize_messages(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
-    """Drop orphan tool blocks and empty messages, then merge same-role neighbours."""
-    cleaned: list[ChatMessage] = []
-    for index, message in enumerate(messages):
+    """Drop orphan tool blocks and empty messages, then merge same-role neighbours.
+
+    The same history grown by new messages is picked up where the last call left off
+    (`prefix`): only its new messages, and the one before them, are worked on again.
+    """
+    start, cleaned = 0, []
+    resumed = _progress.resume(messages)
+    if resumed is not None:  # all but the last seen message is final: its follower is new
+        start, cleaned = resumed[0] - 1, list(resumed[1])
+    for index in range(start, len(messages)):
+        if index == len(messages) - 1:
+            _progress.remember(messages, len(messages), tuple(cleaned))
+        message = messages[index]
         previous = messages[index - 1] if index > 0 else None
         following = messages[index + 1] if index + 1 < len(messages) else None
         kept = _sanitized(message, previous, following)
@@ -63,6 +74,8 @@ _MEMO_ENTRIES = 8192
 _Remembered = tuple[ChatMessage, ChatMessage | None, ChatMessage | None, ChatMessage | None]
 _memo: dict[tuple[int, int, int], _Remembered] = {}
 _memo_lock = threading.Lock()
+# Per history: the sanitised list of all its seen messages but the last.
+_progress: PrefixMemo[tuple[ChatMessage, ...]] = PrefixMemo()
 
 
 def _sanitized(

@@ -5,16 +5,18 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from swiggy_core.actions import CardAction, parse_action, visible_text
 from swiggy_core.constants import SESSION_SUMMARY_MAX_CHARS, SUMMARY_FIELDS
 from swiggy_core.conversation._context import address_view, local_now
-from swiggy_core.conversation._slots import extract_slots
+from swiggy_core.conversation._slots import chosen_slots, slots_said
+from swiggy_core.conversation.prefix import PrefixMemo
 from swiggy_core.conversation.summary_read import NONE, format_moment, format_place
 from swiggy_core.models import ChatMessage, McpToolUseBlock, ToolUseBlock
-from swiggy_core.verticals import get_vertical
+from swiggy_core.verticals import Vertical, get_vertical
 
 _VALUE_MAX = 80
 _SAID_ENTRIES = 8192
@@ -85,18 +87,51 @@ def build_session_state_summary(
 ) -> str:
     """`slots=...; intent=...; confirm=...; datetime=...; restaurant=...; location=...`."""
     vertical = get_vertical(vertical_id)
-    # Hidden <card_action> payloads carry ids, not words the person chose: skip them.
-    said = [(m, text) for m in messages if m.role == "user" and (text := _said(m)).strip()]
-    slots = extract_slots([text for _, text in said], vertical.id)
+    told = _told_in(messages, vertical)
+    slots = chosen_slots(told.slots, vertical.id)
     values: dict[str, str] = {
         "slots": ", ".join(f"{k}:{v}" for k, v in slots.items()) or NONE,
-        "intent": _intent(*said[-1]) if said else NONE,
+        "intent": _intent(*told.last_said) if told.last_said else NONE,
         "confirm": f"pending:{pending_confirmation}" if pending_confirmation else NONE,
         "datetime": format_moment(local_now(now)),
-        "restaurant": _restaurant(messages) if vertical.tracks_restaurant else NONE,
+        "restaurant": format_place(*told.locked) if told.locked else NONE,
         "location": _location(address),
     }
     return _render(values)
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """What a history has told so far, read message by message."""
+
+    vertical_id: str
+    slots: dict[str, str]  # every slot's latest value the person gave
+    last_said: tuple[ChatMessage, str] | None  # their newest words, with the message
+    names: dict[str, str]  # restaurant id → name, from tool calls that named both
+    locked: tuple[str | None, str | None] | None  # (name, id) of the newest named restaurant
+
+
+# Per history: what its seen messages told (only new messages are read on the next turn).
+_told: PrefixMemo[_Told] = PrefixMemo()
+
+
+def _told_in(messages: Sequence[ChatMessage], vertical: Vertical) -> _Told:
+    start, told = 0, _Told(vertical.id, {}, None, {}, None)
+    resumed = _told.resume(messages)
+    if resumed is not None and resumed[1].vertical_id == vertical.id:
+        start, told = resumed
+    slots, names = dict(told.slots), dict(told.names)
+    last_said, locked = told.last_said, told.locked
+    for message in messages[start:]:
+        # Hidden <card_action> payloads carry ids, not words the person chose: skip them.
+        if message.role == "user" and (text := _said(message)).strip():
+            slots.update(slots_said(text, vertical.id))
+            last_said = (message, text)
+        if vertical.tracks_restaurant:
+            locked = _restaurant_named(message, names) or locked
+    told = _Told(vertical.id, slots, last_said, names, locked)
+    _told.remember(messages, len(messages), told)
+    return told
 
 
 def _said(message: ChatMessage) -> str:
@@ -147,21 +182,22 @@ def _action_intent(action: CardAction) -> str:
     return _ACTION_INTENTS.get(action.kind, "reply")
 
 
-def _restaurant(messages: Sequence[ChatMessage]) -> str:
-    """The locked restaurant: the latest tool call that named one."""
-    names: dict[str, str] = {}  # menu calls carry only the id: remember earlier names
+def _restaurant_named(
+    message: ChatMessage, names: dict[str, str]
+) -> tuple[str | None, str | None] | None:
+    """(name, id) of the message's last tool call that named a restaurant; `names` learns
+    the names calls give (menu calls carry only the id)."""
     locked: tuple[str | None, str | None] | None = None
-    for message in messages:
-        for block in message.blocks():
-            if not isinstance(block, McpToolUseBlock | ToolUseBlock):
-                continue
-            restaurant_id = _first(block.input, _RESTAURANT_ID_KEYS)
-            name = _first(block.input, _RESTAURANT_NAME_KEYS)
-            if restaurant_id and name:
-                names[restaurant_id] = name
-            if restaurant_id or name:
-                locked = (name or names.get(restaurant_id or ""), restaurant_id)
-    return format_place(*locked) if locked else NONE
+    for block in message.content if isinstance(message.content, list) else ():
+        if not isinstance(block, McpToolUseBlock | ToolUseBlock):
+            continue
+        restaurant_id = _first(block.input, _RESTAURANT_ID_KEYS)
+        name = _first(block.input, _RESTAURANT_NAME_KEYS)
+        if restaurant_id and name:
+            names[restaurant_id] = name
+        if restaurant_id or name:
+            locked = (name or names.get(restaurant_id or ""), restaurant_id)
+    return locked
 
 
 def _location(address: Any) -> str:

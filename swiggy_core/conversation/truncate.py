@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -20,6 +21,7 @@ from swiggy_core.conversation._json_fit import (
 from swiggy_core.conversation.reduce import reduce_for_model
 from swiggy_core.models import (
     ChatMessage,
+    ContentBlock,
     McpToolResultBlock,
     TextContent,
     ToolResultBlock,
@@ -88,15 +90,44 @@ def _query_of(tool_input: dict[str, Any]) -> str:
 
 
 def _truncate_message(message: ChatMessage, queries: dict[str, str], limit: int) -> ChatMessage:
+    """The message with its results cut, worked out once per message, limit and queries:
+    the same old results are cut again on every turn until the window moves on."""
     if isinstance(message.content, str):
         return message
+    asked = tuple(
+        queries.get(block.tool_use_id, "")
+        for block in message.content
+        if isinstance(block, McpToolResultBlock | ToolResultBlock)
+    )
+    key = (id(message), limit, asked)
+    hit = _cut.get(key)  # a plain read: dict lookups are atomic, and every hit is checked
+    if hit is not None and hit[0] is message:
+        return hit[1]
+    cut = _cut_message(message, message.content, queries, limit)
+    with _cut_lock:
+        _cut[key] = (message, cut)
+        while len(_cut) > _CUT_ENTRIES:  # the oldest entries go first
+            _cut.pop(next(iter(_cut)))
+    return cut
+
+
+# Cut messages by (message id, limit, the queries of its results); an entry keeps its
+# message alive, so the id is not reused while remembered.
+_CUT_ENTRIES: Final = 1024
+_cut: dict[tuple[int, int, tuple[str, ...]], tuple[ChatMessage, ChatMessage]] = {}
+_cut_lock = threading.Lock()
+
+
+def _cut_message(
+    message: ChatMessage, content: list[ContentBlock], queries: dict[str, str], limit: int
+) -> ChatMessage:
     blocks = [
         _truncate_block(block, queries.get(block.tool_use_id, ""), limit)
         if isinstance(block, McpToolResultBlock | ToolResultBlock)
         else block
-        for block in message.content
+        for block in content
     ]
-    if all(new is old for new, old in zip(blocks, message.content, strict=True)):
+    if all(new is old for new, old in zip(blocks, content, strict=True)):
         return message
     return message.model_copy(update={"content": blocks})
 

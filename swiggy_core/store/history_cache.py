@@ -5,8 +5,9 @@ once needs only the rows after its newest seq on the next read: one small query 
 of fetching and validating the whole chat every turn. One cheap `max(seq)` per read keeps
 the copy true when another process appended to or deleted the conversation.
 
-What a page needs about the whole chat is kept with the copy and extended the same way
-(where each turn begins), so a rerun that draws the newest turns never scans the rest.
+What is asked about the whole chat is kept with the copy and extended the same way (where
+each turn begins, which tool uses are still unanswered), so neither a rerun that draws
+the newest turns nor a turn that settles the chat scans the rest.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from swiggy_core.models import ChatMessage
+from swiggy_core.models import (
+    ChatMessage,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from swiggy_core.store import chats
 from swiggy_core.store.database import Database
 from swiggy_core.store.records import StoredMessage
@@ -34,6 +41,8 @@ class History:
     messages: tuple[ChatMessage, ...] = ()
     # The index in `messages` of every message that opens a turn (`ChatMessage.opens_turn`).
     turn_starts: tuple[int, ...] = ()
+    # The ids of tool uses no later message answers yet (a request the person left open).
+    open_uses: frozenset[str] = frozenset()
 
     @property
     def last_seq(self) -> int:
@@ -50,7 +59,21 @@ class History:
             stored=self.stored + tuple(rows),
             messages=self.messages + added,
             turn_starts=self.turn_starts + tuple(starts),
+            open_uses=_still_open(self.open_uses, added),
         )
+
+
+def _still_open(open_uses: frozenset[str], added: Sequence[ChatMessage]) -> frozenset[str]:
+    """The tool uses left unanswered once `added` follows (as `tool_pairs` pairs them: a
+    result answers the use of its id before it; the API never repeats an id)."""
+    still = set(open_uses)
+    for message in added:
+        for block in message.content if isinstance(message.content, list) else ():
+            if isinstance(block, McpToolUseBlock | ToolUseBlock):
+                still.add(block.id)
+            elif isinstance(block, McpToolResultBlock | ToolResultBlock):
+                still.discard(block.tool_use_id)
+    return frozenset(still)
 
 
 EMPTY_HISTORY: Final = History()

@@ -33,12 +33,19 @@ def close_open_requests(
     """Answer approval requests the person left open, truthfully: a pending one is
     superseded by this message; a decided one is answered with what really happened (the
     chat has been settled first, so a confirmed one is never told "did not confirm")."""
+    last = history[-1] if history else None
+    asked = [
+        pair.use.id
+        for pair in tool_pairs([last] if last else [])
+        if pair.use.name == APPROVAL_TOOL_NAME and pair.result is None
+    ]
+    if not asked:  # the last reply asked nothing: no approval to read
+        return message
     answers: list[ToolResultBlock] = []
     records = {r.tool_use_id: r for r in store.approvals_for(conversation_id)}
-    last = history[-1] if history else None
-    for pair in tool_pairs([last] if last else []):
-        record = records.get(pair.use.id)
-        if pair.use.name != APPROVAL_TOOL_NAME or pair.result is not None or record is None:
+    for use_id in asked:
+        record = records.get(use_id)
+        if record is None:
             continue
         if record.status == ApprovalStatus.PENDING:
             store.supersede_approvals(record.conversation_id, record.server_key)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from storehelpers import sample_chat
 
-from swiggy_core.models import ChatMessage, TextBlock, ToolResultBlock
+from swiggy_core.models import ChatMessage, TextBlock, ToolResultBlock, ToolUseBlock
 from swiggy_core.store import ChatStore, chats
 
 
@@ -119,3 +119,14 @@ def test_turn_starts_are_right_after_a_reload_and_a_delete_elsewhere(
     theirs.delete_conversation(conversation_id)
     gone = mine.load_history(conversation_id)
     assert gone.messages == () and gone.turn_starts == ()
+
+
+def test_open_tool_uses_are_kept_as_answers_come(store: ChatStore) -> None:
+    conversation_id = store.create_conversation("u1", "food")
+    ask = ToolUseBlock(id="ask1", name="request_confirmation", input={})
+    store.append_messages(
+        conversation_id, [*sample_chat(), ChatMessage(role="assistant", content=[ask])]
+    )
+    assert store.load_history(conversation_id).open_uses == {"ask1"}  # m1 has its result
+    store.append_messages(conversation_id, [_answer("ask1"), *sample_chat()])
+    assert store.load_history(conversation_id).open_uses == frozenset()

@@ -1,0 +1,94 @@
+"""A turn's own work does not grow with the chat: a history grown by one turn is prepared
+by working on its new messages only, and settling the chat before a message reads no
+earlier message at all."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from approval_records import new_approval
+
+from swiggy_core.approval import on_sight
+from swiggy_core.constants import APPROVAL_TOOL_NAME
+from swiggy_core.conversation import sanitize, summary, truncate
+from swiggy_core.conversation.request import prepare_messages
+from swiggy_core.engine.setup import TurnSetup, build_turn_params
+from swiggy_core.models import ChatMessage, block_from_dict
+from swiggy_core.store import ChatStore
+
+TURNS = 60
+BIG = json.dumps({"success": True, "data": {"products": [{"name": "x" * 90}] * 80}})
+
+
+def _turn(index: int, *, ask: bool = False) -> list[ChatMessage]:
+    """The person's words and a reply holding one big search result (and an approval
+    request, when `ask`)."""
+    use = {"type": "mcp_tool_use", "id": f"m{index}", "name": "search_products",
+           "server_name": "swiggy-instamart", "input": {"query": f"milk {index}"}}  # fmt: skip
+    result = {"type": "mcp_tool_result", "tool_use_id": f"m{index}", "content": BIG}
+    blocks = [block_from_dict(use), block_from_dict(result)]
+    if ask:
+        request = {"type": "tool_use", "id": f"ask{index}", "name": APPROVAL_TOOL_NAME,
+                   "input": {"tool": "checkout", "arguments": {}}}  # fmt: skip
+        blocks.append(block_from_dict(request))
+    said = ChatMessage(role="user", content=f"milk for 4 people under ₹500 ({index})")
+    return [said, ChatMessage(role="assistant", content=blocks)]
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count the calls of `module.name` (a list holding the count)."""
+    real: Callable[..., Any] = getattr(module, name)
+    count = [0]
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return count
+
+
+def test_a_grown_history_is_prepared_from_its_new_messages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    history = [message for index in range(TURNS) for message in _turn(index)]
+    setup = TurnSetup(vertical_id="food", model="claude-haiku-4-5", swiggy_token="t")
+    build_turn_params(setup, history[:-2])  # the turn before: the same message objects
+    sanitised = _counted(monkeypatch, sanitize, "_sanitized")
+    read_words = _counted(monkeypatch, summary, "_said")
+    reduced = _counted(monkeypatch, truncate, "reduce_for_model")
+    build_turn_params(setup, history)
+    # Two new messages (and the one before them, whose follower is new), in the whole
+    # history and in the window sent: not one per message of the chat.
+    assert sanitised[0] <= 6
+    assert read_words[0] == 1  # the person's new words only
+    assert reduced[0] <= 2  # old results are cut once, not again every turn
+    assert prepare_messages(history)  # and the request is still there
+
+
+def test_settling_before_a_message_reads_no_earlier_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    conversation_id = store.create_conversation("alice", "food")
+    chat = [message for index in range(TURNS) for message in _turn(index)]
+    store.append_messages(conversation_id, [*chat, *_turn(TURNS, ask=True)])
+
+    def no_scan(messages: object) -> list[object]:
+        raise AssertionError("settling scanned the whole chat for open requests")
+
+    monkeypatch.setattr(on_sight, "tool_pairs", no_scan)
+    steps: Any = lambda vertical_id: None  # noqa: E731  # nothing is left to settle by reading
+    assert not on_sight.settle_conversation(store, conversation_id, steps).changed
+    assert store.load_history(conversation_id).open_uses == {f"ask{TURNS}"}
+    # Refused while the turn was cut off: answered now, found without a scan either.
+    record = store.create_approval(new_approval(conversation_id, tool_use_id=f"ask{TURNS}"))
+    store.transition_approval(record.id, ["pending"], "refused", note="The cart changed.")
+    settled = on_sight.settle_conversation(store, conversation_id, steps)
+    assert settled.answered == (f"ask{TURNS}",)
+    assert store.load_history(conversation_id).open_uses == frozenset()
+    store.close()
