@@ -30,6 +30,7 @@ from swiggy_core.engine.events import (
     ToolStarted,
     TurnDone,
 )
+from swiggy_core.engine.exchanges import conversation_exchanges
 from swiggy_core.engine.local_history import (
     to_client_tool_messages,
     to_stored_blocks,
@@ -41,7 +42,7 @@ from swiggy_core.engine.requests import TurnRequest
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.engine.stream import run_message_stream
 from swiggy_core.engine.tool_error_budget import ToolErrorBudget
-from swiggy_core.hooks import NO_HOOKS, CallScope, exchanges_of
+from swiggy_core.hooks import NO_HOOKS, CallScope
 from swiggy_core.mcp.client import McpCallError
 from swiggy_core.mcp.manager import McpManager, ToolOutput, shared_manager
 from swiggy_core.models import (
@@ -188,7 +189,7 @@ def _tools_for(
             user_id=scope.user_id,
             vertical_id=scope.vertical_id or setup.vertical_id,
             conversation_id=scope.conversation_id,
-            history=scope.history or exchanges_of(messages),
+            history=scope.history or conversation_exchanges(messages),
         ),
         extra_servers=setup.extra_servers,
     )

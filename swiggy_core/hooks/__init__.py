@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.mcp.manager import ToolOutput
-from swiggy_core.models import ChatMessage, result_text, tool_pairs
+from swiggy_core.models import ChatMessage, ToolResult, ToolUse, result_text, tool_pairs
 from swiggy_core.store.tool_audit import Outcome
 from swiggy_core.tool_errors import classify_mcp_tool_error
 
@@ -153,21 +153,23 @@ class CallScope:
 
 def exchanges_of(messages: Sequence[ChatMessage]) -> tuple[ToolExchange, ...]:
     """Every answered tool call of a conversation, oldest first."""
-    found: list[ToolExchange] = []
-    for pair in tool_pairs(messages):
-        if pair.result is None:
-            continue
-        content = pair.result.content
-        texts = (content,) if isinstance(content, str) else tuple(part.text for part in content)
-        found.append(
-            ToolExchange(
-                tool=pair.use.name,
-                arguments=dict(pair.use.input),
-                texts=texts or (result_text(pair.result),),
-                is_error=bool(pair.result.is_error),
-            )
-        )
-    return tuple(found)
+    return tuple(
+        exchange_of(pair.use, pair.result)
+        for pair in tool_pairs(messages)
+        if pair.result is not None
+    )
+
+
+def exchange_of(use: ToolUse, result: ToolResult) -> ToolExchange:
+    """One answered tool call, as the hooks check against it."""
+    content = result.content
+    texts = (content,) if isinstance(content, str) else tuple(part.text for part in content)
+    return ToolExchange(
+        tool=use.name,
+        arguments=dict(use.input),
+        texts=texts or (result_text(result),),
+        is_error=bool(result.is_error),
+    )
 
 
 def error_code_of(output: ToolOutput) -> str | None:

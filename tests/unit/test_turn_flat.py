@@ -1,6 +1,6 @@
 """A turn's own work does not grow with the chat: a history grown by one turn is prepared
-by working on its new messages only, and settling the chat before a message reads no
-earlier message at all."""
+(and its calls listed for the local engine's checks) by working on its new messages only,
+and settling the chat before a message reads no earlier message at all."""
 
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ from swiggy_core.approval import on_sight
 from swiggy_core.constants import APPROVAL_TOOL_NAME
 from swiggy_core.conversation import sanitize, summary, truncate
 from swiggy_core.conversation.request import prepare_messages
+from swiggy_core.engine import exchanges
+from swiggy_core.engine.exchanges import conversation_exchanges
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
+from swiggy_core.hooks import exchanges_of
 from swiggy_core.models import ChatMessage, block_from_dict
 from swiggy_core.store import ChatStore
 
@@ -92,3 +95,20 @@ def test_settling_before_a_message_reads_no_earlier_message(
     assert settled.answered == (f"ask{TURNS}",)
     assert store.load_history(conversation_id).open_uses == frozenset()
     store.close()
+
+
+def test_the_local_engines_call_history_reads_only_new_messages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    history: list[ChatMessage] = []
+    for index in range(TURNS):
+        history += _turn(index, ask=index % 3 == 0)
+        if index % 3 == 0 and index % 2 == 0:  # some requests answered, others left open
+            answer = {"type": "tool_result", "tool_use_id": f"ask{index}", "content": "{}"}
+            history.append(ChatMessage(role="user", content=[block_from_dict(answer)]))
+    for end in range(1, len(history) + 1):  # turn after turn, the same message objects
+        assert conversation_exchanges(history[:end]) == exchanges_of(history[:end])
+    conversation_exchanges(history[:-2])
+    read = _counted(monkeypatch, exchanges, "exchange_of")
+    conversation_exchanges(history)
+    assert read[0] == 1  # the one new answered call
