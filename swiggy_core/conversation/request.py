@@ -99,7 +99,12 @@ def build_message_stream_params(
         params["mcp_servers"] = [
             {"type": "url", "url": url, "name": server.name, "authorization_token": swiggy_token}
         ]
-        tools.append(_toolset(vertical, messages, (known_tools or {}).get(server.name, ())))
+        toolset = _toolset(vertical, messages, (known_tools or {}).get(server.name, ()))
+        tools.append(toolset)
+        if "tools" in toolset:
+            # The model reads the listing pinned in the tools; the history's copies of it,
+            # each as long, are not sent again (the local engine leaves them out too).
+            wire[:] = [_without_listing(message, server.name) for message in wire]
     elif tool_mode == "local":
         policy = vertical.tool_policy
         tools += [dict(tool) for tool in client_tools if not policy.is_money_spending(tool["name"])]
@@ -239,6 +244,19 @@ def _newest_listings(messages: Sequence[ChatMessage]) -> dict[str, list[dict[str
                 newest[block.mcp_server_name] = block.tools
     _listings.remember(messages, len(messages), newest)
     return newest
+
+
+def _without_listing(message: dict[str, Any], server_name: str) -> dict[str, Any]:
+    """A wire message without `server_name`'s tool listings (kept if nothing else is left)."""
+    content = message["content"]
+    if isinstance(content, str):
+        return message
+    kept = [
+        block
+        for block in content
+        if block.get("type") != "mcp_tool_listing" or block.get("mcp_server_name") != server_name
+    ]
+    return {**message, "content": kept} if kept and len(kept) < len(content) else message
 
 
 def _pinned(tool: Mapping[str, Any]) -> dict[str, Any]:

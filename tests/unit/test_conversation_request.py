@@ -377,9 +377,22 @@ def test_latest_listing_is_pinned_and_its_spending_tools_disabled():
         for n in ("search_products", "checkout", "express_checkout")
     ]
     assert toolset["configs"]["express_checkout"] == {"enabled": False}
-    # The listing block itself stays in the history sent back.
+    # A message holding nothing but the listing is sent as it is (never empty).
     sent = _params(swiggy_token="t", messages=history)["messages"]
     assert any(b.get("type") == "mcp_tool_listing" for m in sent[1:2] for b in m["content"])
+
+
+def test_a_reply_is_sent_back_without_the_listing_the_tools_already_pin():
+    history = _full_history()
+    params = _params(swiggy_token="t", messages=history)
+    (toolset, _) = params["tools"]
+    assert toolset["tools"] and toolset["mcp_server_name"] == "swiggy-instamart"
+    reply = params["messages"][1]["content"]
+    assert [block["type"] for block in reply] == ["mcp_tool_use", "mcp_tool_result", "text"]
+    assert history[1].content[0].type == "mcp_tool_listing"  # the stored reply keeps it
+    # Without a token nothing is pinned, so nothing is left out.
+    plain = _params(messages=history)["messages"][1]["content"]
+    assert plain[0]["type"] == "mcp_tool_listing"
 
 
 def test_unknown_vertical_is_rejected():
