@@ -152,13 +152,13 @@ def run_chat(sandbox: SandboxHttpServer, chat: Chat, user: str, policy: str | No
 
 def report(chat: Chat, bills: dict[str, Bill], baseline: Bill, every_turn: bool) -> bool:
     """Per turn (all, or the first three and every tenth), then each policy's saving."""
-    print(f"{chat.name}:  turn  minute     naive" + "".join(f"{p:>11}" for p in POLICIES))
+    print(f"{chat.name}:\n  turn  minute      naive" + "".join(f"{p:>11}" for p in POLICIES))
     minutes = chat.minutes()
     for index, plain in enumerate(baseline.turns):
         turn = index + 1
         if every_turn or turn <= SHOWN_FIRST_TURNS or turn % SHOWN_EVERY == 0:
             tuned = "".join(f"{Bill.billed(bills[p].turns[index]):11,.0f}" for p in POLICIES)
-            print(f"  {turn:16d} {minutes[index]:7d} {Bill.billed(plain):9,.0f}{tuned}")
+            print(f"  {turn:4d} {minutes[index]:7d} {Bill.billed(plain):10,.0f}{tuned}")
     target = TARGETS[len(chat.said)]
     saved = {policy: 1 - bills[policy].total() / baseline.total() for policy in POLICIES}
     for policy in POLICIES:
