@@ -185,6 +185,7 @@ LARGE_RESULT_CHARS: Final = 5_000
 # also found at block boundaries up to this many blocks before a breakpoint.
 CACHE_MAX_BREAKPOINTS: Final = 4
 CACHE_TTL_SECONDS: Final = 300.0
+CACHE_LOOKBACK_BLOCKS: Final = 20
 # The lifetimes the app's breakpoints ask for (see cache_points.POLICY_TTLS): "5m" for all,
 # "1h" for all, or "1h-prefix" (tools and system for an hour, the conversation for five
 # minutes). 5-minute writes bill 1.25× input, 1-hour ones 2×; reads are 0.1× either way and
@@ -194,7 +195,6 @@ CACHE_TTL_SECONDS: Final = 300.0
 # pays for itself where it is written rarely and read after pauses of 5 to 60 minutes (the
 # tools and system prompt); the conversation grows every turn, so its writes stay cheap.
 CACHE_POLICY: Final = "1h-prefix"
-CACHE_LOOKBACK_BLOCKS: Final = 20
 # A prefix shorter than its model's minimum is never cached (tokens; documented per model).
 CACHE_MIN_TOKENS_BY_MODEL: Final = {
     "claude-haiku-4-5": 4_096,
