@@ -26,12 +26,18 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from file_order import dealt_by_folder
 from hypothesis import settings
 from hypothesis_profiles import chosen_profile, register_profiles
 from loopback_guard import only_loopback  # noqa: F401 - an autouse fixture for every test
 
 register_profiles()
 settings.load_profile(chosen_profile(os.environ))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items[:] = dealt_by_folder(items)  # scripts/test hands whole files out in this order
+
 
 POSTGRES_URL_ENV = "SWIGGY_TEST_POSTGRES_URL"
 POSTGRES_SYSTEM_USER = "postgres"

@@ -43,4 +43,7 @@ def chosen_profile(environ: Mapping[str, str]) -> str:
 
 def examples(full_run: int) -> int:
     """`full_run` examples under the full profile, the same share of the loaded one."""
-    return max(1, round(full_run * settings.default.max_examples / FULL_EXAMPLES))
+    loaded = settings.default
+    assert loaded is not None  # the root conftest has loaded a profile
+    loaded_examples: int = loaded.max_examples
+    return max(1, round(full_run * loaded_examples / FULL_EXAMPLES))
