@@ -8,13 +8,20 @@ empty it; a food cart holds one restaurant; the bill is the server's, never reco
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from swiggy_core.models import ChatMessage, McpToolResultBlock, ToolResultBlock, tool_pairs
+from swiggy_core.models import (
+    ChatMessage,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    tool_pairs,
+)
 from swiggy_core.parsers import (
     BillLine,
     CartLine,
@@ -37,7 +44,7 @@ from swiggy_core.parsers.routing import (
     route_for,
 )
 
-__all__ = ["CartState", "carts_before", "derive_cart"]
+__all__ = ["CartProgress", "CartState", "carts_before", "derive_cart", "derive_cart_after"]
 
 
 class CartState(BaseModel):
@@ -83,9 +90,49 @@ class _Call:
     card: ParsedToolResult | None
 
 
+@dataclass(frozen=True, slots=True)
+class CartProgress:
+    """The cart after a chat's first `count` messages, which leave no tool call waiting
+    for its result, and the products seen in them (they name later lines)."""
+
+    count: int
+    state: CartState
+    catalog: Mapping[str, CartLine]
+
+
 def derive_cart(messages: Sequence[ChatMessage | dict[str, Any]], vertical_id: str) -> CartState:
     """The current cart from a conversation's tool uses and results."""
     return _derive(messages, vertical_id, None)
+
+
+def derive_cart_after(
+    messages: Sequence[ChatMessage], vertical_id: str, progress: CartProgress | None
+) -> tuple[CartState, CartProgress]:
+    """`derive_cart` of a chat whose first `progress.count` messages gave `progress` (None:
+    from the start): only the messages after them are read. Also the progress to pass on
+    when the chat has grown."""
+    start, state, catalog = 0, CartState(), {}
+    if progress is not None:
+        start, state, catalog = progress.count, progress.state, dict(progress.catalog)
+    settled = _settled_end(messages, start)
+    state = _derive(messages[start:settled], vertical_id, None, state, catalog)
+    progress = CartProgress(settled, state, dict(catalog))
+    return _derive(messages[settled:], vertical_id, None, state, catalog), progress
+
+
+def _settled_end(messages: Sequence[ChatMessage], start: int) -> int:
+    """The end of the longest run of messages from `start` after which no call waits."""
+    waiting: set[str] = set()
+    end = start
+    for index in range(start, len(messages)):
+        for block in messages[index].blocks():
+            if isinstance(block, McpToolUseBlock | ToolUseBlock):
+                waiting.add(block.id)
+            elif isinstance(block, McpToolResultBlock | ToolResultBlock):
+                waiting.discard(block.tool_use_id)
+        if not waiting:
+            end = index + 1
+    return end
 
 
 def carts_before(
@@ -101,9 +148,13 @@ def _derive(
     messages: Sequence[ChatMessage | dict[str, Any]],
     vertical_id: str,
     before: dict[str, CartState] | None,
+    state: CartState | None = None,
+    catalog: dict[str, CartLine] | None = None,
 ) -> CartState:
-    state = CartState()
-    catalog: dict[str, CartLine] = {}
+    """The cart after `messages`, from `state` (empty) with the products of `catalog`
+    (none), which learns the products they list."""
+    state = state or CartState()
+    catalog = {} if catalog is None else catalog
     for call in _calls(messages):
         if before is not None:
             before[call.id] = state

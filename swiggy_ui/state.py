@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 
-from swiggy_core.cart import CartState, derive_cart
+from swiggy_core.cart import CartProgress, CartState, derive_cart_after
 from swiggy_core.models import CardAction, ChatMessage, ErrorInfo, Usage
 from swiggy_core.parsers import AddressItem
 
@@ -147,18 +147,33 @@ def set_show_details(shown: bool) -> None:
     st.session_state[SHOW_DETAILS] = shown
 
 
+@dataclass(frozen=True, slots=True)
+class _KeptCart:
+    messages: list[ChatMessage]
+    cart: CartState
+    progress: CartProgress
+
+
 def current_cart(messages: list[ChatMessage], vertical_id: str) -> CartState:
-    """`derive_cart` once per history: a rerun that read nothing new (the store hands back
-    the same message objects then) reuses the cart instead of replaying the whole chat."""
+    """The cart of the chat, replayed once: a rerun that read nothing new (the store hands
+    back the same message objects then) reuses it, and one that read a new turn replays
+    only the messages after the kept progress, not the whole chat."""
     key = f"current_cart::{backend()}::{vertical_id}"
-    cached: tuple[list[ChatMessage], CartState] | None = st.session_state.get(key)
-    if cached is not None and _same_history(cached[0], messages):
-        return cached[1]
-    cart = derive_cart(messages, vertical_id)
-    st.session_state[key] = (messages, cart)
+    kept: _KeptCart | None = st.session_state.get(key)
+    if kept is not None and _same_history(kept.messages, messages):
+        return kept.cart
+    progress = kept.progress if kept is not None and _grown(kept, messages) else None
+    cart, progress = derive_cart_after(messages, vertical_id, progress)
+    st.session_state[key] = _KeptCart(messages, cart, progress)
     return cart
 
 
 def _same_history(before: list[ChatMessage], now: list[ChatMessage]) -> bool:
     # Append-only: the same length ending in the very same stored message is the same chat.
     return len(before) == len(now) and (not now or before[-1] is now[-1])
+
+
+def _grown(kept: _KeptCart, now: list[ChatMessage]) -> bool:
+    """`now` is the kept chat with messages appended (its progress still holds)."""
+    count = kept.progress.count
+    return count <= len(now) and (count == 0 or kept.messages[count - 1] is now[count - 1])

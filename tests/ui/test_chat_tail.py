@@ -1,16 +1,18 @@
 """A rerun of a long chat reads only the turns it draws, and its count of the hidden ones
-comes from the stored history's kept turn starts, staying right as turns are added."""
+comes from the stored history's kept turn starts, staying right as turns are added; a
+rerun after a new turn replays only that turn into the cart."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 import pytest
 from streamlit.testing.v1 import AppTest
 from uihelpers import open_page, texts
 
+from swiggy_core import cart
 from swiggy_core.models import ChatMessage, MessageMeta, block_from_dict
 from swiggy_core.parsers import CartLine, CartResult
 from swiggy_core.store import ChatStore
@@ -29,11 +31,11 @@ def _turn(index: int) -> list[ChatMessage]:
            "server_name": "swiggy-instamart", "input": {}}  # fmt: skip
     result = {"type": "mcp_tool_result", "tool_use_id": use_id, "content": "{}"}
     line = CartLine(name="Milk", quantity=index + 1, spin_id="S1", unit_price=27.0)
-    cart = CartResult(tool_name="update_cart", items=[line], to_pay=27.0 * (index + 1))
+    snapshot = CartResult(tool_name="update_cart", items=[line], to_pay=27.0 * (index + 1))
     reply = ChatMessage(
         role="assistant",
         content=[block_from_dict(use), block_from_dict(result)],
-        meta=MessageMeta(cards={use_id: cart}),
+        meta=MessageMeta(cards={use_id: snapshot}),
     )
     return [ChatMessage(role="user", content=f"question {index}"), reply]
 
@@ -104,14 +106,24 @@ def test_the_page_counts_hidden_turns_from_the_kept_history(
         raise AssertionError("the page scanned the whole chat for its turns")
 
     monkeypatch.setattr("swiggy_ui.chat.turn_starts_of", no_scan)
+    replayed: list[str] = []  # every tool call the cart is replayed through
+    real_apply = cart._apply
+
+    def counted_apply(state: object, call: Any, *rest: object) -> object:
+        replayed.append(call.id)
+        return real_apply(state, call, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cart, "_apply", counted_apply)
     app.session_state["browser_id"] = BROWSER
     at = open_page(app, "nutricart")
     assert not at.exception
     assert "14 earlier messages" in texts(at.caption)
     store, conversation_id = stored_chat
     store.append_messages(conversation_id, _turn(20))
+    replayed.clear()
     at.run()
     assert not at.exception
     assert "15 earlier messages" in texts(at.caption)
+    assert replayed == ["cart20"]  # the cart replays the new turn only
     said = [texts(m.markdown) for m in at.chat_message if m.name == "user"]
     assert said == [f"question {index}" for index in range(15, 21)]

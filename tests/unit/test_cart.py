@@ -8,11 +8,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
-from swiggy_core.cart import CartState, derive_cart
+from swiggy_core import cart
+from swiggy_core.cart import CartState, derive_cart, derive_cart_after
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -424,3 +426,43 @@ def test_any_sequence_gives_a_cart(steps: list[tuple[str, dict[str, Any], Any, b
     state = derive_cart(messages, "food")
     assert CartState.model_validate(state.model_dump()) == state
     assert all(line.quantity > 0 for line in state.items)
+
+
+@settings(max_examples=examples(150), deadline=timedelta(seconds=2))
+@given(
+    steps=st.lists(
+        st.tuples(CART_TOOLS, INPUTS, PAYLOADS, st.booleans(), st.booleans()), max_size=10
+    ),
+    grow_by=st.integers(min_value=1, max_value=4),
+)
+def test_a_cart_kept_while_the_chat_grows_is_the_cart_replayed_from_scratch(
+    steps: list[tuple[str, dict[str, Any], Any, bool, bool]], grow_by: int
+) -> None:
+    messages: list[ChatMessage] = []
+    for name, tool_input, payload, err, local in steps:
+        if local:  # the result arrives in the next message: a growth may cut between them
+            messages += local_turn(name, tool_input, payload)
+        else:
+            messages.append(connector_turn((name, tool_input, payload), is_error=err))
+    progress = None
+    for end in [*range(0, len(messages), grow_by), len(messages)]:
+        kept, progress = derive_cart_after(messages[:end], "food", progress)
+        assert kept == derive_cart(messages[:end], "food")
+
+
+def test_a_grown_chat_replays_only_its_new_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    update = ("update_cart", {"items": [MILK]}, _fixture("instamart_update_cart"))
+    chat = [connector_turn(SEARCH, update) for _ in range(30)]
+    _, progress = derive_cart_after(chat, "food", None)
+    replayed: list[str] = []
+    real_apply = cart._apply
+
+    def counted_apply(state: CartState, call: Any, *rest: Any) -> CartState:
+        replayed.append(call.name)
+        return real_apply(state, call, *rest)
+
+    monkeypatch.setattr(cart, "_apply", counted_apply)
+    grown = [*chat, connector_turn(update)]
+    kept, _ = derive_cart_after(grown, "food", progress)
+    assert replayed == ["update_cart"]
+    assert kept == derive_cart(grown, "food")
