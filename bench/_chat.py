@@ -45,11 +45,17 @@ def record_grocery_calls_at(url: str) -> list[list[Call]]:
     return turns
 
 
+# The newest turns are those a chat of this many turns ends with, at every size: a page
+# that draws only the newest turns draws the same cards whatever the chat's length.
+ALIGNED_TO_TURNS = 50
+
+
 def grocery_chat(turns: int, recorded: list[list[Call]]) -> list[ChatMessage]:
     """`turns` question-and-reply pairs cycling through the recorded calls."""
     messages: list[ChatMessage] = []
     for index in range(turns):
-        messages += grocery_turn(index, recorded[index % len(recorded)])
+        calls = recorded[(index + ALIGNED_TO_TURNS - turns) % len(recorded)]
+        messages += grocery_turn(index, calls)
     return messages
 
 
