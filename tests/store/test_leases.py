@@ -121,4 +121,4 @@ def test_migration_6_adds_the_lease_table_to_a_database_of_version_5(store: Chat
     assert columns == {"conversation_id", "holder", "process", "kind", "acquired_at", "expires_at"}
     with store.engine.connect() as conn:
         versions = conn.execute(text("SELECT version FROM schema_version ORDER BY 1")).scalars()
-        assert list(versions)[-1] == 6
+        assert 6 in list(versions)  # later migrations may follow it
