@@ -40,7 +40,14 @@ MAX_TOKENS: Final = 800
 BETA_MCP_CLIENT: Final = "mcp-client-2025-11-20"
 BETA_PROMPT_CACHING: Final = "prompt-caching-2024-07-31"
 BETA_CONTEXT_MANAGEMENT: Final = "context-management-2025-06-27"
-BETAS: Final = (BETA_MCP_CLIENT, BETA_PROMPT_CACHING, BETA_CONTEXT_MANAGEMENT)
+# Without it a `ttl: "1h"` breakpoint is refused (or, by other accounts, kept 5 minutes).
+BETA_EXTENDED_CACHE_TTL: Final = "extended-cache-ttl-2025-04-11"
+BETAS: Final = (
+    BETA_MCP_CLIENT,
+    BETA_PROMPT_CACHING,
+    BETA_CONTEXT_MANAGEMENT,
+    BETA_EXTENDED_CACHE_TTL,
+)
 CACHE_CONTROL_EPHEMERAL: Final = {"type": "ephemeral"}
 MAX_CONTEXT_MESSAGES: Final = 24
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal
 
 from swiggy_core.constants import (
+    BETA_EXTENDED_CACHE_TTL,
     CACHE_CONTROL_EPHEMERAL,
     CACHE_MAX_BREAKPOINTS,
     CACHE_MIN_TOKENS_BY_MODEL,
@@ -141,12 +142,16 @@ def without_cache_marks(value: Any) -> Any:
 
 
 def with_cache_policy(params: dict[str, Any], policy: str) -> dict[str, Any]:
-    """A copy of a request whose breakpoints ask for `policy`'s lifetimes instead."""
+    """A copy of a request whose breakpoints (and betas) ask for `policy`'s lifetimes."""
     prefix_ttl, conversation_ttl = POLICY_TTLS[policy]
     ttls = {"tools": prefix_ttl, "system": prefix_ttl, "messages": conversation_ttl}
-    return {
+    other = {
         key: _with_ttl(value, ttls[key]) if key in ttls else value for key, value in params.items()
     }
+    betas = list(params.get("betas", []))
+    if "1h" in POLICY_TTLS[policy] and BETA_EXTENDED_CACHE_TTL not in betas:
+        other["betas"] = [*betas, BETA_EXTENDED_CACHE_TTL]  # what a 1-hour mark needs
+    return other
 
 
 def _with_ttl(value: Any, ttl: CacheTtl) -> Any:

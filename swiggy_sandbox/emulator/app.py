@@ -86,7 +86,7 @@ def create_app(
         problem = problem or connector.request_problem(body, recorded.betas)
         problem = problem or tool_pairing_problem(body)
         problem = problem or connector.breakpoint_problem(body)
-        problem = problem or cache_mark_problem(body)
+        problem = problem or cache_mark_problem(body, recorded.betas)
         problem = problem or tool_result_problem(body)
         if problem:
             return error_response(400, "invalid_request_error", problem)

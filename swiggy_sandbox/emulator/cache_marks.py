@@ -8,8 +8,10 @@ wording of each refusal is the API's own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
+
+from swiggy_core.constants import BETA_EXTENDED_CACHE_TTL
 
 TTL_5M: Final = "5m"
 TTL_1H: Final = "1h"
@@ -31,9 +33,12 @@ def mark_ttl(block: Any) -> str | None:
     return str(mark.get("ttl", TTL_5M))
 
 
-def cache_mark_problem(body: dict[str, Any]) -> str:
+def cache_mark_problem(body: dict[str, Any], betas: Sequence[str] = ()) -> str:
     """The first cache_control mark the API would refuse ("" when all are acceptable)."""
     shorter_seen = False
+    # A 1-hour mark needs the extended-cache-ttl beta. Without it the request is refused
+    # here (some report the API keeping such a mark five minutes instead): either way the
+    # hour is not had, and refusing makes the missing beta show.
     for where, block in _marked_blocks(body):
         mark = block["cache_control"]
         if not isinstance(mark, dict):
@@ -43,6 +48,11 @@ def cache_mark_problem(body: dict[str, Any]) -> str:
         ttl = mark.get("ttl", TTL_5M)
         if ttl not in TTL_SECONDS:
             return f"{where}.cache_control.ttl: Input should be '{TTL_5M}' or '{TTL_1H}'"
+        if ttl == TTL_1H and BETA_EXTENDED_CACHE_TTL not in betas:
+            return (
+                f"{where}.cache_control.ttl: Extra inputs are not permitted "
+                f"(requires the {BETA_EXTENDED_CACHE_TTL} beta)"
+            )
         if block.get("type") == "text" and block.get("text") == "":
             return EMPTY_TEXT.format(where=where)
         if ttl == TTL_1H and shorter_seen:

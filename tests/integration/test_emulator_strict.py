@@ -12,7 +12,7 @@ from typing import Any
 import anthropic
 import pytest
 
-from swiggy_core.constants import BETA_CONTEXT_MANAGEMENT
+from swiggy_core.constants import BETA_CONTEXT_MANAGEMENT, BETA_EXTENDED_CACHE_TTL
 from swiggy_sandbox.emulator import EmulatorServer, ScriptedBrain, text_turn
 
 MODEL = "claude-haiku-4-5"
@@ -167,19 +167,31 @@ def test_a_one_hour_breakpoint_after_a_five_minute_one_is_refused(
     # The order is tools, then system, then messages: a default mark is five minutes.
     tools = [{**TOOL, "cache_control": {"type": "ephemeral"}}]
     messages = [{"role": "user", "content": [text("hi", cache_control=HOUR)]}]
-    assert refused(wire_client, tools=tools, messages=messages) == (
+    hours = [BETA_EXTENDED_CACHE_TTL]
+    assert refused(wire_client, tools=tools, messages=messages, betas=hours) == (
         "messages.0.content.0.cache_control.ttl: a ttl='1h' cache_control block must not "
         "come after a ttl='5m' cache_control block. Note that blocks are processed in the "
         "following order: `tools`, `system`, `messages`."
     )
     system = [text("You shop.", cache_control=FIVE)]
-    assert refused(wire_client, system=system, messages=messages).startswith(
+    assert refused(wire_client, system=system, messages=messages, betas=hours).startswith(
         "messages.0.content.0.cache_control.ttl: a ttl='1h'"
     )
     # Longer first, then shorter: fine.
     hour_first = [{**TOOL, "cache_control": HOUR}]
     later = [{"role": "user", "content": [text("hi", cache_control=FIVE)]}]
-    accepted(wire_emu, wire_client, tools=hour_first, system=system, messages=later)
+    accepted(wire_emu, wire_client, tools=hour_first, system=system, messages=later, betas=hours)
+
+
+def test_a_one_hour_breakpoint_needs_the_extended_cache_ttl_beta(
+    wire_emu: EmulatorServer[ScriptedBrain], wire_client: anthropic.Anthropic
+) -> None:
+    messages = [{"role": "user", "content": [text("hi", cache_control=HOUR)]}]
+    assert refused(wire_client, messages=messages) == (
+        "messages.0.content.0.cache_control.ttl: Extra inputs are not permitted "
+        "(requires the extended-cache-ttl-2025-04-11 beta)"
+    )
+    accepted(wire_emu, wire_client, messages=messages, betas=[BETA_EXTENDED_CACHE_TTL])
 
 
 def test_an_empty_text_block_with_cache_control_is_refused(

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from swiggy_core.constants import (
+    BETA_EXTENDED_CACHE_TTL,
     CACHE_MAX_BREAKPOINTS,
     CACHE_WINDOW_STEP_MESSAGES,
     MAX_CONTEXT_MESSAGES,
@@ -284,15 +285,16 @@ def test_each_policy_marks_the_prefix_and_the_conversation_with_its_lifetimes(
         ttl = prefix if where[0] != "messages" else conversation
         assert mark_of(params, where) == cache_mark(ttl)
     # The emulator checks marks as the API does (a 1-hour one never after a 5-minute one).
-    assert cache_mark_problem(params) == ""
+    assert cache_mark_problem(params, params["betas"]) == ""
     # A tool round of the local engine marks its results for the conversation's lifetime.
     rounds = with_round_breakpoint([*params["messages"], *_round(1)], model=SONNET)
     assert rounds[-1]["content"][0]["cache_control"] == cache_mark(conversation)
-    assert cache_mark_problem({**params, "messages": rounds}) == ""
+    assert cache_mark_problem({**params, "messages": rounds}, params["betas"]) == ""
 
 
 def test_the_app_marks_its_prefix_for_an_hour_and_its_conversation_for_five_minutes() -> None:
     params = requests_of_a_chat(4, SONNET)[-1]
+    assert BETA_EXTENDED_CACHE_TTL in params["betas"]
     found = marks(params)
     assert {mark_of(params, w)["ttl"] for w in found if w[0] != "messages"} == {"1h"}
     assert all(mark_of(params, w) == {"type": "ephemeral"} for w in found if w[0] == "messages")
@@ -302,6 +304,10 @@ def test_a_request_can_be_sent_under_another_policy_with_nothing_else_changed() 
     params = requests_of_a_chat(4, SONNET)[-1]
     for policy, (prefix, conversation) in POLICY_TTLS.items():
         other = with_cache_policy(params, policy)
+        assert cache_mark_problem(other, other["betas"]) == ""
+        without = {**params, "betas": ["prompt-caching-2024-07-31"]}
+        added = with_cache_policy(without, policy)["betas"]
+        assert (BETA_EXTENDED_CACHE_TTL in added) == ("1h" in (prefix, conversation))
         assert plain(other) == plain(params) and marks(other) == marks(params)
         assert {mark_of(other, w)["type"] for w in marks(other)} == {"ephemeral"}
         assert mark_of(other, marks(other)[0]) == cache_mark(prefix)

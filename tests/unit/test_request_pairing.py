@@ -96,7 +96,7 @@ def sent(history: list[ChatMessage], mode: str) -> dict[str, Any]:
 def test_what_the_app_sends_is_what_the_api_accepts(name: str, mode: str) -> None:
     params = sent(HISTORIES[name], mode)
     assert tool_pairing_problem(params) == ""
-    assert cache_mark_problem(params) == ""
+    assert cache_mark_problem(params, params["betas"]) == ""
 
 
 def test_the_model_still_sees_what_happened() -> None:
