@@ -39,12 +39,15 @@ QUEUED = "your message goes out as soon as it is up"  # swiggy_ui.starting_page.
 WATCH_START = f"""
 window.usableWhileStarting = false;
 window.keptWhileStarting = false;
-new MutationObserver(() => {{
+const watcher = new MutationObserver(() => {{
   const text = document.body ? document.body.innerText : "";
   const input = document.querySelector('{INPUT}');
   if (text.includes("{LOADING}") && input && !input.disabled) window.usableWhileStarting = true;
   if (text.includes("{QUEUED}")) window.keptWhileStarting = true;
-}}).observe(document, {{ subtree: true, childList: true, characterData: true, attributes: true }});
+  if (window.usableWhileStarting && window.keptWhileStarting) watcher.disconnect();
+}});
+const everything = {{ subtree: true, childList: true, characterData: true, attributes: true }};
+watcher.observe(document, everything);
 """
 
 
