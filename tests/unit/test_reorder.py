@@ -57,11 +57,8 @@ def test_instamart_order_reads_lines_and_paid_unit_prices() -> None:
     order = with_paid_prices(instamart_orders(_GET_ORDERS)[0], _DETAILS)
     assert order.order_id == "IM-1"
     assert order.total == 312.0
-    assert [(line.name, line.quantity, line.item_id) for line in order.lines][0] == (
-        "Amul Butter",
-        2,
-        "spin-butter",
-    )
+    first = order.lines[0]
+    assert (first.name, first.quantity, first.item_id) == ("Amul Butter", 2, "spin-butter")
     assert [line.unit_price for line in order.lines] == [56.0, 45.0, 90.0]
 
 
