@@ -42,6 +42,7 @@ _ACTION_INTENTS = {
     "pick_slot": "book",
     "choose_address": "search",
     "request_checkout": "checkout",
+    "reorder": "add_to_cart",
 }
 # Checked in order: the first match names the intent.
 _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (

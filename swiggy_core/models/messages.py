@@ -36,6 +36,8 @@ ActionKind = Literal[
     "pick_slot",
     "choose_address",
     "clear_cart",
+    # A past order's lines back into the cart: `ids["cart_tool"]` with `ids["arguments"]`.
+    "reorder",
 ]
 
 

@@ -12,6 +12,19 @@ _CHECKOUT_CONFIRMATION = (
     "Call checkout only after an explicit yes in the latest message.",
 )
 
+# "My usual", "same as last week", "order it again", and the Orders view's button.
+_REORDER = (
+    '"My usual", "same as last week" or "order it again": call get_orders, take the newest '
+    "delivered order (or the one the person names), and get_order_details for what each line "
+    "cost then. Search each line by its name (search_products) and match the same pack by "
+    "its spinId, else the same product. Before adding anything, list the lines that are out "
+    "of stock or no longer sold and those whose price changed (old → new), and ask. After a "
+    "yes, read the cart (get_cart) and write it once: one update_cart with the current cart "
+    "plus the matched lines.",
+    'A "reorder" card action already shows the person the review: call ids.cart_tool once '
+    "with ids.arguments exactly as given (the whole cart, merged), then report the cart.",
+)
+
 NUTRICART_PROFILE = PromptProfile(
     mission=(
         "You are NutriCart, a grocery and nutrition assistant on Swiggy Instamart. You get "
@@ -47,6 +60,7 @@ NUTRICART_PROFILE = PromptProfile(
         "Source ingredients only when the person asks for them: one search per "
         "ingredient, then add everything chosen in a single update_cart with the full cart.",
         "When they are done, show the cart and bill, then confirm and check out.",
+        *_REORDER,
     ),
     policies=(
         'Add one line of nutrition context in either mode (for example: "Toned milk: '
@@ -109,6 +123,7 @@ STYLEKIT_PROFILE = PromptProfile(
         'always qualified by concern or type ("face wash for oily skin", "anti-dandruff '
         'shampoo"), then add the chosen items in a single update_cart with the full cart.',
         "When they are done, show the cart and bill, then confirm and check out.",
+        *_REORDER,
     ),
     policies=(
         "Add one line of context per suggestion: why it fits their concern and type.",

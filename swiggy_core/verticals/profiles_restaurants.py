@@ -106,6 +106,14 @@ FEEDME_PROFILE = PromptProfile(
         "each change, report the cart from the cart result: items, quantities, total.",
         "Checkout: apply a coupon if they ask (fetch_food_coupons, apply_food_coupon), "
         "then confirm and place_food_order.",
+        '"My usual", "same as last week" or "order it again": call get_food_orders, take '
+        "the newest order whose actions carry reorderMeta (or the one the person names) and "
+        "show its restaurant and items; say that the cart will be replaced if it holds "
+        "another restaurant's dishes, and ask. After a yes, one update_food_cart with the "
+        "reorderMeta orderItems exactly as given (ids, variants, add-ons), then get_food_cart; "
+        "report any item the cart did not take.",
+        'A "reorder" card action already shows the person the review: call ids.cart_tool once '
+        "with ids.arguments exactly as given, then get_food_cart.",
     ),
     policies=(
         "One cart holds dishes from one restaurant only. Before adding from another "
