@@ -173,6 +173,10 @@ HEALTH_STATUS_TTL_SECONDS: Final = 3_600.0
 HEALTH_REFRESH_WAIT_SECONDS: Final = 30.0
 # The background health poller runs unless this is "off" (tests: no probe leaves the machine).
 HEALTH_POLL_ENV: Final = "SWIGGY_HEALTH_POLL"
+# A placed order's tracking: read again at the server's interval, never more often than every
+# 10 s (Swiggy's rule for track_*); this when the server names no interval.
+TRACK_MIN_INTERVAL_SECONDS: Final = 10.0
+TRACK_DEFAULT_INTERVAL_SECONDS: Final = 30.0
 
 # MCP server configuration (`mcp_servers.toml`; JSON accepted).
 MCP_CONFIG_FILENAME: Final = "mcp_servers.toml"

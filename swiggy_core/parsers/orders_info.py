@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from swiggy_core.parsers._values import as_dict, as_list, pick, to_id, to_int, to_str
+from swiggy_core.parsers._values import as_dict, as_list, pick, to_float, to_id, to_int, to_str
 from swiggy_core.parsers.info_fields import (
     MAX_ENTRIES,
     amount,
@@ -185,7 +185,8 @@ def _delivery(record: dict[str, Any]) -> InfoResult | None:
 
 
 def _time_left(record: dict[str, Any]) -> str | None:
-    due, now = to_int(record.get("deliveryBy")), to_int(record.get("serverNow"))
+    # Epoch milliseconds: far above what `to_int` accepts as a count.
+    due, now = to_float(record.get("deliveryBy")), to_float(record.get("serverNow"))
     if due is None or now is None or due < now:
         return None
     return f"{round((due - now) / 60_000)} mins"
@@ -210,3 +211,8 @@ def _booking(record: dict[str, Any]) -> InfoResult | None:
     }
     title = joined(f"Booking {to_id(record.get('orderId'))}", _status(record))
     return info(title, fields)
+
+
+# Shared with the tracking card's reader (`order_tracking`): the same words for the same facts.
+minutes_text = _minutes
+time_left_text = _time_left
