@@ -25,6 +25,7 @@ from swiggy_core.store.records import (
     NewApproval,
     StoredMessage,
 )
+from swiggy_core.store.spend_history import SpendRecord, spend_history
 from swiggy_core.store.tool_audit import ToolCallEntry
 
 # How long an SQLite writer waits for another writer's lock before reporting "busy".
@@ -204,6 +205,11 @@ class ChatStore:
     def spent_today(self, user_id: str, day: str, *, excluding: str | None = None) -> int:
         """Paise the person's spends of the India date `day` add up to."""
         return approvals.spent_today(self._db, user_id, day, excluding=excluding)
+
+    def spend_history(self, user_id: str, *, since_day: str | None = None) -> list[SpendRecord]:
+        """The person's spends of the India date `since_day` and later (every day when
+        None), oldest first, each saying whether the ledger counts it against the limits."""
+        return spend_history(self._db, user_id, since_day)
 
     def expire_approvals(self, now: datetime | None = None) -> list[str]:
         return approvals.expire_approvals(self._db, now)
