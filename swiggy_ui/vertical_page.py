@@ -28,6 +28,7 @@ from swiggy_ui.page_header import render_header
 from swiggy_ui.runtime import Runtime, wait_for_sandbox
 from swiggy_ui.safe_text import markdown_text
 from swiggy_ui.suggestion_chips import starter_chips
+from swiggy_ui.tracking_card import render_active_orders
 from swiggy_ui.turn_controls import render_turn_controls
 
 
@@ -37,6 +38,7 @@ def render_vertical(runtime: Runtime, vertical_id: str) -> None:
     wait_for_sandbox(runtime)
     page = state.vertical_chat(vertical.id)
     render_header(runtime, vertical)
+    render_active_orders(runtime, vertical)  # orders on their way, live (and the cards' reads)
     session = _guard(page, lambda: runtime.session(vertical.id))
     deferred = False  # a turn held the chat, so a crash it may hide is not settled yet
     if session is not None:  # settled before the history is read: its outcome shows below

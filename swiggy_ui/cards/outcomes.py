@@ -26,6 +26,7 @@ from swiggy_ui.cards.empty import is_empty_search, render_empty_search
 from swiggy_ui.cards.grid import card_grid
 from swiggy_ui.safe_text import inline_code, plain
 from swiggy_ui.state import active_address, set_active_address
+from swiggy_ui.tracking_card import render_order_tracking
 
 APP_BADGE = "Swiggy assistant · verified"
 APP_BADGE_ICON = ":material/verified:"
@@ -69,6 +70,7 @@ def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
         if result.failures:
             failed = "; ".join(plain(failure) for failure in result.failures)
             st.warning(f"{plain(result.message or '')} Not placed: {failed}".strip())
+        render_order_tracking(ids, ctx.vertical, ctx.key)  # live while it is on its way
         st.caption("Cash on delivery orders cannot be cancelled.")
 
 
