@@ -25,6 +25,7 @@ navigation = st.navigation(
         "Settings": [
             st.Page("app_pages/connections.py", title="Connections", icon=":material/settings:"),
             st.Page("app_pages/activity.py", title="Activity", icon=":material/history:"),
+            st.Page("app_pages/spending.py", title="Spending", icon=":material/bar_chart:"),
             # Where "Sign in with Swiggy" comes back (http://localhost:PORT/callback).
             st.Page(
                 "app_pages/callback.py",
