@@ -19,6 +19,7 @@ from swiggy_sandbox.planner.common import (
     help_reply,
 )
 from swiggy_sandbox.planner.intents import Intent
+from swiggy_sandbox.planner.reorder import reorder_food
 from swiggy_sandbox.planner.tool_calls import ToolCall
 from swiggy_sandbox.planner.view import ConversationView
 
@@ -276,4 +277,5 @@ _HANDLERS: dict[str, Callable[[ConversationView, Intent, str], Step]] = {
     "checkout": _checkout,
     "confirm": _confirm,
     "cancel": _cancel,
+    "reorder": reorder_food,
 }

@@ -13,6 +13,7 @@ from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import Handler, address_or_step, call, plan_with
 from swiggy_sandbox.planner.intents import Intent
+from swiggy_sandbox.planner.reorder import reorder_instamart
 from swiggy_sandbox.planner.view import ConversationView
 
 Lines = list[dict[str, Any]]
@@ -228,4 +229,5 @@ _HANDLERS: dict[str, Handler] = {
     "checkout": _checkout,
     "confirm": _confirm,
     "cancel": _cancel,
+    "reorder": reorder_instamart,
 }

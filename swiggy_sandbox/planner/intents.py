@@ -27,6 +27,7 @@ IntentKind = Literal[
     "choose_address",
     "help",
     "track",
+    "reorder",
 ]
 
 # Card action kinds and the intent each one means.
@@ -43,9 +44,15 @@ _ACTION_INTENTS: dict[str, IntentKind] = {
     "cancel": "cancel",
     "choose_address": "choose_address",
     "clear_cart": "clear_cart",
+    "reorder": "reorder",
 }
 
 _TRACK = re.compile(r"\b(where'?s|where is|track|status of)\b.*\border\b")
+# "My usual", "same as last week", "order it again": a past order back into the cart.
+_REORDER = re.compile(
+    r"\b(my usual|the usual|same as last (week|time)|same again|order (it|that|this) again"
+    r"|order again|reorder|repeat (my|the) (last )?order|my last order again)\b"
+)
 _ADDRESSES = re.compile(r"\b(address|addresses|saved locations?|delivery location)\b")
 _YES = re.compile(r"^(yes|yep|yeah|ya|sure|ok(ay)?|confirm(ed)?|go ahead|do it|please do)\b")
 _NO = re.compile(r"^(no|nope|nah|cancel|don'?t|do not|stop|never ?mind)\b")
@@ -111,6 +118,9 @@ def _typed_intent(text: str, vertical_id: str) -> Intent:
         return Intent("confirm")
     if short and _NO.search(text):
         return Intent("cancel")
+    if _REORDER.search(text) and not vertical.books_tables:
+        # "Add my usual to the cart" writes it; the first ask only shows it.
+        return Intent("reorder", ids={"add": True} if _ADD.search(text) else {})
     if _ADDRESSES.search(text):
         return Intent("addresses")
     if _TRACK.search(text):
