@@ -1,7 +1,7 @@
 """The Food MCP server (`/food`): restaurant delivery, with Swiggy's documented tools.
 
 Arguments and results follow SWIGGY_REFERENCE.md (Food, 20 tools). Menu prices are paise;
-carts, coupons and orders are rupees. Orders are cash on delivery only.
+carts, coupons and orders are rupees. Orders are paid by cash on delivery or UPI.
 """
 
 from __future__ import annotations
@@ -12,14 +12,22 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from swiggy_core.constants import MCP_SERVERS
+from swiggy_core.formatting import rupees
 from swiggy_sandbox.servers import food_text as say
 from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, AddressId, register_address_tools
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.servers.instamart import READ, SPEND, WRITE
-from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
+from swiggy_sandbox.servers.payments import (
+    INTENT_APP_DOC,
+    PAYMENT_METHOD_DOC,
+    PAYMENT_WRITE_TOOLS,
+    UPI_QR_DOC,
+    register_payment_tools,
+)
 from swiggy_sandbox.servers.spend_faults import stall_after_spend
 from swiggy_sandbox.shop import Shop, ShopError
+from swiggy_sandbox.shop.upi_request import upi_choice
 
 WRITE_TOOLS = (
     frozenset({"update_food_cart", "flush_food_cart", "apply_food_coupon", "place_food_order"})
@@ -27,6 +35,10 @@ WRITE_TOOLS = (
     | PAYMENT_WRITE_TOOLS
 )
 
+_CASH_OR_UPI = (
+    "Invalid paymentMethod: use 'Cash' (cash on delivery) or 'UPI' with intentApp or "
+    "generateUPIQR. No order was placed."
+)
 OrderId = Annotated[str, Field(description="orderId from place_food_order or get_food_orders.")]
 Selection = list[dict[str, Any]]
 
@@ -55,6 +67,14 @@ class FoodCartItem(BaseModel):
     addons: Selection | None = Field(default=None, description="[{group_id, choice_id}]")
 
 
+def _pending_message(pending: dict[str, Any]) -> str:
+    return (
+        f"Order {pending['orderId']} awaits a UPI payment of {rupees(pending['totalAmount'])}: "
+        "it is not placed yet. Poll check_payment_status, then call confirm_order once it "
+        "succeeds."
+    )
+
+
 def build_food_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> SandboxServer:
     """Food's tools over `shop`; `default_user` serves calls without an HTTP identity."""
     server = SandboxServer(
@@ -62,7 +82,8 @@ def build_food_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> Sa
         default_user,
         instructions="Swiggy Food (sandbox): restaurant delivery. Menu prices are in paise; cart, "
         "coupon and order amounts are in rupees. A cart holds dishes from ONE restaurant: adding "
-        "from another flushes it. Orders are cash on delivery and cannot be cancelled.",
+        "from another flushes it. Orders are paid by cash on delivery or UPI and cannot be "
+        "cancelled.",
     )
     food = shop.food
     register_address_tools(server, shop)
@@ -172,16 +193,27 @@ def build_food_server(shop: Shop, *, default_user: str | None = DEMO_USER) -> Sa
         ctx: Context,
         addressId: AddressId,
         paymentMethod: Annotated[
-            str, Field(description="'Cash' (the only method the sandbox takes).")
+            str,
+            Field(description=PAYMENT_METHOD_DOC),
         ] = "Cash",
-        intentApp: str | None = None,
-        generateUPIQR: bool | None = None,
+        intentApp: Annotated[
+            str | None,
+            Field(description=INTENT_APP_DOC),
+        ] = None,
+        generateUPIQR: Annotated[bool | None, Field(description=UPI_QR_DOC)] = None,
         noteToRestaurant: Annotated[str | None, Field(max_length=200)] = None,
     ) -> str:
-        """Place the food order for the cart (cash on delivery; cannot be cancelled)."""
-        if not say.is_cash(paymentMethod) or intentApp or generateUPIQR:
-            raise ShopError(say.CASH_ONLY)
-        order = food.place_order(server.user_of(ctx), addressId, noteToRestaurant)
+        """Order the cart; it cannot be cancelled. Cash places it now. UPI answers
+        PENDING_PAYMENT: poll check_payment_status, then confirm_order once paid."""
+        user = server.user_of(ctx)
+        upi = upi_choice(paymentMethod, intentApp, generateUPIQR)
+        if upi is not None:
+            pending = food.start_upi_order(user, addressId, noteToRestaurant, upi)
+            stall_after_spend()
+            return ok(pending, _pending_message(pending))
+        if not say.is_cash(paymentMethod):
+            raise ShopError(_CASH_OR_UPI)
+        order = food.place_order(user, addressId, noteToRestaurant)
         stall_after_spend()
         return ok(order, say.placed_message(order))
 

@@ -1,5 +1,5 @@
 """One Starlette app: the three MCP servers at /im, /food, /dineout (and over SSE at
-/sse/im...), plus /img and metadata."""
+/sse/im...), plus /img, the UPI payment simulator at /pay and metadata."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from swiggy_sandbox.catalog import IMAGE_KINDS, render_svg
 from swiggy_sandbox.servers.auth import TokenStore
 from swiggy_sandbox.servers.envelope import SandboxServer
 from swiggy_sandbox.servers.gate import McpGate
+from swiggy_sandbox.servers.pay_page import pay_routes
 from swiggy_sandbox.servers.ratelimit import RateLimiter, RateLimits
 from swiggy_sandbox.servers.registry import SERVER_KEYS, WRITE_TOOLS, build_server
 from swiggy_sandbox.servers.sse import gated_paths, sse_routes
@@ -107,7 +108,7 @@ def build_http_app(
     resources = [f"{base_url}{spec.path}" for spec in MCP_SERVERS.values()]
     auth_server = AuthorizationServer(base_url, store, resources, auth)
     routes += auth_routes(auth_server)
-    routes += [_image_route(shop), Route("/health", _health)]
+    routes += [_image_route(shop), Route("/health", _health), *pay_routes(shop)]
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -12,7 +12,13 @@ from swiggy_core.constants import MCP_SERVERS
 from swiggy_sandbox.servers.addresses import ADDRESS_WRITE_TOOLS, AddressId, register_address_tools
 from swiggy_sandbox.servers.auth import DEMO_USER
 from swiggy_sandbox.servers.envelope import SandboxServer, ok
-from swiggy_sandbox.servers.payments import PAYMENT_WRITE_TOOLS, register_payment_tools
+from swiggy_sandbox.servers.payments import (
+    INTENT_APP_DOC,
+    PAYMENT_METHOD_DOC,
+    PAYMENT_WRITE_TOOLS,
+    UPI_QR_DOC,
+    register_payment_tools,
+)
 from swiggy_sandbox.servers.spend_faults import stall_after_spend
 from swiggy_sandbox.shop import CartLine, Shop
 from swiggy_sandbox.shop.common import amount_text
@@ -56,6 +62,20 @@ def _cart_message(cart: dict[str, Any]) -> str:
     return f"Cart has {count} item(s); to pay {to_pay}.{changed}"
 
 
+def _checkout_message(order: dict[str, Any]) -> str:
+    total = amount_text(order["cartTotal"])
+    if order["status"] == "PENDING_PAYMENT":
+        return (
+            f"Order {order['orderId']} awaits a UPI payment of {total}: it is not placed yet. "
+            "Poll check_payment_status, then call confirm_order once it succeeds."
+        )
+    return (
+        f"Instamart order placed successfully! Order {order['orderId']}: {total} to pay in "
+        f"cash on delivery to {order['deliveryLabel']}. "
+        "It cannot be cancelled here (call 080-67466729 for help)."
+    )
+
+
 def _products_message(data: dict[str, Any], what: str) -> str:
     more = f" More with offset {data['nextOffset']}." if data["nextOffset"] else ""
     return f"Found {len(data['products'])} product(s) {what}.{more}"
@@ -67,7 +87,8 @@ def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) 
         MCP_SERVERS["instamart"].name,
         default_user,
         instructions="Swiggy Instamart (sandbox): groceries, household and beauty in minutes. "
-        "update_cart REPLACES the whole cart. Orders are cash on delivery and cannot be cancelled.",
+        "update_cart REPLACES the whole cart. Orders are paid by cash on delivery or UPI and "
+        "cannot be cancelled.",
     )
     im = shop.instamart
     register_address_tools(server, shop)
@@ -134,21 +155,20 @@ def build_instamart_server(shop: Shop, *, default_user: str | None = DEMO_USER) 
         ctx: Context,
         addressId: AddressId,
         paymentMethod: Annotated[
-            str | None, Field(description="'Cash' or 'COD' (the default); UPI is not supported.")
+            str | None,
+            Field(description=PAYMENT_METHOD_DOC),
         ] = None,
-        intentApp: Annotated[str | None, Field(description="UPI app id (not supported).")] = None,
-        generateUPIQR: Annotated[bool, Field(description="UPI QR (not supported).")] = False,
+        intentApp: Annotated[
+            str | None,
+            Field(description=INTENT_APP_DOC),
+        ] = None,
+        generateUPIQR: Annotated[bool, Field(description=UPI_QR_DOC)] = False,
     ) -> str:
-        """Place the order for the whole cart, cash on delivery. It cannot be cancelled."""
+        """Order the whole cart; it cannot be cancelled. Cash places it now. UPI answers
+        PENDING_PAYMENT: poll check_payment_status, then confirm_order once paid."""
         order = im.checkout(server.user_of(ctx), addressId, paymentMethod, intentApp, generateUPIQR)
         stall_after_spend()
-        return ok(
-            order,
-            f"Instamart order placed successfully! Order {order['orderId']}: "
-            f"{amount_text(order['cartTotal'])} to pay in cash on delivery to "
-            f"{order['deliveryLabel']}. "
-            "It cannot be cancelled here (call 080-67466729 for help).",
-        )
+        return ok(order, _checkout_message(order))
 
     @server.tool(annotations=READ, structured_output=False)
     def track_order(

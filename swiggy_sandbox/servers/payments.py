@@ -2,9 +2,10 @@
 
 `register_payment_tools(server, shop, domain)` adds get_payment_options,
 check_payment_status, confirm_order and report_error to a sandbox server; call it once
-from each server factory with its domain ("im", "food" or "dineout"). The sandbox takes
-cash on delivery and free bookings only: UPI methods are listed as Swiggy lists them but
-switched off, no UPI payment ever exists, so the two UPI tools answer a clear failure.
+from each server factory with its domain ("im", "food" or "dineout"). Instamart and Food
+take cash on delivery and UPI (a QR or a UPI app; the payment simulator page decides the
+payment, see `shop.upi`). Dineout books free tables only: its UPI methods are listed but
+switched off, and it has no UPI payment to check or confirm.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from swiggy_sandbox.servers.envelope import SandboxServer, ok
 from swiggy_sandbox.shop import Shop, ShopError
 from swiggy_sandbox.shop import db as tables
 from swiggy_sandbox.shop.tracking import iso
+from swiggy_sandbox.shop.upi import payments_of
+from swiggy_sandbox.shop.upi_request import QR_METHOD_ID, UPI_APPS
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +40,10 @@ PLACE_ORDER_TOOL: dict[str, str] = {
     "food": "place_food_order",
     "dineout": "book_table",
 }
+# The spending tools' UPI arguments, described alike on Instamart and Food.
+PAYMENT_METHOD_DOC = "'Cash' (the default) or 'UPI' with exactly one of intentApp/generateUPIQR."
+INTENT_APP_DOC = "UPI on a phone: a platforms.mobile method id from get_payment_options."
+UPI_QR_DOC = "UPI on a desktop: true for a QR to scan (the platforms.desktop method)."
 SUPPORT_EMAIL = "support@swiggy-sandbox.invalid"
 _DOMAINS = ("im", "food", "dineout")
 _CASH = {
@@ -44,12 +51,7 @@ _CASH = {
     "food": ("COD", "Cash on Delivery"),
     "dineout": ("Cash", "Free booking (pay at the restaurant)"),
 }
-_UPI_APPS = (
-    ("gpay://upi/", "Google Pay"),
-    ("phonepe://pay", "PhonePe"),
-    ("paytmmp://pay", "Paytm"),
-)
-_NO_UPI = "the sandbox takes cash on delivery and free bookings only, so no UPI payment exists"
+_NO_UPI = "the sandbox started no such UPI payment for you"
 _FIELD_CHARS = 500
 _SECRET_WORDS = ("token", "secret", "password", "authorization", "otp", "verifier", "cookie", "key")
 
@@ -58,24 +60,25 @@ _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_worl
 
 
 def payment_options(domain: Domain, amount: str | None, address_id: str | None) -> dict[str, Any]:
-    """The documented PaymentOptionsView: cash available, UPI listed but switched off."""
+    """The documented PaymentOptionsView: cash, and UPI (switched off for Dineout)."""
     cash_id, cash_name = _CASH[domain]
+    upi_on = domain != "dineout"
     cash = {"id": cash_id, "groupName": "Cash", "displayName": cash_name, "enabled": True}
     intents = [
-        {"id": app, "groupName": "UPI", "displayName": name, "kind": "intent", "enabled": False}
-        for app, name in _UPI_APPS
+        {"id": app, "groupName": "UPI", "displayName": name, "kind": "intent", "enabled": upi_on}
+        for app, name in UPI_APPS
     ]
     qr = {
-        "id": "UPI_QR",
+        "id": QR_METHOD_ID,
         "groupName": "UPI",
-        "displayName": "Scan QR with any UPI app",
+        "displayName": "Scan a QR with any UPI app",
         "kind": "qr",
-        "enabled": False,
+        "enabled": upi_on,
     }
     options: dict[str, Any] = {
         "platforms": {
-            "mobile": {"groupName": "Pay by any UPI app", "methods": intents},
-            "desktop": {"groupName": "Scan QR", "methods": [qr]},
+            "mobile": {"groupName": "UPI", "methods": intents},
+            "desktop": {"groupName": "UPI", "methods": [qr]},
         },
         "cod": {"available": True, "id": cash_id, "displayName": cash_name},
         "allMethods": [cash, *intents, qr],
@@ -96,7 +99,7 @@ def _instamart_amount(shop: Shop) -> AmountDue:
 
 
 def _known_order(shop: Shop, user_id: str, order_id: str) -> bool:
-    """True when `order_id` is one of the user's orders or bookings (all cash or free)."""
+    """True when `order_id` is one of the user's placed orders or bookings."""
     orders, bookings = tables.orders, tables.bookings
     with shop.db.tx() as conn:
         order = conn.execute(
@@ -113,13 +116,31 @@ def _known_order(shop: Shop, user_id: str, order_id: str) -> bool:
 
 
 def _no_payment(shop: Shop, user_id: str, order_id: str | None, paas_id: str) -> ShopError:
-    """Why there is nothing to check or confirm (the sandbox never starts a UPI payment)."""
+    """Why there is nothing to check or confirm: a cash order or free booking, or no such
+    payment."""
     if order_id and _known_order(shop, user_id, order_id):
         return ShopError(
             f"Order {order_id} is cash on delivery (or a free booking): it has no UPI payment "
             "and needs no confirmation."
         )
     return ShopError(f"Invalid paasId '{paas_id}': no such payment; {_NO_UPI}.")
+
+
+_CONFIRM_MESSAGES = {
+    "success": "Order {order} is confirmed and placed.",
+    "pending": "The payment for order {order} is not complete yet: nothing is placed.",
+    "failed": "The payment for order {order} failed or expired: nothing was ordered.",
+}
+
+
+def _status_message(status: dict[str, Any]) -> str:
+    if status["confirmed"]:
+        return f"Paid; order {status['orderId']} is confirmed."
+    if status["isTerminalSuccess"]:
+        return f"Paid; call confirm_order to place order {status['orderId']}."
+    if status["isTerminalFailure"]:
+        return f"Payment {status['status'].lower()}: nothing was ordered; do not confirm."
+    return "Payment pending: poll again at the polling interval."
 
 
 def _clean(value: Any) -> str:
@@ -166,6 +187,13 @@ def register_payment_tools(
     amount_of = amount_due or (_instamart_amount(shop) if domain == "im" else None)
     server_domain: Domain = domain  # report_error has its own `domain` argument
 
+    payments = payments_of(shop) if domain != "dineout" else None
+    options_message = (
+        "Cash is available. UPI is listed but not supported for Dineout in the sandbox."
+        if domain == "dineout"
+        else "Cash on delivery and UPI (scan a QR, or a UPI app on a phone) are available."
+    )
+
     @server.tool(annotations=_READ, structured_output=False)
     def get_payment_options(
         ctx: Context,
@@ -176,22 +204,35 @@ def register_payment_tools(
         """Payment methods for the cart; then call the returned placeOrderToolName."""
         user_id = server.user_of(ctx)
         amount = amount_of(user_id, addressId) if amount_of else None
-        data = payment_options(server_domain, amount, addressId)
-        message = "Cash is available. UPI is listed but not supported in the sandbox."
-        return ok(data, message)
+        return ok(payment_options(server_domain, amount, addressId), options_message)
 
     @server.tool(annotations=_READ, structured_output=False)
     def check_payment_status(
         ctx: Context,
-        paasId: Annotated[str, Field(description="The payment transaction id (paasId).")],
+        paasId: Annotated[
+            str, Field(description="The payment's paasId from the UPI pending answer.")
+        ],
         orderId: str | None = None,
         addressId: str | None = None,
         cartId: str | None = None,
         lat: float | None = None,
         lng: float | None = None,
     ) -> str:
-        """One poll of a UPI payment's status (the sandbox starts no UPI payments)."""
-        raise _no_payment(shop, server.user_of(ctx), orderId, paasId)
+        """One poll of a UPI payment; poll at pollingIntervalInMs until terminal."""
+        user_id = server.user_of(ctx)
+        found = payments.check(user_id, server_domain, paasId, orderId) if payments else None
+        if found is None:
+            raise _no_payment(shop, user_id, orderId, paasId)
+        echoes = {"addressId": addressId, "cartId": cartId, "lat": lat, "lng": lng}
+        data = {**found, **{k: v for k, v in echoes.items() if v is not None}}
+        return ok(data, _status_message(data))
+
+    def confirm(ctx: Context, order_id: str, paas_id: str | None) -> str:
+        user_id = server.user_of(ctx)
+        found = payments.confirm(user_id, server_domain, order_id, paas_id) if payments else None
+        if found is None:
+            raise _no_payment(shop, user_id, order_id, paas_id or "")
+        return ok(found, _CONFIRM_MESSAGES[found["result"]].format(order=order_id))
 
     if domain == "food":
 
@@ -206,8 +247,9 @@ def register_payment_tools(
             paasId: str | None = None,
             transactionId: str | None = None,
         ) -> str:
-            """Confirm an order after its UPI payment succeeded (never for cash orders)."""
-            raise _no_payment(shop, server.user_of(ctx), orderId, paasId or "")
+            """Place the order once its UPI payment succeeded (idempotent; never for cash)."""
+            shop.address(server.user_of(ctx), addressId)  # an unknown address is refused
+            return confirm(ctx, orderId, paasId)
 
     else:
 
@@ -218,8 +260,8 @@ def register_payment_tools(
             paasId: str,
             transactionId: str | None = None,
         ) -> str:
-            """Confirm an order after its UPI payment succeeded (never for cash orders)."""
-            raise _no_payment(shop, server.user_of(ctx), orderId, paasId)
+            """Place the order once its UPI payment succeeded (idempotent; never for cash)."""
+            return confirm(ctx, orderId, paasId)
 
     @server.tool(annotations=_WRITE, structured_output=False)
     def report_error(

@@ -1,4 +1,5 @@
-"""Shop state (SQLAlchemy Core): carts, orders, bookings, addresses, stock and id counters.
+"""Shop state (SQLAlchemy Core): carts, orders, bookings, addresses, stock, UPI payments and
+id counters.
 
 In memory by default; given an SQLite file or a PostgreSQL URL, the shop lives there,
 beside the app's own tables (its tables carry their own prefix), and every process
@@ -15,6 +16,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Connection,
     Float,
@@ -94,6 +96,22 @@ bookings = table(
     Column("status", String, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("payload", JSON, nullable=False),
+)
+# A UPI payment the sandbox started; its order is placed only once it is paid and confirmed.
+upi_payments = table(
+    "upi_payments",
+    Column("paas_id", String, primary_key=True),
+    Column("user_id", String, nullable=False, index=True),
+    Column("shop", String, nullable=False),  # "im" | "food"
+    Column("order_id", String, nullable=False, index=True),
+    Column("transaction_id", String, nullable=False),
+    Column("amount", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("outcome", String),  # None until decided: "SUCCESS" | "FAILED"
+    Column("confirmed", Boolean, nullable=False, default=False),
+    Column("placement", JSON, nullable=False),  # the order to place once paid
+    Column("checks", Integer, nullable=False, default=0),
+    Column("confirms", Integer, nullable=False, default=0),
 )
 counters = table(
     "counters",

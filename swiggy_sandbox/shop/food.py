@@ -1,4 +1,4 @@
-"""Food delivery discovery: restaurants, dishes and menus near an address."""
+"""Food delivery: restaurants, dishes and menus near an address, and ordering by UPI."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from swiggy_sandbox.catalog import Dish, Restaurant, SavedAddress
 from swiggy_sandbox.shop.common import page, require_offset
 from swiggy_sandbox.shop.errors import ShopError
 from swiggy_sandbox.shop.food_cart import FoodCart
+from swiggy_sandbox.shop.food_order_wire import pending_extras
 from swiggy_sandbox.shop.food_rules import PAISE
 from swiggy_sandbox.shop.food_wire import (
     dish_hit,
@@ -17,6 +18,8 @@ from swiggy_sandbox.shop.food_wire import (
     menu_restaurant,
     restaurant_card,
 )
+from swiggy_sandbox.shop.upi import NewPayment, start_payment
+from swiggy_sandbox.shop.upi_request import UpiChoice
 
 _BOLT_KM = 3.0
 _STORE_99_PAISE = 99 * PAISE
@@ -131,3 +134,18 @@ class FoodShop(FoodCart):
         address = self._address(user_id, address_id)
         info = menu_restaurant(restaurant, (address.lat, address.lng), self._clock())
         return {"restaurant": info, **flat_menu(restaurant)}
+
+    def start_upi_order(
+        self, user_id: str, address_id: str, note: str | None, choice: UpiChoice
+    ) -> dict[str, Any]:
+        """Start a UPI payment for the cart: the order is placed (and the cart emptied) only
+        once the payment succeeds and is confirmed."""
+        with self._db.tx() as conn:
+            state = self._orderable(conn, user_id, address_id)
+            payload = self._order_payload(conn, state, "UPI", note)
+            amount = float(payload["pricing"]["to_pay"])
+            new = NewPayment(
+                user_id, "food", payload["orderId"], amount, payload["placedAt"], payload, choice
+            )
+            pending = start_payment(self._db, conn, new, self._base_url)
+        return {**pending, **pending_extras(payload, state.cart_id)}

@@ -161,17 +161,22 @@ class FoodCart(FoodOrders):
             )
             return self._state(conn, user_id, address_id)
 
+    def _orderable(self, conn: Connection, user_id: str, address_id: str) -> CartState:
+        """The cart, when it can be ordered now to this address (else ShopError)."""
+        state = self._state(conn, user_id, address_id)
+        if state.empty or state.restaurant is None or state.address is None:
+            raise ShopError("Your cart is empty: add dishes with update_food_cart first.")
+        if not self._open(state.restaurant):
+            raise ShopError(f"{state.restaurant.name} has closed; the order was not placed.")
+        if not self._nearby(state.address, state.restaurant):
+            name, label = state.restaurant.name, state.address.label
+            raise ShopError(f"{name} does not deliver to {label}.")
+        return state
+
     def place_order(self, user_id: str, address_id: str, note: str | None) -> dict[str, Any]:
         """Place a cash order for the cart and empty it (orders cannot be cancelled)."""
         with self._db.tx() as conn:
-            state = self._state(conn, user_id, address_id)
-            if state.empty or state.restaurant is None or state.address is None:
-                raise ShopError("Your cart is empty: add dishes with update_food_cart first.")
-            if not self._open(state.restaurant):
-                raise ShopError(f"{state.restaurant.name} has closed; the order was not placed.")
-            if not self._nearby(state.address, state.restaurant):
-                name, label = state.restaurant.name, state.address.label
-                raise ShopError(f"{name} does not deliver to {label}.")
+            state = self._orderable(conn, user_id, address_id)
             order = self._record_order(conn, user_id, state, CASH, note)
             conn.execute(db.food_carts.delete().where(db.food_carts.c.user_id == user_id))
             return order

@@ -1,4 +1,5 @@
-"""Food orders in the shapes Swiggy documents: placed (COD), history, details, tracking.
+"""Food orders in the shapes Swiggy documents: placed (COD), pending (UPI), history, details,
+tracking.
 
 Amounts are rupees: numbers where the docs say number, `"₹512.40"` / `"512.40"` strings
 where they say string.
@@ -82,6 +83,22 @@ def placed(payload: dict[str, Any]) -> dict[str, Any]:
         "totalAmount": payload["pricing"]["to_pay"],
         "estimatedDelivery": f"{minutes}-{minutes + 5} mins",
         "deliveryAddress": _delivery_text(payload["address"]),
+    }
+
+
+def pending_extras(payload: dict[str, Any], cart_id: str | None) -> dict[str, Any]:
+    """place_food_order's UPI answer beyond the shared pending fields: not placed yet."""
+    restaurant, address = payload["restaurant"], payload["address"]
+    return {
+        "normalizedStatus": "pending",
+        "totalAmount": payload["pricing"]["to_pay"],
+        "restaurantName": restaurant["name"],
+        "restaurantAddress": f"{restaurant['areaName']}, {CITY}",
+        "deliveryAddress": _delivery_text(address),
+        "addressId": address["id"],
+        "cartId": cart_id,
+        "lat": address["lat"],
+        "lng": address["lng"],
     }
 
 

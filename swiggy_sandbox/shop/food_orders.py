@@ -29,6 +29,20 @@ class FoodOrders(ShopPart):
     def _record_order(
         self, conn: Connection, user_id: str, state: CartState, method: str, note: str | None
     ) -> dict[str, Any]:
+        """Place a cash order for the cart now; answer place_food_order's COD shape."""
+        payload = self._order_payload(conn, state, method, note)
+        self._insert_order(conn, user_id, payload)
+        return placed(payload)
+
+    def place_paid(self, conn: Connection, user_id: str, payload: dict[str, Any]) -> None:
+        """Place an order whose UPI payment went through (its clock starts now); empty the cart."""
+        self._insert_order(conn, user_id, {**payload, "placedAt": self._clock().timestamp()})
+        conn.execute(db.food_carts.delete().where(db.food_carts.c.user_id == user_id))
+
+    def _order_payload(
+        self, conn: Connection, state: CartState, method: str, note: str | None
+    ) -> dict[str, Any]:
+        """The stored order for the cart (a new order id; nothing is stored yet)."""
         assert state.restaurant is not None and state.address is not None  # checked by caller
         number = self._db.next_id(conn, "food_order", 178_340_001)
         restaurant, address, pricing = state.restaurant, state.address, state.pricing
@@ -82,6 +96,9 @@ class FoodOrders(ShopPart):
                 "to_pay": pricing.to_pay,
             },
         }
+        return payload
+
+    def _insert_order(self, conn: Connection, user_id: str, payload: dict[str, Any]) -> None:
         conn.execute(
             db.orders.insert().values(
                 order_id=payload["orderId"],
@@ -91,7 +108,6 @@ class FoodOrders(ShopPart):
                 payload=payload,
             )
         )
-        return placed(payload)
 
     def _live(self, row: Any) -> LiveOrder:
         payload = row.payload

@@ -1,4 +1,5 @@
-"""Instamart order history, details, tracking and delivery status in Swiggy's documented shapes.
+"""Instamart orders: recording one, history, details, tracking and delivery status in Swiggy's
+documented shapes.
 
 An order's stage follows the clock (see `tracking`), so a fixed clock gives fixed answers.
 """
@@ -9,10 +10,12 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from swiggy_sandbox.catalog import SavedAddress
 from swiggy_sandbox.shop import db
 from swiggy_sandbox.shop.common import amount_text
 from swiggy_sandbox.shop.errors import ShopError
-from swiggy_sandbox.shop.im_rules import ETA_MINUTES, POLLING_INTERVAL_SECONDS
+from swiggy_sandbox.shop.im_coupons import set_coupon
+from swiggy_sandbox.shop.im_rules import ETA_MINUTES, POLLING_INTERVAL_SECONDS, Bill, take_stock
 from swiggy_sandbox.shop.part import ShopPart
 from swiggy_sandbox.shop.tracking import INSTAMART_STAGES, Progress, interpolate, iso, progress
 
@@ -28,7 +31,80 @@ def _point(lat: float, lng: float) -> dict[str, float]:
 
 
 class InstamartOrders(ShopPart):
-    """Reading the orders an Instamart checkout recorded."""
+    """Recording and reading Instamart orders."""
+
+    def _order_record(
+        self,
+        order_id: str,
+        now: float,
+        method: str,
+        address: SavedAddress,
+        lines: list[tuple[str, int]],
+        charges: Bill,
+    ) -> dict[str, Any]:
+        """The stored order: what was bought, where it goes and what it cost."""
+        return {
+            "orderId": order_id,
+            "placedAt": iso(now),
+            "paymentMethod": method,
+            "address": {
+                "id": address.id,
+                "addressLine": address.address_line,
+                "phoneNumber": address.phone,
+                "label": address.label,
+                "locality": address.locality,
+                "lat": address.lat,
+                "lng": address.lng,
+            },
+            "lines": [self._order_line(spin, quantity) for spin, quantity in lines],
+            "bill": {
+                "itemTotal": charges.item_total,
+                "deliveryFee": charges.delivery,
+                "handlingFee": charges.handling,
+                "smallCartFee": charges.small_cart,
+                "discount": charges.discount,
+                "coupon": charges.coupon,
+                "toPay": charges.to_pay,
+            },
+        }
+
+    def _order_line(self, spin_id: str, quantity: int) -> dict[str, Any]:
+        found = self._catalog.variation(spin_id)
+        assert found is not None  # checked by fit_lines in the same transaction
+        product, v = found
+        return {
+            "spinId": spin_id,
+            "skuId": v.sku_id,
+            "productId": product.product_id,
+            "itemName": product.display_name,
+            "itemVariant": v.quantity_description,
+            "quantity": quantity,
+            "mrp": v.mrp,
+            "price": v.offer_price,
+        }
+
+    def _store_order(
+        self, conn: Connection, user_id: str, record: dict[str, Any], placed_at: float
+    ) -> None:
+        """Place the order: store it, take its stock, empty the cart and drop its coupon."""
+        conn.execute(
+            db.orders.insert().values(
+                order_id=record["orderId"],
+                user_id=user_id,
+                kind="instamart",
+                placed_at=placed_at,
+                payload=record,
+            )
+        )
+        for line in record["lines"]:
+            take_stock(conn, line["spinId"], line["quantity"])
+        conn.execute(db.im_carts.delete().where(db.im_carts.c.user_id == user_id))
+        set_coupon(conn, user_id, None)
+
+    def place_paid(self, conn: Connection, user_id: str, record: dict[str, Any]) -> None:
+        """Place an order whose UPI payment went through; its clock starts now."""
+        now = self._clock().timestamp()
+        self._store_order(conn, user_id, {**record, "placedAt": iso(now)}, now)
 
     def _records(self, conn: Connection, user_id: str) -> list[dict[str, Any]]:
         """The user's orders, newest first (each with its `placed` unix time)."""
@@ -110,7 +186,7 @@ class InstamartOrders(ShopPart):
                 "packagingFee": bill["handlingFee"] + bill["smallCartFee"],
                 "grandTotal": bill["toPay"],
             },
-            "paymentStatus": "PAID" if delivered else "PENDING",
+            "paymentStatus": "PAID" if delivered or _prepaid(record) else "PENDING",
         }
 
     def order_details(self, user_id: str, order_id: str) -> dict[str, Any]:
@@ -187,7 +263,7 @@ class InstamartOrders(ShopPart):
             "itemCount": count,
             "placedAt": record["placedAt"],
             "paymentInfo": {
-                "message": "Paid in cash" if delivered else "Pay in cash on delivery",
+                "message": _payment_message(record, delivered),
                 "amount": amount_text(bill["toPay"]),
             },
             "mapInfo": map_info,
@@ -216,3 +292,13 @@ class InstamartOrders(ShopPart):
 
 def _store_name(address: dict[str, Any]) -> str:
     return f"Instamart · {address['locality']}"
+
+
+def _prepaid(record: dict[str, Any]) -> bool:
+    return bool(record["paymentMethod"] == "UPI")
+
+
+def _payment_message(record: dict[str, Any], delivered: bool) -> str:
+    if _prepaid(record):
+        return "Paid by UPI"
+    return "Paid in cash" if delivered else "Pay in cash on delivery"

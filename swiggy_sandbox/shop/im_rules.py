@@ -1,4 +1,4 @@
-"""Instamart rules: fees and the bill, cash only, stock and per-order caps on cart lines.
+"""Instamart rules: fees and the bill, cash or UPI, stock and per-order caps on cart lines.
 
 Amounts are whole rupees inside the shop; the documented wire shows bill values as strings
 ("₹54.00") and item prices as numbers.
@@ -30,7 +30,7 @@ TO_PAY_LABEL = "To Pay"
 MAX_CART_LINES = 50
 PAYMENT_METHOD = "COD"
 _CASH = frozenset({"", "cash", "cod", "cash on delivery", "cash_on_delivery", "cashondelivery"})
-_ONLINE = frozenset({"upi", "swiggypay", "swiggy pay", "swiggy_pay", "swiggy money"})
+_SWIGGY_PAY = frozenset({"swiggypay", "swiggy pay", "swiggy_pay", "swiggy money"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,19 +102,18 @@ def bill(item_total: int, discount: int = 0, coupon: str | None = None) -> Bill:
     )
 
 
-def cash_only(payment_method: str | None, intent_app: str | None, generate_qr: bool) -> str:
-    """The sandbox takes cash on delivery only: anything else is refused, clearly."""
+def cash_method(payment_method: str | None) -> str:
+    """The method of a checkout that is not UPI: cash on delivery; SwiggyPay is refused."""
     key = (payment_method or "").strip().lower()
-    if key in _ONLINE or intent_app or generate_qr:
-        kind = "SwiggyPay" if key.startswith("swiggy") else "UPI"
+    if key in _SWIGGY_PAY:
         raise ShopError(
-            f"{kind} payments are not supported in the sandbox: it takes cash on delivery only. "
-            'Call checkout with paymentMethod "Cash" (or leave it out). No order was placed.'
+            "SwiggyPay payments are not supported in the sandbox: pay by UPI or cash on "
+            'delivery (paymentMethod "UPI" or "Cash"). No order was placed.'
         )
     if key not in _CASH:
         raise ShopError(
-            f'Invalid paymentMethod \'{payment_method}\': use "Cash" or "COD" '
-            "(UPI and SwiggyPay are not supported in the sandbox)."
+            f'Invalid paymentMethod \'{payment_method}\': use "UPI", "Cash" or "COD" '
+            "(SwiggyPay is not supported in the sandbox)."
         )
     return PAYMENT_METHOD
 

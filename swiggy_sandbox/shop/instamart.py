@@ -1,7 +1,8 @@
-"""Instamart: product search with live stock, a replace-only cart, coupons, COD checkout.
+"""Instamart: product search with live stock, a replace-only cart, coupons, checkout by cash
+or UPI.
 
 Results follow Swiggy's documented shapes (SearchProduct, InstamartCart, checkout's
-single-order result). Order history and tracking live in `im_orders`.
+single-order and UPI pending results). Order history and tracking live in `im_orders`.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ from swiggy_sandbox.shop.im_orders import InstamartOrders
 from swiggy_sandbox.shop.im_rules import (
     PAYMENT_METHOD,
     CartLine,
-    cash_only,
+    cash_method,
     fit_lines,
     item_total,
     sold_counts,
-    take_stock,
 )
-from swiggy_sandbox.shop.tracking import iso
+from swiggy_sandbox.shop.upi import NewPayment, start_payment
+from swiggy_sandbox.shop.upi_request import upi_choice
 
 __all__ = ["CartLine", "InstamartShop"]
 
@@ -206,8 +207,10 @@ class InstamartShop(InstamartOrders):
         intent_app: str | None = None,
         generate_qr: bool = False,
     ) -> dict[str, Any]:
-        """Place a COD order for the whole cart at the cart's toPay, take stock, empty the cart."""
-        method = cash_only(payment_method, intent_app, generate_qr)
+        """Order the whole cart at its toPay: cash places it now (stock taken, cart emptied);
+        UPI answers the pending payment and places nothing until the payment is confirmed."""
+        upi = upi_choice(payment_method, intent_app, generate_qr)
+        method = "UPI" if upi else cash_method(payment_method)
         with self._db.tx() as conn:
             address = self._addresses.get(conn, user_id, address_id)
             lines = self._require_items(conn, user_id, "checkout")
@@ -222,66 +225,23 @@ class InstamartShop(InstamartOrders):
                 )
             charges = priced(item_total(self._catalog, lines), applied_coupon(conn, user_id))
             number = self._db.next_id(conn, "instamart_order", 410_001)
-            placed_at = self._clock().timestamp()
-            order_id = f"IM{number}"
-            record = {
-                "orderId": order_id,
-                "placedAt": iso(placed_at),
-                "paymentMethod": method,
-                "address": {
-                    "id": address.id,
-                    "addressLine": address.address_line,
-                    "phoneNumber": address.phone,
-                    "label": address.label,
-                    "locality": address.locality,
-                    "lat": address.lat,
-                    "lng": address.lng,
-                },
-                "lines": [self._order_line(spin, quantity) for spin, quantity in lines],
-                "bill": {
-                    "itemTotal": charges.item_total,
-                    "deliveryFee": charges.delivery,
-                    "handlingFee": charges.handling,
-                    "smallCartFee": charges.small_cart,
-                    "discount": charges.discount,
-                    "coupon": charges.coupon,
-                    "toPay": charges.to_pay,
-                },
+            now = self._clock().timestamp()
+            record = self._order_record(f"IM{number}", now, method, address, lines, charges)
+            placed = {
+                "cartTotal": charges.to_pay,
+                "addressId": address.id,
+                "deliveryAddress": address.address_line,
+                "deliveryLabel": address.label,
             }
-            conn.execute(
-                db.orders.insert().values(
-                    order_id=order_id,
-                    user_id=user_id,
-                    kind="instamart",
-                    placed_at=placed_at,
-                    payload=record,
+            if upi:
+                payment = NewPayment(
+                    user_id, "im", record["orderId"], charges.to_pay, now, record, upi
                 )
-            )
-            for spin_id, quantity in lines:
-                take_stock(conn, spin_id, quantity)
-            conn.execute(db.im_carts.delete().where(db.im_carts.c.user_id == user_id))
-            set_coupon(conn, user_id, None)
+                return {**start_payment(self._db, conn, payment, self._base_url), **placed}
+            self._store_order(conn, user_id, record, now)
         return {
-            "orderId": order_id,
+            "orderId": record["orderId"],
             "status": "CONFIRMED",
             "paymentMethod": method,
-            "cartTotal": charges.to_pay,
-            "addressId": address.id,
-            "deliveryAddress": address.address_line,
-            "deliveryLabel": address.label,
-        }
-
-    def _order_line(self, spin_id: str, quantity: int) -> dict[str, Any]:
-        found = self._catalog.variation(spin_id)
-        assert found is not None  # checked by _fit in the same transaction
-        product, v = found
-        return {
-            "spinId": spin_id,
-            "skuId": v.sku_id,
-            "productId": product.product_id,
-            "itemName": product.display_name,
-            "itemVariant": v.quantity_description,
-            "quantity": quantity,
-            "mrp": v.mrp,
-            "price": v.offer_price,
+            **placed,
         }

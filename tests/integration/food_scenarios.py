@@ -146,7 +146,8 @@ async def exercise_food(call: Call) -> None:
     assert "empty" in await refused(call, "place_food_order", addressId=HOME)
     await dish_in_cart(call, other_place, other, 1)
     to_pay = (await ok(call, "get_food_cart", addressId=HOME))["data"]["pricing"]["to_pay"]
-    assert "cash" in (await refused(call, "place_food_order", addressId=HOME, paymentMethod="UPI"))
+    bad_upi = await refused(call, "place_food_order", addressId=HOME, paymentMethod="UPI")
+    assert "exactly one of" in bad_upi, "UPI needs a QR or an app"
     order = await ok(call, "place_food_order", addressId=HOME, noteToRestaurant="Less spicy")
     assert (order["status"], order["normalizedStatus"]) == ("CONFIRMED", "success")
     assert order["totalAmount"] == to_pay and order["restaurantName"] == other_place["name"]

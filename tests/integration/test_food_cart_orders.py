@@ -133,19 +133,20 @@ def test_coupons_are_cash_friendly_and_discount_in_rupees() -> None:
     run_food(body)
 
 
-def test_an_order_costs_what_the_cart_said_and_is_cash_only() -> None:
+def test_an_order_costs_what_the_cart_said_and_a_bad_payment_places_nothing() -> None:
     async def body(call: Call, tools: Schemas, clock: MovableClock) -> None:
         place, dish, _ = await _cart_of(call, "biryani", quantity=2)
         await ok(call, "apply_food_coupon", couponCode="FREEDEL", addressId=HOME)
         cart = (await ok(call, "get_food_cart", addressId=HOME))["data"]
         assert cart["offers"]["free_delivery_applied"] is True
-        for upi in (
+        for bad in (
             {"paymentMethod": "UPI"},
             {"generateUPIQR": True},
             {"intentApp": "gpay://upi/"},
+            {"paymentMethod": "card"},
         ):
-            message = await refused(call, "place_food_order", addressId=HOME, **upi)
-            assert "cash on delivery only" in message and "No order was placed" in message
+            message = await refused(call, "place_food_order", addressId=HOME, **bad)
+            assert "No order was placed" in message, message
         order = await ok(call, "place_food_order", addressId=HOME, paymentMethod="Cash")
         assert order["totalAmount"] == cart["pricing"]["to_pay"]
         assert order["restaurantName"] == place["name"] and order["estimatedDelivery"]

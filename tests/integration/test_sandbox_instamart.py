@@ -271,14 +271,15 @@ def test_coupons_need_a_cart_and_show_in_the_bill() -> None:
     run(body)
 
 
-def test_checkout_is_cash_only_and_costs_what_the_cart_said() -> None:
+def test_checkout_takes_cash_or_upi_and_costs_what_the_cart_said() -> None:
     async def body(call: Call, tools: list[Any]) -> None:
         cart = await a_cart(call, quantity=3)
-        for method in ("UPI", "SwiggyPay"):
-            message = await refused(call, "checkout", addressId=HOME, paymentMethod=method)
-            assert method in message and "cash on delivery only" in message
+        message = await refused(call, "checkout", addressId=HOME, paymentMethod="SwiggyPay")
+        assert "SwiggyPay" in message and "not supported" in message
+        message = await refused(call, "checkout", addressId=HOME, paymentMethod="UPI")
+        assert "exactly one of" in message, "UPI needs a QR or an app"
         message = await refused(call, "checkout", addressId=HOME, intentApp="gpay://upi/")
-        assert "UPI" in message
+        assert 'paymentMethod "UPI"' in message
         assert "Invalid paymentMethod" in await refused(
             call, "checkout", addressId=HOME, paymentMethod="card"
         )

@@ -80,15 +80,15 @@ async def refused(call: Call, name: str, **arguments: Any) -> str:
 
 
 @pytest.mark.parametrize(
-    ("domain", "tool", "cash"),
+    ("domain", "tool", "cash", "upi"),
     [
-        ("im", "checkout", "COD"),
-        ("food", "place_food_order", "COD"),
-        ("dineout", "book_table", "Cash"),
+        ("im", "checkout", "COD", True),
+        ("food", "place_food_order", "COD", True),
+        ("dineout", "book_table", "Cash", False),
     ],
 )
-def test_payment_options_offer_cash_and_list_upi_switched_off(
-    domain: str, tool: str, cash: str
+def test_payment_options_offer_cash_and_upi_but_dineout_lists_upi_switched_off(
+    domain: str, tool: str, cash: str, upi: bool
 ) -> None:
     async def body(call: Call) -> None:
         options = await data(call, "get_payment_options", addressId=HOME)
@@ -98,15 +98,16 @@ def test_payment_options_offer_cash_and_list_upi_switched_off(
             "id": cash,
             "displayName": options["cod"]["displayName"],
         }
+        methods = options["platforms"]["mobile"]["methods"]
+        methods += options["platforms"]["desktop"]["methods"]
+        assert methods and all(m["groupName"] == "UPI" and m["enabled"] is upi for m in methods)
+        assert {m["kind"] for m in methods} == {"intent", "qr"}
         enabled = [m["id"] for m in options["allMethods"] if m["enabled"]]
-        assert enabled == [cash]
-        upi = options["platforms"]["mobile"]["methods"] + options["platforms"]["desktop"]["methods"]
-        assert upi and all(m["groupName"] == "UPI" and m["enabled"] is False for m in upi)
-        assert {m["kind"] for m in upi} == {"intent", "qr"}
+        assert enabled == [cash, *(m["id"] for m in methods if upi)]
         assert options["paymentAmount"] is None  # a bare server knows no cart
         assert ("addressId" in options) is (domain == "food")  # Food echoes it back
         message = await refused(call, "check_payment_status", paasId="PAAS-42")
-        assert "PAAS-42" in message and "cash" in message
+        assert "PAAS-42" in message and "no such payment" in message
         confirm = {"orderId": "O1", "paasId": "PAAS-42"}
         if domain == "food":
             confirm = {"orderId": "O1", "addressId": HOME, "lat": 12.97, "lng": 77.64}
