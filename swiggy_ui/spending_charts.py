@@ -23,33 +23,31 @@ _COLOURS: Final = {
 }
 _LIMIT_COLOUR: Final = "#5b5b5b"
 CHART_HEIGHT: Final = 280
+# Axis labels as money (₹1,200); the exact amounts are in the tooltips and the table.
+_RUPEE_AXIS: Final = alt.Axis(format=",.0f", labelExpr="'₹' + datum.label")
 
 
 def period_chart(
     totals: Sequence[Total], daily_limit: int | None = None
 ) -> alt.LayerChart | alt.FacetChart:
     """Bars per day, week or month, oldest on the left; a dashed line at the daily limit."""
-    order = [total.label for total in totals]
-    bars = _bars(totals).encode(
-        x=alt.X("label:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45, labelLimit=90)),
-        y=alt.Y("rupees:Q", title="₹", stack=True),
-    )
-    layers: list[Any] = [bars]
+    layers: list[Any] = [_columns(totals, label_angle=-45)]
     if daily_limit is not None:
-        layers.append(_limit_rule(daily_limit))
+        layers.extend(_limit_rule(daily_limit))
     return alt.layer(*layers).properties(height=CHART_HEIGHT)
 
 
 def shop_chart(totals: Sequence[Total]) -> alt.Chart:
-    """One horizontal bar per shop, the largest at the top."""
+    """One bar per shop, the largest on the left."""
+    return _columns(totals, label_angle=0).properties(height=CHART_HEIGHT)
+
+
+def _columns(totals: Sequence[Total], *, label_angle: int) -> alt.Chart:
     order = [total.label for total in totals]
-    return (
-        _bars(totals)
-        .encode(
-            y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=120)),
-            x=alt.X("rupees:Q", title="₹", stack=True),
-        )
-        .properties(height=max(120, 48 * len(totals)))
+    axis = alt.Axis(labelAngle=label_angle, labelLimit=90)
+    return _bars(totals).encode(
+        x=alt.X("label:N", sort=order, title=None, axis=axis),
+        y=alt.Y("rupees:Q", title=None, stack=True, axis=_RUPEE_AXIS),
     )
 
 
@@ -82,11 +80,13 @@ def _bars(totals: Sequence[Total]) -> alt.Chart:
     return alt.Chart(alt.Data(values=rows)).mark_bar().encode(color=colour, tooltip=tooltip)
 
 
-def _limit_rule(daily_limit: int) -> alt.Chart:
+def _limit_rule(daily_limit: int) -> list[alt.Chart]:
+    """A dashed line at the limit, named at its right end."""
     label = f"Your daily limit: {show_paise(daily_limit)}"
     values = [{"rupees": daily_limit / PAISE_PER_RUPEE, "label": label}]
-    return (
-        alt.Chart(alt.Data(values=values))
-        .mark_rule(strokeDash=[6, 4], color=_LIMIT_COLOUR, size=2)
-        .encode(y="rupees:Q", tooltip=[alt.Tooltip("label:N", title="Limit")])
+    base = alt.Chart(alt.Data(values=values)).encode(y=alt.Y("rupees:Q", axis=_RUPEE_AXIS))
+    rule = base.mark_rule(strokeDash=[6, 4], color=_LIMIT_COLOUR, size=2).encode(
+        tooltip=[alt.Tooltip("label:N", title="Limit")]
     )
+    text = base.mark_text(align="right", baseline="bottom", dy=-3, x="width", color=_LIMIT_COLOUR)
+    return [rule, text.encode(text="label:N")]

@@ -16,6 +16,7 @@ import altair as alt
 import streamlit as st
 
 from swiggy_core.approval.limits import SpendingLimits, load_limits, show_paise
+from swiggy_core.formatting import day_label
 from swiggy_core.spending_report import (
     KIND_LABELS,
     Period,
@@ -173,15 +174,22 @@ def _table(lines: Sequence[SpendLine]) -> None:
     st.subheader("Your spends")
     rows = [
         {
-            "Day": line.day.strftime("%d %b %Y") if line.day else "—",
-            "Shop": line.shop,
-            "What": line.what,
+            "Day": day_label(line.day.isoformat()) if line.day else "—",
             "Amount": show_paise(line.amount_paise),
             "Status": KIND_LABELS.get(line.kind, str(line.kind)),
+            "Shop": line.shop,
+            "What": line.what,
         }
         for line in newest
     ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    columns = {
+        "Day": st.column_config.TextColumn(width=96),
+        "Amount": st.column_config.TextColumn(width="small"),
+        "Status": st.column_config.TextColumn(width="medium"),
+        "Shop": st.column_config.TextColumn(width="small"),
+        "What": st.column_config.TextColumn(width="large"),
+    }
+    st.dataframe(rows, hide_index=True, width="stretch", column_config=columns)
     st.download_button(
         "Download CSV",
         data=lambda: spends_csv(newest),
