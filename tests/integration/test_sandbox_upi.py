@@ -2,7 +2,8 @@
 pending payment, the simulator page decides it, and only confirm_order places the order, once.
 
 Real peers: the sandbox HTTP server on loopback, its MCP endpoints through the real MCP
-client, the simulator page through a real HTTP client, and a movable shop clock.
+client (and a stdio server sharing its database), the simulator page through a real HTTP
+client, and a movable shop clock.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -18,7 +20,8 @@ import pytest
 from food_mcp import MovableClock
 from food_scenarios import dish_in_cart, open_restaurant
 from mcp_http import mcp_session
-from test_sandbox_scenarios import HOME, Call, call_via, ok, refused
+from test_sandbox_scenarios import FIXED_NOW, HOME, Call, call_via, ok, refused
+from test_sandbox_stdio import stdio_session
 
 from swiggy_sandbox.servers import SandboxHttpServer
 from swiggy_sandbox.shop import Shop
@@ -142,14 +145,17 @@ def test_instamart_qr_and_intent_answer_the_documented_pending_shape(peer: Peer)
 def test_bad_upi_requests_are_refused_and_create_nothing(peer: Peer) -> None:
     async def body(call: Call) -> None:
         await im_cart(call)
-        for bad in (
-            {"paymentMethod": "UPI"},
-            {"paymentMethod": "UPI", "generateUPIQR": True, "intentApp": "gpay://upi/"},
-            {"paymentMethod": "UPI", "intentApp": "bhim://pay"},
-            {"paymentMethod": "Cash", "generateUPIQR": True},
+        for bad, why in (
+            ({"paymentMethod": "UPI"}, "exactly one of generateUPIQR"),
+            (
+                {"paymentMethod": "UPI", "generateUPIQR": True, "intentApp": "gpay://upi/"},
+                "exactly one of generateUPIQR",
+            ),
+            ({"paymentMethod": "UPI", "intentApp": "bhim://pay"}, "Invalid intentApp"),
+            ({"paymentMethod": "Cash", "generateUPIQR": True}, 'paymentMethod "UPI" only'),
         ):
             message = await refused(call, "checkout", addressId=HOME, **bad)
-            assert "No order was placed" in message, message
+            assert why in message and "No order was placed" in message, message
         assert await im_orders(call) == [] and (await ok(call, "get_cart"))["items"]
         message = await refused(call, "check_payment_status", paasId="PAAS700001")
         assert "PAAS700001" in message, "no payment was created by a refused checkout"
@@ -279,3 +285,25 @@ def test_unknown_payments_are_refused_on_the_tools_and_the_page(peer: Peer) -> N
         assert missing.status_code == 404 and "&lt;script&gt;PAAS-nope" in missing.text
 
     peer.run("instamart", body)
+
+
+def test_a_payment_started_over_stdio_is_decided_on_the_http_page(tmp_path: Path) -> None:
+    """Both transports share one shop database: the page decides what stdio started."""
+    database = f"sqlite:///{tmp_path / 'shop.db'}"
+    with SandboxHttpServer(db_url=database, clock=lambda: FIXED_NOW) as sandbox:
+        env = {"SWIGGY_SANDBOX_DB": database, "SWIGGY_SANDBOX_BASE_URL": sandbox.base_url}
+
+        async def main() -> None:
+            async with stdio_session("instamart", **env) as session:
+                call = call_via(session)
+                pending = await im_pending(call, generateUPIQR=True)
+                assert pending["bridgeUrl"].startswith(f"{sandbox.base_url}/pay/")
+                assert "You are paying" in (await page(pending["bridgeUrl"])).text
+                await page(pending["bridgeUrl"], "pay")
+                status = await ok(call, "check_payment_status", paasId=pending["paasId"])
+                assert status["isTerminalSuccess"] is True
+                confirm = {"orderId": pending["orderId"], "paasId": pending["paasId"]}
+                assert (await ok(call, "confirm_order", **confirm))["result"] == "success"
+                assert await im_orders(call) == [pending["orderId"]]
+
+        anyio.run(main)
