@@ -24,12 +24,23 @@ from swiggy_sandbox.shop.upi import PAGE_PATH, Payment, UpiPayments, payments_of
 
 _SHOP_NAMES = {"im": "Instamart", "food": "Food"}
 _MAX_FORM_BYTES = 1_000
+# Per status: the heading (with the amount) and what it means for the person.
 _OUTCOMES = {
-    "PENDING": "Waiting for you to pay.",
-    "SUCCESS": "You paid. Go back to the app: it confirms your order.",
-    "FAILED": "The payment failed: you were not charged and nothing was ordered.",
-    "EXPIRED": "The payment expired: you were not charged and nothing was ordered.",
+    "PENDING": ("You are paying {amount} to Swiggy (sandbox)", "Waiting for you to pay."),
+    "SUCCESS": (
+        "You paid {amount} to Swiggy (sandbox)",
+        "Go back to the app: it confirms your order.",
+    ),
+    "FAILED": (
+        "Your payment of {amount} failed",
+        "You were not charged and nothing was ordered.",
+    ),
+    "EXPIRED": (
+        "Your payment of {amount} expired",
+        "You were not charged and nothing was ordered.",
+    ),
 }
+_CONFIRMED = "Swiggy confirmed your order: it is placed."
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;
 color:#1b1b1b;line-height:1.5}
@@ -61,15 +72,14 @@ def _buttons(paas_id: str) -> str:
 
 def _body(payment: Payment, now: float, note: str) -> str:
     status = payment.status(now)
-    amount = escape(amount_text(payment.amount))
     shop = escape(_SHOP_NAMES.get(payment.shop, payment.shop))
-    order = escape(payment.order_id)
-    outcome = _OUTCOMES[status]
+    heading, outcome = _OUTCOMES[status]
     if payment.confirmed:
-        outcome = "You paid, and your order is confirmed."
+        outcome = _CONFIRMED
     parts = [
-        f"<h1>You are paying {amount} to Swiggy (sandbox)</h1>",
-        f"<p>For your {shop} order {order}. This is a practice payment: no money moves.</p>",
+        f"<h1>{escape(heading.format(amount=amount_text(payment.amount)))}</h1>",
+        f"<p>For your {shop} order {escape(payment.order_id)}. This is a practice payment: "
+        "no money moves.</p>",
         f'<p class="status {escape(status)}" role="status">{escape(outcome)}</p>',
     ]
     if note:

@@ -249,7 +249,8 @@ class UpiPayments:
                 raise ShopError(f"Invalid paasId '{paas_id}': no such payment.")
             status = payment.status(self.now())
             if status != "PENDING":
-                raise ShopError(f"This payment is already {status.lower()}: nothing changed.")
+                done = "paid" if status == "SUCCESS" else status.lower()
+                raise ShopError(f"This payment is already {done}: nothing changed.")
             outcome = "FAILED" if action == "fail" else "SUCCESS"
             table = db.upi_payments
             conn.execute(table.update().where(table.c.paas_id == paas_id).values(outcome=outcome))
