@@ -12,6 +12,7 @@ from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.address_chooser import DELIVERY_SERVERS, render_address_chooser
 from swiggy_ui.banners import CONNECTIONS_PAGE
+from swiggy_ui.orders_view import render_orders_button, render_orders_dialog
 from swiggy_ui.runtime import Runtime, swiggy_token_is_stale
 from swiggy_ui.safe_text import plain
 from swiggy_ui.signin_state import current_token
@@ -38,6 +39,8 @@ def render_header(runtime: Runtime, vertical: Vertical) -> None:
                 + plain(_shortened(address.address))
             )
         _details_toggle(vertical)
+        render_orders_button(vertical)
+    render_orders_dialog(runtime, vertical)
     if not runtime.app.in_sandbox:
         _expiry_warning(runtime)
 
