@@ -48,6 +48,7 @@ _ACTIVE_KEY = "tracking_active"
 ACTIVE_TITLE = "On its way to you"
 STALE_NOTICE = "Could not refresh this just now; showing the last status you saw."
 UNREAD_NOTICE = "Live status is not available just now."
+PLACED_WORDS = "order placed"  # the placed card's own title
 
 
 @dataclass
@@ -101,9 +102,6 @@ def _failure_code(error: Exception) -> str:
     return ErrorCode.INTERNAL.value
 
 
-# ---- reads -----------------------------------------------------------------------------
-
-
 def server_reader(runtime: Runtime, server_key: str, page: str) -> Reader | None:
     """The app's own audited reads of one shop server (None before any sign-in)."""
     token = runtime.mcp_token()
@@ -148,9 +146,6 @@ def _seen(order: TrackedOrder) -> _Seen:
     return found
 
 
-# ---- one order -------------------------------------------------------------------------
-
-
 def render_order_tracking(order_ids: list[str], vertical: Vertical, key: str) -> None:
     """The live part of an "Order placed" card (nothing where orders are not tracked, or
     before the page bound its reads)."""
@@ -190,6 +185,16 @@ def _arriving(eta_text: str | None) -> str | None:
     return plain(f"Arriving in {eta_text}" if eta_text[:1].isdigit() else eta_text)
 
 
+def _status_line(current: TrackingState, *, compact: bool) -> str | None:
+    if current.delivered:
+        return ":green[:material/check_circle: **Delivered**]"
+    if current.cancelled:
+        return f":red[:material/cancel: **{plain(current.headline)}**]"
+    if not compact and current.headline.lower() == PLACED_WORDS:
+        return None  # the placed card's own title says it already
+    return f":material/delivery_truck_speed: **{plain(current.headline)}**"
+
+
 def _draw(seen: _Seen, *, compact: bool) -> None:
     current = seen.state
     if current is None:
@@ -198,12 +203,9 @@ def _draw(seen: _Seen, *, compact: bool) -> None:
         return
     if compact:
         st.markdown(f"**{plain(current.store or 'Your order')}** · order {plain(current.order_id)}")
-    if current.delivered:
-        st.markdown(":green[:material/check_circle: **Delivered**]")
-    elif current.cancelled:
-        st.markdown(f":red[:material/cancel: **{plain(current.headline)}**]")
-    else:
-        st.markdown(f":material/delivery_truck_speed: **{plain(current.headline)}**")
+    status = _status_line(current, compact=compact)
+    if status:
+        st.markdown(status)
     if current.progress is not None and not current.cancelled:
         st.progress(current.progress, text=_arriving(current.eta_text))
     details = [text for text in (current.items, None if compact else current.store) if text]
@@ -212,9 +214,6 @@ def _draw(seen: _Seen, *, compact: bool) -> None:
     if seen.failure is not None:
         st.caption(f":material/sync_problem: {STALE_NOTICE}")
         support_code(seen.failure)
-
-
-# ---- the shop page's active orders -------------------------------------------------------
 
 
 def render_active_orders(runtime: Runtime, vertical: Vertical) -> None:
