@@ -104,7 +104,9 @@ def _summary(lines: Sequence[SpendLine], limits: SpendingLimits, today: date) ->
 
     used_today = counted_on(lines, today)
     today_col, week_col, month_col = st.columns(3)
-    today_col.metric("Today, against your limit", show_paise(used_today), border=True)
+    # Today as the limit check counts it: what is unclear or still open counts too.
+    today_label = "Today, against your daily limit" if limits.per_day is not None else "Today"
+    today_col.metric(today_label, show_paise(used_today), border=True)
     week_col.metric(
         "Spent this week", show_paise(spent_since(period_start(today, Period.WEEK))), border=True
     )

@@ -4,19 +4,29 @@ tabs switch, the table and the CSV button are there (screenshots for a person to
 from __future__ import annotations
 
 import shutil
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from e2e_support import Server, browser_id, open_page, settled, shown, store_user
+from e2e_support import (
+    Server,
+    browser_id,
+    open_page,
+    settled,
+    shown,
+    store_user,
+)
 from playwright.sync_api import Page, expect
+from spend_records import record_spend
 
 from swiggy_core.approval.limits import SpendingLimits, save_limits
-from swiggy_core.store import ChatStore, NewApproval
+from swiggy_core.store import ChatStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 REVIEW = Path("/tmp/shots22")
+# The page's height at either width: Streamlit scrolls inside its own <main>, so a
+# viewport this tall shows the whole page in one screenshot.
+TALL = 2_200
 FEEDME = {"restaurant_name": "Meghana Foods", "lines": [{"name": "Chicken Biryani", "quantity": 2}]}
 GROCERIES = {"lines": [{"name": "Amul Taaza Milk"}, {"name": "Eggs"}, {"name": "Bread"}]}
 TABLE = {"restaurant_name": "Toit Brewpub"}
@@ -34,52 +44,24 @@ HISTORY = (
 )
 
 
-def _spend(store: ChatStore, user: str, spend: tuple[str, str, dict, int, str]) -> None:
-    vertical, day, view, paise, outcome = spend
-    new = NewApproval(
-        user_id=user,
-        conversation_id=store.create_conversation(user, vertical),
-        vertical_id=vertical,
-        server_key="food",
-        tool="place_food_order",
-        arguments={},
-        digest="d",
-        view=view,
-        tool_use_id="toolu_1",
-        expires_at=datetime.now(UTC) + timedelta(minutes=10),
-    )
-    approval = store.create_approval(new).id
-    facts = {"amount_paise": paise, "day": day}
-    now = datetime.now(UTC)
-    assert store.begin_spend(approval, user, facts, lambda _: None, day=day, now=now)
-    store.record_audit(user, "spend_call", {"approval": approval, "outcome": outcome, **facts})
-
-
-def _shot(page: Page, folder: Path, name: str) -> None:
-    """The whole page (Streamlit scrolls inside <main>), kept and copied for review."""
-    size = page.viewport_size
-    assert size is not None
-    needed = int(page.get_by_test_id("stMain").evaluate("el => el.scrollHeight"))
-    path = folder / name
-    try:
-        page.set_viewport_size({"width": size["width"], "height": max(needed, size["height"])})
-        settled(page)
-        page.screenshot(path=str(path), animations="disabled")
-    finally:
-        page.set_viewport_size(size)
+def _shot(page: Page, path: Path) -> None:
+    """The page (tall enough for all of it: see TALL), kept and copied for review."""
+    settled(page)
+    page.screenshot(path=str(path), animations="disabled")
     REVIEW.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, REVIEW / f"S-{name}")
+    shutil.copy(path, REVIEW / f"S-{path.name}")
 
 
 def test_the_spending_page_draws_its_charts(page: Page, server: Server, screenshot_dir: Path):
     width = page.viewport_size["width"] if page.viewport_size else 0
+    page.set_viewport_size({"width": width, "height": TALL})
     open_page(page, server, "spending", "Spending")
     shown(page, server, page.get_by_text("You have not ordered or booked anything here yet"))
     user = store_user(browser_id(page))
     store = ChatStore(f"sqlite:///{server.database}")
     try:
         for spend in HISTORY:
-            _spend(store, user, spend)
+            record_spend(store, user, spend)
         save_limits(store, user, SpendingLimits(per_order=150_000, per_day=100_000))
     finally:
         store.close()
@@ -91,7 +73,7 @@ def test_the_spending_page_draws_its_charts(page: Page, server: Server, screensh
     expect(page.get_by_text("₹200 is unclear", exact=False)).to_be_visible()
     expect(page.get_by_role("button", name="Download CSV")).to_be_visible()
     expect(charts.first.locator("canvas, svg").first).to_be_visible()
-    _shot(page, screenshot_dir, f"spending-{width}.png")
+    _shot(page, screenshot_dir / f"spending-{width}.png")
 
     page.get_by_role("tab", name="By shop").click()
     settled(page)

@@ -4,10 +4,10 @@ whose counted paise add up to the ledger's own sum for every day, to the paisa."
 from __future__ import annotations
 
 import random
-from datetime import UTC, date, datetime
+from datetime import date
 
 import pytest
-from storehelpers import new_approval
+from spend_records import record_spend
 from test_spending_rows import DAYS, USERS, History
 
 from swiggy_core.spending_report import SpendKind, counted_on, spend_lines, totals_by_shop
@@ -53,34 +53,19 @@ def test_a_later_start_day_leaves_out_the_days_before_it(store: ChatStore) -> No
         assert sorted(record.day or "" for record in every) == [r.day or "" for r in every]
 
 
-def _confirmed(store: ChatStore, user: str, view: dict[str, object], paise: int) -> str:
-    conversation = store.create_conversation(user, "foodorder")
-    fields = {"user_id": user, "vertical_id": "foodorder", "view": view, "tool": "place_food_order"}
-    approval = store.create_approval(new_approval(conversation, **fields)).id
-    facts = {"amount_paise": paise, "day": DAYS[1]}
-    now = datetime.now(UTC)
-    assert store.begin_spend(approval, user, facts, lambda _: None, day=DAYS[1], now=now)
-    return approval
-
-
-def _audit(store: ChatStore, user: str, approval: str, outcome: str, paise: int) -> None:
-    detail = {"approval": approval, "outcome": outcome, "amount_paise": paise, "day": DAYS[1]}
-    store.record_audit(user, "spend_call", detail)
+def _spend(store: ChatStore, user: str, view: dict[str, object], paise: int, outcome):
+    return record_spend(store, user, ("foodorder", DAYS[1], view, paise, outcome))
 
 
 def test_each_record_says_where_it_stands_and_what_was_bought(store: ChatStore) -> None:
     user = USERS[0]
     view = {"restaurant_name": "Meghana Foods", "lines": [{"name": "Biryani", "quantity": 2}]}
-    done = _confirmed(store, user, view, 45_050)
-    _audit(store, user, done, "done", 45_050)
-    unclear = _confirmed(store, user, view, 20_000)
-    _audit(store, user, unclear, "unknown", 20_000)
-    failed = _confirmed(store, user, view, 9_900)
-    _audit(store, user, failed, "failed", 9_900)
-    running = _confirmed(store, user, view, 12_345)  # confirmed, its call not audited yet
-    waiting = _confirmed(store, user, view, 30_000)
-    _audit(store, user, waiting, "awaiting_payment", 30_000)  # a payment not made yet
-    _audit(store, USERS[1], "someone-else", "done", 77_700)
+    done = _spend(store, user, view, 45_050, "done")
+    unclear = _spend(store, user, view, 20_000, "unknown")
+    failed = _spend(store, user, view, 9_900, "failed")
+    running = _spend(store, user, view, 12_345, None)  # confirmed, its call not audited yet
+    waiting = _spend(store, user, view, 30_000, "awaiting_payment")  # not paid yet
+    _spend(store, USERS[1], view, 77_700, "done")
 
     records = {record.approval_id: record for record in store.spend_history(user)}
     assert set(records) == {done, unclear, failed, running, waiting}

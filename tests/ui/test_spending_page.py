@@ -7,40 +7,17 @@ import csv
 import io
 import json
 import os
-from datetime import UTC, datetime, timedelta
 
+from spend_records import record_spend
 from uihelpers import open_page, store_user, texts
 
 from swiggy_core.approval.limits import SpendingLimits, save_limits
-from swiggy_core.store import ChatStore, NewApproval
+from swiggy_core.store import ChatStore
 
 PAGE = "app_pages/spending.py"
 TODAY = "2026-11-24"  # the sandbox's frozen clock (tests/sandbox_clock.py), in India
 MEGHANA = {"restaurant_name": "Meghana Foods", "lines": [{"name": "Biryani", "quantity": 2}]}
 HOSTILE = {"lines": [{"name": "=cmd|' /C calc'!A0"}]}
-
-
-def _spend(store: ChatStore, user: str, spend: tuple[str, str, dict, int, str]) -> None:
-    """One confirmed spend the audit recorded with `outcome`."""
-    vertical, day, view, paise, outcome = spend
-    conversation = store.create_conversation(user, vertical)
-    new = NewApproval(
-        user_id=user,
-        conversation_id=conversation,
-        vertical_id=vertical,
-        server_key="food",
-        tool="place_food_order",
-        arguments={},
-        digest="d",
-        view=view,
-        tool_use_id="toolu_1",
-        expires_at=datetime.now(UTC) + timedelta(minutes=10),
-    )
-    approval = store.create_approval(new).id
-    facts = {"amount_paise": paise, "day": day}
-    now = datetime.now(UTC)
-    assert store.begin_spend(approval, user, facts, lambda _: None, day=day, now=now)
-    store.record_audit(user, "spend_call", {"approval": approval, "outcome": outcome, **facts})
 
 
 def _history(at) -> None:
@@ -54,8 +31,8 @@ def _history(at) -> None:
         ("foodorder", TODAY, MEGHANA, 9_900, "failed"),
         ("foodorder", "2026-11-23", MEGHANA, 30_000, "awaiting_payment"),
     ):
-        _spend(store, user, spend)
-    _spend(store, "someone-else@sandbox", ("food", TODAY, {}, 77_700, "done"))
+        record_spend(store, user, spend)
+    record_spend(store, "someone-else@sandbox", ("food", TODAY, {}, 77_700, "done"))
     save_limits(store, user, SpendingLimits(per_order=200_000, per_day=100_000))
     store.close()
     at.switch_page(PAGE).run()
@@ -81,7 +58,7 @@ def test_the_spends_by_period_and_shop_against_the_limits(app, downloads):
     # Today counts the unclear spend as the limit check does; the week and month only
     # what surely went through. The failed order and another person's never show.
     assert _metrics(at) == {
-        "Today, against your limit": "₹650.50",
+        "Today, against your daily limit": "₹650.50",
         "Spent this week": "₹450.50",
         "Spent this month": "₹550.50",
     }
