@@ -112,7 +112,7 @@ def test_shops_come_largest_first() -> None:
         ("failed", SpendKind.NOT_PLACED),
         ("refused", SpendKind.NOT_PLACED),
         ("awaiting_payment", SpendKind.PENDING),
-        ("confirming_payment", SpendKind.PENDING),
+        ("paid_confirming", SpendKind.PENDING),
         ("executing", SpendKind.PENDING),
         ("", SpendKind.PENDING),
     ],
