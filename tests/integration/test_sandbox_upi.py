@@ -307,3 +307,25 @@ def test_a_payment_started_over_stdio_is_decided_on_the_http_page(tmp_path: Path
                 assert await im_orders(call) == [pending["orderId"]]
 
         anyio.run(main)
+
+
+def test_confirms_from_two_sessions_at_once_place_one_order(peer: Peer) -> None:
+    """Two tabs watching one payment may both confirm it: the sandbox places it once."""
+
+    async def confirm_in_new_session(confirm: dict[str, Any], answers: list[str]) -> None:
+        async with mcp_session(peer.sandbox.url_for("instamart"), peer.token) as session:
+            answers.append((await ok(call_via(session), "confirm_order", **confirm))["result"])
+
+    async def body(call: Call) -> None:
+        pending = await im_pending(call, generateUPIQR=True)
+        await page(pending["bridgeUrl"], "pay")
+        confirm = {"orderId": pending["orderId"], "paasId": pending["paasId"]}
+        answers: list[str] = []
+        async with anyio.create_task_group() as tabs:
+            for _ in range(4):
+                tabs.start_soon(confirm_in_new_session, confirm, answers)
+        assert answers == ["success"] * 4
+        assert await im_orders(call) == [pending["orderId"]]
+        assert payment_calls(peer.shop, pending["paasId"])["confirms"] == 4
+
+    peer.run("instamart", body)
