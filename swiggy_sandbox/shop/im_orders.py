@@ -299,6 +299,6 @@ def _prepaid(record: dict[str, Any]) -> bool:
 
 
 def _payment_message(record: dict[str, Any], delivered: bool) -> str:
-    if _prepaid(record):
+    if _prepaid(record):  # paid before it was placed
         return "Paid by UPI"
     return "Paid in cash" if delivered else "Pay in cash on delivery"

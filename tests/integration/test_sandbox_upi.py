@@ -191,6 +191,10 @@ def test_pay_then_confirm_places_the_order_once_and_clears_the_cart(peer: Peer) 
         assert (await ok(call, "get_cart"))["items"] == []
         placed = (await ok(call, "get_orders"))["orders"][0]
         assert placed["paymentMethod"] == "UPI" and placed["totalAmount"] == pending["cartTotal"]
+        assert placed["paymentStatus"] == "PAID", "a UPI order is paid before it is placed"
+        at = {"lat": placed["deliveryAddress"]["lat"], "lng": placed["deliveryAddress"]["lng"]}
+        tracked = await ok(call, "track_order", orderId=order_id, **at)
+        assert tracked["paymentInfo"]["message"] == "Paid by UPI"
         assert placed["createdAt"].startswith("2026-11-24T07:32"), "its clock starts at confirm"
         status = await ok(call, "check_payment_status", paasId=paas_id)
         assert (status["confirmed"], status["orderStatus"]) == (True, "CONFIRMED")
