@@ -38,6 +38,7 @@ class ErrorCode(StrEnum):
     TURN_ELSEWHERE = "E-1108"  # a reply in this chat is running in another window/replica
     TURN_INTERRUPTED = "E-1109"  # the process answering this chat died mid-reply
     NOTHING_TO_REDO = "E-1111"  # edit or regenerate with no answered typed message to redo
+    PAYMENT_NOT_MADE = "E-1112"  # a UPI order not paid (failed or timed out): nothing ordered
     # E-2xxx: the model API
     API_BAD_REQUEST = "E-2000"
     API_RATE_LIMIT = "E-2001"

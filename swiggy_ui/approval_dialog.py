@@ -12,6 +12,7 @@ import streamlit as st
 
 from swiggy_core.approval import ApprovalView, approval_amount
 from swiggy_core.approval.limits import SpendingLimitExceeded, budget_for, check_spend
+from swiggy_core.approval.payment import offered_here
 from swiggy_core.errors import ErrorCode
 from swiggy_core.formatting import rupees
 from swiggy_core.store import ApprovalRecord, ChatStore, StoreError
@@ -97,6 +98,7 @@ def _dialog(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
         st.caption(f":material/info: {plain(note)}")
     yes, no = st.columns(2)
     chosen = address_key(approval_id) if view.address_choices else None
+    paid_by = payment_key(approval_id) if len(view.payment_choices) > 1 else None
     # The callbacks record the decision before any script runs; the full rerun that
     # follows applies it (a button inside a dialog otherwise reruns only the dialog).
     confirmed = yes.button(
@@ -106,7 +108,7 @@ def _dialog(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
         icon=":material/check:",
         width="stretch",
         on_click=state.queue_decision,
-        args=("confirm", approval_id, chosen),
+        args=("confirm", approval_id, chosen, paid_by),
     )
     declined = no.button(
         "Cancel",
@@ -140,25 +142,54 @@ def address_key(approval_id: str) -> str:
 
 def _address_choice(approval_id: str, view: ApprovalView) -> None:
     """Where it goes, changeable here: the saved addresses, the asked one first."""
-    by_id = {choice.address_id: choice for choice in view.address_choices}
+    labels = {
+        choice.address_id: " · ".join(part for part in (choice.label, choice.text) if part)
+        for choice in view.address_choices
+    }
     kept = address_key(approval_id)
     current = st.session_state.get(kept, view.address_id)
-    ids = list(by_id)
+    _kept_radio(":material/location_on: Deliver to", kept, labels, current)
+
+
+def payment_key(approval_id: str) -> str:
+    """Where the way to pay chosen in this approval's dialog is kept (as the address)."""
+    return f"pay-by::{approval_id}"
+
+
+def _payment_choice(approval_id: str, view: ApprovalView) -> None:
+    """How to pay: cash, or UPI the way this device pays (a QR on a computer, an app on a
+    phone); never a UPI id."""
+    offered = offered_here(view.payment_choices, phone=on_phone())
+    labels = {choice.id: choice.label for choice in offered}
+    asked = next((c.id for c in offered if c.label == view.payment), offered[0].id)
+    kept = payment_key(approval_id)
+    if st.session_state.get(kept) not in labels:  # Confirm pays the way shown, untouched
+        st.session_state[kept] = asked
+    _kept_radio(":material/payments: Pay by", kept, labels, st.session_state[kept])
+
+
+def _kept_radio(label: str, kept: str, labels: dict[str, str], current: object) -> None:
+    """A choice in the dialog, its value kept under `kept` past the dialog's end."""
+    ids = list(labels)
     widget = f"{kept}::widget"
 
     def keep() -> None:
         st.session_state[kept] = st.session_state[widget]
 
     st.radio(
-        ":material/location_on: Deliver to",
+        label,
         options=ids,
         index=ids.index(current) if current in ids else 0,
-        format_func=lambda address_id: " · ".join(
-            part for part in (by_id[address_id].label, by_id[address_id].text) if part
-        ),
+        format_func=lambda choice_id: labels[choice_id],
         key=widget,
         on_change=keep,
     )
+
+
+def on_phone() -> bool:
+    """Whether this browser is a phone's (it pays through a UPI app, not a QR)."""
+    agent = st.context.headers.get("User-Agent", "") or ""
+    return any(word in agent for word in ("Mobi", "Android", "iPhone"))
 
 
 def _order(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
@@ -176,7 +207,10 @@ def _order(approval_id: str, view: ApprovalView, limits: LimitsNote) -> None:
         _address_choice(approval_id, view)
     else:
         st.markdown(f":material/location_on: Deliver to **{where or 'your chosen address'}**")
-    st.markdown(f":material/payments: {plain(view.payment) or 'Cash on delivery'}")
+    if len(view.payment_choices) > 1:
+        _payment_choice(approval_id, view)
+    else:
+        st.markdown(f":material/payments: {plain(view.payment) or 'Cash on delivery'}")
     if view.note_to_restaurant:
         st.caption(f"Note to the restaurant: {plain(view.note_to_restaurant)}")
 

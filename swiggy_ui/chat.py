@@ -8,11 +8,12 @@ that looks like the app's own cards).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from swiggy_core.actions import without_suggestions
+from swiggy_core.approval.execute import PENDING_PAYMENT
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -20,10 +21,10 @@ from swiggy_core.models import (
     ToolResultBlock,
     tool_pairs,
 )
-from swiggy_core.parsers import ParsedToolResult
+from swiggy_core.parsers import ParsedToolResult, StatusResult
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
-from swiggy_ui.cards import render_result
+from swiggy_ui.cards import CardContext, render_result
 from swiggy_ui.chat_view import HistoryView, first_shown, history_view, turn_starts_of
 from swiggy_ui.live_turn import ASSISTANT_AVATAR
 
@@ -37,6 +38,8 @@ from swiggy_ui.suggestion_chips import suggestion_chips as suggestion_chips
 from swiggy_ui.turn_controls import render_user_message
 from swiggy_ui.turn_states import unknown_outcome_link
 
+# Draws one approval's UPI payment as its card: (approval id, the card's context).
+PaymentDrawer = Callable[[str, CardContext], None]
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
 # so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
 TURNS_PAGE = 10
@@ -49,12 +52,14 @@ def render_history(
     image_origin: str | None = None,
     turns_shown: int = state.TURNS_SHOWN,
     turn_starts: Sequence[int] | None = None,
+    payment: PaymentDrawer | None = None,
 ) -> None:
     """The newest `turns_shown` turns: the person's words, replies with cards, outcomes.
 
     Older turns stay one click away ("Show earlier messages"). `image_origin` is the
     running sandbox's own origin, whose images cards may show. `turn_starts`: where each
     turn begins, as the stored history keeps it (without it every message is read).
+    `payment` draws a UPI order's payment (live, or its outcome) in place of its card.
     """
     starts = turn_starts_of(messages) if turn_starts is None else turn_starts
     first = first_shown(starts, turns_shown)
@@ -66,7 +71,7 @@ def render_history(
     for index in range(first, len(messages)):
         message, key = messages[index], f"m{index}"
         if message.role == "user" and not message.opens_turn():
-            _render_outcomes(message, view, key=key)
+            _render_outcomes(message, view, key=key, payment=payment)
         elif message.role == "user":
             render_user_message(message)
         elif message.blocks():
@@ -119,17 +124,29 @@ def _is_cart(block: McpToolResultBlock, cards: dict[str, ParsedToolResult]) -> b
     return card is not None and card.type == "cart"
 
 
-def _render_outcomes(message: ChatMessage, view: HistoryView, *, key: str) -> None:
+def _render_outcomes(
+    message: ChatMessage, view: HistoryView, *, key: str, payment: PaymentDrawer | None = None
+) -> None:
     """An approval's outcome (the order or booking card), as the app's own reply."""
     answers = [b for b in message.blocks() if isinstance(b, ToolResultBlock)]
     shown = [b.tool_use_id for b in answers if b.tool_use_id in view.cards]
-    if not shown or message.meta.approval_id is None:
+    approval_id = message.meta.approval_id
+    if not shown or approval_id is None:
         return
     with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
         for index, use_id in enumerate(shown):
-            render_result(view.cards[use_id], view.context(f"{key}-{index}", use_id))
+            card, ctx = view.cards[use_id], view.context(f"{key}-{index}", use_id)
+            if payment is not None and _awaits_payment(card):
+                payment(approval_id, ctx)
+            else:
+                render_result(card, ctx)
         for answer in answers:
             unknown_outcome_link(answer.content if isinstance(answer.content, str) else "")
+
+
+def _awaits_payment(card: ParsedToolResult) -> bool:
+    """A UPI order's answer: the payment panel (or its outcome) is drawn instead."""
+    return isinstance(card, StatusResult) and card.code == PENDING_PAYMENT
 
 
 def _tool_details(name: str, tool_input: dict, block: McpToolResultBlock) -> None:

@@ -107,15 +107,23 @@ def pop_toast() -> tuple[str, str] | None:
     return toast
 
 
-def queue_decision(decision: Decision, approval_id: str, address_key: str | None = None) -> None:
+def queue_decision(
+    decision: Decision,
+    approval_id: str,
+    address_key: str | None = None,
+    payment_key: str | None = None,
+) -> None:
     """Remember Confirm or Cancel for one stored approval (never a sentence), with the
-    address chosen in the dialog (the value of the widget `address_key`), if any."""
+    address and the way to pay chosen in the dialog (kept under these keys), if any."""
     address_id = st.session_state.get(address_key) if address_key else None
-    st.session_state[PENDING_DECISION] = (decision, approval_id, address_id)
+    payment_id = st.session_state.get(payment_key) if payment_key else None
+    st.session_state[PENDING_DECISION] = (decision, approval_id, address_id, payment_id)
 
 
-def pop_decision() -> tuple[Decision, str, str | None] | None:
-    decision: tuple[Decision, str, str | None] | None = st.session_state.pop(PENDING_DECISION, None)
+def pop_decision() -> tuple[Decision, str, str | None, str | None] | None:
+    decision: tuple[Decision, str, str | None, str | None] | None = st.session_state.pop(
+        PENDING_DECISION, None
+    )
     return decision
 
 

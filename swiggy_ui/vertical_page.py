@@ -25,6 +25,7 @@ from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
 from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER, note_late_stop
 from swiggy_ui.page_header import render_header
+from swiggy_ui.payment_panel import payment_drawer
 from swiggy_ui.runtime import Runtime, wait_for_sandbox
 from swiggy_ui.safe_text import markdown_text
 from swiggy_ui.suggestion_chips import starter_chips
@@ -51,6 +52,7 @@ def render_vertical(runtime: Runtime, vertical_id: str) -> None:
         image_origin=runtime.app.image_origin,
         turns_shown=page.show_turns_of(page.conversation_id),
         turn_starts=transcript.turn_starts if transcript else (),
+        payment=payment_drawer(session) if session else None,
     )
     render_cart_panel(runtime, vertical, messages or [])
     render_chat_list(runtime, vertical)
@@ -138,14 +140,15 @@ def _decide(page: state.VerticalChat, session: ChatSession) -> TurnHandle | None
     decision = state.pop_decision()
     if decision is None:
         return None
-    kind, approval_id, address_id = decision
+    kind, approval_id, address_id, payment_id = decision
     if kind == "decline":
         declined: TurnHandle | None = _guard(page, lambda: session.decline(approval_id))
         return declined
     address = _offered_address(session, approval_id, address_id)
     if address is not None:
         state.set_active_address(address)
-    handle: TurnHandle | None = _guard(page, lambda: session.confirm(approval_id, address))
+    confirm = lambda: session.confirm(approval_id, address, payment_id)  # noqa: E731
+    handle: TurnHandle | None = _guard(page, confirm)
     return handle
 
 

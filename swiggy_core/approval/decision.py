@@ -9,7 +9,7 @@ a lost race raises the coded reason, and nothing runs.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from swiggy_core.approval import ApprovalView, prepare
 from swiggy_core.approval.limits import (
@@ -20,6 +20,7 @@ from swiggy_core.approval.limits import (
     load_limits,
 )
 from swiggy_core.approval.on_sight import append_answer
+from swiggy_core.approval.payment import PaymentChoice, with_payment
 from swiggy_core.approval.request_tool import ApprovalAnswer, ApprovalRequest, outcome_error
 from swiggy_core.approval.settle import decided_answer
 from swiggy_core.approval.view import same_order, spend_amount, spend_facts
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from swiggy_core.approval.steps import SessionSteps
 
 ADDRESS_CHANGED: Final = "Another of your saved addresses was chosen."
+PAYMENT_CHANGED: Final = "Another way to pay was chosen."
 LIMIT_FOR_MODEL: Final = "The app refused it at Confirm (the person's spending limit):"
 
 
@@ -109,29 +111,53 @@ def decline(store: ChatStore, user_id: str, record: ApprovalRecord) -> None:
     append_answer(store, record, decided_answer(vertical, record, ApprovalStatus.DECLINED))
 
 
-def readdress(steps: SessionSteps, record: ApprovalRecord, address: AddressItem) -> ApprovalRecord:
-    """The same order to another of the person's saved addresses, chosen in the dialog.
+def rechoose(
+    steps: SessionSteps,
+    record: ApprovalRecord,
+    address: AddressItem | None = None,
+    payment: str | None = None,
+) -> ApprovalRecord:
+    """The same order to another saved address, or paid another way, chosen in the dialog.
 
-    The cart is read again for that address and stored as a new pending approval (the old
-    one is superseded). When the lines or the total differ from what the person saw, the
-    new one waits for them to look again (E-1103) instead of going ahead.
+    The cart is read again (for that address) and stored as a new pending approval with
+    the exact arguments it will run with (the old one is superseded). When the lines or
+    the total differ from what the person saw, the new one waits for them to look again
+    (E-1103) instead of going ahead.
     """
     view = ApprovalView.model_validate(record.view)
-    offered = {choice.address_id for choice in view.address_choices}
-    if address.address_id not in offered:
-        raise ActionRefused(
-            "That is not one of your saved addresses.", code=ErrorCode.APPROVAL_INVALID
+    arguments = dict(record.arguments)
+    if address is not None:
+        offered = {choice.address_id for choice in view.address_choices}
+        if address.address_id not in offered:
+            raise ActionRefused(
+                "That is not one of your saved addresses.", code=ErrorCode.APPROVAL_INVALID
+            )
+        arguments["addressId"] = address.address_id
+    else:
+        address = AddressItem(
+            address_id=str(arguments.get("addressId") or ""),
+            label=view.address_label or "",
+            address=view.address_text or "",
         )
+    if payment is not None:
+        arguments = with_payment(arguments, _offered_payment(view, payment))
     store = steps.store
+    note = (
+        ADDRESS_CHANGED
+        if arguments.get("addressId") != record.arguments.get("addressId")
+        else PAYMENT_CHANGED
+    )
     moved = store.transition_approval(
-        record.id, [ApprovalStatus.PENDING], ApprovalStatus.SUPERSEDED, note=ADDRESS_CHANGED
+        record.id, [ApprovalStatus.PENDING], ApprovalStatus.SUPERSEDED, note=note
     )
     if not moved:
         raise not_pending_error(store, record.id)
-    arguments = {**record.arguments, "addressId": address.address_id}
     request = ApprovalRequest(tool=record.tool, arguments=arguments)
     prepared = prepare(steps.vertical, request, address, steps.read)
-    shown = prepared.view.model_copy(update={"address_choices": view.address_choices})
+    kept: dict[str, Any] = {"address_choices": view.address_choices}
+    if not prepared.view.payment_choices:  # offered when first asked; kept as shown
+        kept["payment_choices"] = view.payment_choices
+    shown = prepared.view.model_copy(update=kept)
     new = store.create_approval(
         NewApproval(
             user_id=record.user_id,
@@ -153,3 +179,13 @@ def readdress(steps: SessionSteps, record: ApprovalRecord, address: AddressItem)
             code=ErrorCode.APPROVAL_CHANGED,
         )
     return new
+
+
+def _offered_payment(view: ApprovalView, payment: str) -> PaymentChoice:
+    """The way to pay the dialog offered under this id (never one it did not offer)."""
+    choice = next((c for c in view.payment_choices if c.id == payment), None)
+    if choice is None:
+        raise ActionRefused(
+            "That way of paying is not offered for this order.", code=ErrorCode.APPROVAL_INVALID
+        )
+    return choice

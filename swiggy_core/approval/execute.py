@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from swiggy_core.approval.payment import UPI
 from swiggy_core.approval.request_tool import AnswerKind, ApprovalAnswer
 from swiggy_core.approval.view import Reader
 from swiggy_core.errors import ErrorCode
@@ -35,13 +36,14 @@ _BOOKED_STATUSES = frozenset({"CONFIRMED", "COMPLETED", "BOOKED", "SUCCESS"})
 _SUMMARY_ID_RE = re.compile(r"\(ID:\s*([A-Za-z0-9_-]+)")
 _ID_KEYS = ("orderId", "order_id", "bookingId", "booking_id")
 _DONE = (OrderPlacedResult, BookingConfirmedResult)
+PENDING_PAYMENT = "PENDING_PAYMENT"  # the card code of a UPI answer still waiting to be paid
 
 
 @dataclass(frozen=True, slots=True)
 class Execution:
     """What one confirmed call did: the approval's final status, the answer, the card."""
 
-    status: str  # done | failed | unknown
+    status: str  # done | failed | unknown | awaiting_payment (a UPI order not paid yet)
     answer: ApprovalAnswer
     card: ParsedToolResult
     result_text: str
@@ -80,12 +82,21 @@ def execute(
             return outcome_of(vertical, tool, "failed", _failure_text(error.message), arguments)
         return reconcile(vertical, tool, arguments, read, before, reason=error.message)
     card = parse_tool_result(tool, text, vertical.id, arguments)
+    if _awaits_payment(card, arguments):
+        return outcome_of(vertical, tool, "awaiting_payment", text, arguments, card=card)
     if isinstance(card, _DONE):
         return outcome_of(vertical, tool, "done", text, arguments, card=card)
     if isinstance(card, StatusResult) and not card.success:
         return outcome_of(vertical, tool, "failed", text, arguments, card=card)
     reason = "Swiggy's answer was unclear"
     return reconcile(vertical, tool, arguments, read, before, reason=reason, answer=text)
+
+
+def _awaits_payment(card: ParsedToolResult, arguments: dict[str, Any]) -> bool:
+    """A UPI order Swiggy made and holds until the person pays (only when UPI was asked:
+    a cash order answered so was not placed, and says why)."""
+    pending = isinstance(card, StatusResult) and card.code == PENDING_PAYMENT
+    return pending and arguments.get("paymentMethod") == UPI
 
 
 def reconcile(
@@ -109,7 +120,7 @@ def reconcile(
             text = json.dumps({"success": True, "data": {"orderId": new[0], "status": "PLACED"}})
             return outcome_of(vertical, tool, "done", text, arguments)
         return outcome_of(vertical, tool, "failed", _failure_text(reason), arguments)
-    return _unknown(vertical, tool, arguments, reason)
+    return unknown_outcome(vertical, tool, arguments, reason)
 
 
 def _reconcile_by_status(
@@ -124,11 +135,11 @@ def _reconcile_by_status(
     """An unclear spend with no list to compare: the status of the id its answer carried."""
     order_id = _answer_order_id(answer)
     if order_id is None or status_read is None:
-        return _unknown(vertical, tool, arguments, reason)
+        return unknown_outcome(vertical, tool, arguments, reason)
     try:
         payload = json.loads(read(status_read.tool, {status_read.id_argument: order_id}))
     except (McpCallError, ValueError):
-        return _unknown(vertical, tool, arguments, reason)
+        return unknown_outcome(vertical, tool, arguments, reason)
     if isinstance(payload, dict) and payload.get("success") is False:
         # Swiggy does not know this id: nothing was made.
         return outcome_of(vertical, tool, "failed", _failure_text(reason), arguments)
@@ -136,10 +147,12 @@ def _reconcile_by_status(
     if status.upper() in _BOOKED_STATUSES:
         text = json.dumps({"success": True, "data": {"orderId": order_id, "status": status}})
         return outcome_of(vertical, tool, "done", text, arguments)
-    return _unknown(vertical, tool, arguments, reason)
+    return unknown_outcome(vertical, tool, arguments, reason)
 
 
-def _unknown(vertical: Vertical, tool: str, arguments: dict[str, Any], reason: str) -> Execution:
+def unknown_outcome(
+    vertical: Vertical, tool: str, arguments: dict[str, Any], reason: str
+) -> Execution:
     where = f"{shop_for(vertical.server_key).noun}s"
     message = (
         f"{reason}. We couldn't tell whether it went through: check your {where} in the "
@@ -174,6 +187,8 @@ def outcome_of(
     kind: AnswerKind = "confirmed" if status == "done" else "failed"
     if status == "unknown":
         kind = "unknown"
+    elif status == "awaiting_payment":
+        kind = "awaiting_payment"
     answer = ApprovalAnswer(
         approval=kind,
         tool=tool,
@@ -190,6 +205,10 @@ _MESSAGES_FOR_MODEL = {
     "unknown": (
         "The person confirmed; the outcome is unknown. Do not retry it: ask them to check "
         "their orders in the Swiggy app."
+    ),
+    "awaiting_payment": (
+        "The person confirmed and chose to pay by UPI: {what} waits for their payment. The "
+        "app shows them how to pay and completes it once paid; do not ask again or retry."
     ),
 }
 

@@ -22,7 +22,7 @@ from swiggy_core.approval.steps import SessionSteps
 from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock, tool_pairs
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
-from swiggy_core.store.approval_states import UNSETTLED
+from swiggy_core.store.approval_states import PAYING, UNSETTLED
 from swiggy_core.turn.lease import TurnElsewhere, TurnGate
 from swiggy_core.verticals import get_vertical
 
@@ -96,8 +96,12 @@ def _answer_open_requests(store: ChatStore, conversation_id: str) -> list[str]:
 
 # Confirmed ones: what happened to the money is told at once. A request the person left
 # open (expired, superseded) is answered with their next message instead.
-_OUTCOMES = frozenset(
-    {ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN, ApprovalStatus.REFUSED}
+# A UPI order waiting for its payment is answered too (its payment panel shows how it goes).
+_OUTCOMES = (
+    frozenset(
+        {ApprovalStatus.DONE, ApprovalStatus.FAILED, ApprovalStatus.UNKNOWN, ApprovalStatus.REFUSED}
+    )
+    | PAYING
 )
 
 

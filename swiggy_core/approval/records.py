@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from swiggy_core.approval.payment import PaymentChoice
 from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.parsers import BillLine, CartLine
 from swiggy_core.shops import Shop, SpendingTool
@@ -63,6 +64,8 @@ class ApprovalView(BaseModel):
     # No address was chosen before asking: the saved ones, for the dialog to choose from
     # (the view is for `address_label` / `address_text`, the first or the request's).
     address_choices: list[AddressChoice] = Field(default_factory=list)
+    # The ways to pay this order (cash, UPI by QR or by an app), for the dialog to choose.
+    payment_choices: list[PaymentChoice] = Field(default_factory=list)
 
 
 class Prepared(BaseModel):

@@ -20,7 +20,14 @@ from swiggy_core.shops import shop_for
 from swiggy_core.verticals import Vertical
 
 AnswerKind = Literal[
-    "confirmed", "declined", "expired", "superseded", "refused", "failed", "unknown"
+    "confirmed",
+    "declined",
+    "expired",
+    "superseded",
+    "refused",
+    "failed",
+    "unknown",
+    "awaiting_payment",
 ]
 
 

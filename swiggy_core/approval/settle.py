@@ -21,7 +21,7 @@ from swiggy_core.approval.run_action import unknown_action
 from swiggy_core.approval.view import Reader
 from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord
-from swiggy_core.store.approval_states import ApprovalStatus
+from swiggy_core.store.approval_states import PAYING, ApprovalStatus
 from swiggy_core.verticals import Vertical
 
 # Facts a confirmation stores on its approval as it goes (see `SessionSteps`).
@@ -109,6 +109,8 @@ def answer_of(vertical: Vertical, record: ApprovalRecord) -> ApprovalAnswer:
     facts = record.result or {}
     text = str(facts.get(TEXT_KEY) or _unknown_text())
     status = record.status.value if record.status in _OUTCOMES else "unknown"
+    if record.status in PAYING:  # a UPI order: the payment panel shows how it goes
+        status = "awaiting_payment"
     told = facts.get(TOLD_KEY)
     said = told if isinstance(told, str) and told else None
     return outcome_of(vertical, record.tool, status, text, record.arguments, message=said).answer

@@ -25,6 +25,7 @@ from swiggy_core.approval import (
     prepare,
     recheck,
 )
+from swiggy_core.approval.execute import unknown_outcome
 from swiggy_core.approval.limits import (
     AMOUNT_KEY,
     DAY_KEY,
@@ -36,6 +37,7 @@ from swiggy_core.approval.limits import (
 )
 from swiggy_core.approval.own_tool_call import execute_action
 from swiggy_core.approval.own_tools import ACTION_KIND, OwnTool, prepare_action
+from swiggy_core.approval.payment import PAYMENT_KEY, pending_payment
 from swiggy_core.approval.request_tool import (
     ApprovalAnswer,
     ApprovalRequest,
@@ -160,18 +162,32 @@ class SessionSteps:
         handle.publish(ToolStarted(record.tool_use_id, record.tool, server, record.arguments))
         run = execute(self.vertical, record.tool, record.arguments, self._call, self.read, before)
         pause_point("confirm.after_call")
+        run = self._hold_payment(record, run, facts)
         facts[TEXT_KEY] = run.result_text[:_RESULT_KEEP_CHARS]
         facts[TOLD_KEY] = run.answer.message
         if not self.move(record, ApprovalStatus(run.status), facts=facts):
             return None
-        handle.publish(
-            ToolFinished(record.tool_use_id, record.tool, run.status != "done", run.result_text)
-        )
+        failed = run.status not in ("done", "awaiting_payment")
+        handle.publish(ToolFinished(record.tool_use_id, record.tool, failed, run.result_text))
         self.audit_spend(record, run, facts)
         if run.status == "unknown":
             unknown = outcome_error(ErrorCode.APPROVAL_UNKNOWN, UNKNOWN_NOTE)
             handle.publish(StreamFailed(error=unknown))
         return run.answer
+
+    def _hold_payment(
+        self, record: ApprovalRecord, run: Execution, facts: dict[str, Any]
+    ) -> Execution:
+        """A UPI answer's payment, kept on the approval to poll and confirm by (an answer
+        without its ids is unclear: the order may exist, so it is never asked for again)."""
+        if run.status != "awaiting_payment":
+            return run
+        payment = pending_payment(run.result_text, self.now())
+        if payment is None:
+            reason = "Swiggy's answer about your UPI payment was unclear"
+            return unknown_outcome(self.vertical, record.tool, record.arguments, reason)
+        facts[PAYMENT_KEY] = payment.model_dump(mode="json")
+        return run
 
     def settle(self, record: ApprovalRecord) -> tuple[Execution, bool]:
         """An approval whose call may have run, cut off: look at the orders, never call again.

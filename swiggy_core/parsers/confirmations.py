@@ -58,8 +58,7 @@ _UPI_KEYS = frozenset({"upiIntentUrl", "bridgeUrl", "isQrFlow"})
 _PENDING_MESSAGE = {
     True: "Payment pending: booking {id} is not confirmed until its payment completes. "
     "This app books free tables only; finish or drop the payment in Swiggy.",
-    False: "Payment pending: order {id} is not placed until its payment completes. "
-    "This app pays cash on delivery only; finish or drop the payment in Swiggy.",
+    False: "Waiting for your UPI payment: order {id} is not placed until you have paid.",
 }
 _NO_ID_MESSAGE = {
     True: "No booking id came back, so the booking is not confirmed. Check the booking "

@@ -1,8 +1,8 @@
 """Payment options and status, coupons, and Dineout payment carts as titled facts.
 
-The app pays cash on delivery and books free tables only: online methods are listed as
-not supported here, a pending payment is said to be not placed, and a paid prebook cart
-is shown as not bookable here.
+Orders are paid in cash on delivery or by UPI (chosen in the confirmation), tables are
+booked free only: a pending payment is said to be not placed, and a paid prebook cart is
+shown as not bookable here.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ _ONLINE_ONLY_WORDS = (
     "wallet",
 )
 _CASH_NOTE = "needs online payment: not usable with cash on delivery"
-_NOT_SUPPORTED = "not supported in this app"
 PAID_PREBOOK_TITLE = "Paid prebook — not bookable here"
 # Every reader below (but the coupon tools' one) needs one of these keys.
 _GATE_KEYS = frozenset(
@@ -83,7 +82,7 @@ def _payment_options(record: dict[str, Any]) -> InfoResult | None:
         {
             "Cash on delivery": "available" if available else "not available",
             "Amount": amount(record.get("paymentAmount")),
-            "Other methods": f"{listed}: {_NOT_SUPPORTED}" if listed else None,
+            "Other methods": listed or None,
         },
     )
 

@@ -14,7 +14,8 @@ from swiggy_core.shops.shop import (
 )
 
 # Every server lets the person keep addresses (not Dineout) and report an error; each can
-# complete a paid (UPI) order with `confirm_order`, which the app never runs.
+# complete a paid (UPI) order with `confirm_order`, which only the app runs, once the UPI
+# payment it polled has gone through (never the model).
 _ADDRESS_CHANGES = frozenset({"create_address", "delete_address"})
 _SUPPORT_CHANGES = frozenset({"report_error"})
 _PAYMENT_HELD = ("confirm_order",)
@@ -31,6 +32,7 @@ SHOPS: Final[dict[str, Shop]] = {
         subject="The cart",
         cart=ReadCall("get_cart"),
         placed=ReadCall("get_orders"),
+        payment_options=ReadCall("get_payment_options"),
     ),
     "food": Shop(
         key="food",
@@ -50,6 +52,7 @@ SHOPS: Final[dict[str, Shop]] = {
         # Food keeps one cart and one order list per delivery address.
         cart=ReadCall("get_food_cart", copies=("addressId",)),
         placed=ReadCall("get_food_orders", copies=("addressId",)),
+        payment_options=ReadCall("get_payment_options", copies=("addressId",)),
     ),
     "dineout": Shop(
         key="dineout",

@@ -71,8 +71,8 @@ class Shop:
     spenders: tuple[SpendingTool, ...]
     # Tools that change state but spend nothing (they count against the write budget).
     changes: frozenset[str]
-    # Tools that complete a payment: never offered and never approved here (the app pays
-    # cash on delivery and books free tables only).
+    # Tools that complete a payment: never offered to the model and never approved; the app
+    # runs `confirm_order` itself once a UPI payment it polled has gone through.
     held: tuple[str, ...]
     # What one spend makes, as the person is told ("order": "check your orders").
     noun: str
@@ -84,6 +84,8 @@ class Shop:
     placed: ReadCall | None = None
     # ... or, with no list, by the status of the id the answer carried.
     status: StatusRead | None = None
+    # The ways to pay an order (cash, UPI); None: cash (or a free booking) only.
+    payment_options: ReadCall | None = None
 
     @property
     def spender_names(self) -> tuple[str, ...]:

@@ -5,8 +5,15 @@ the move against `ALLOWED` before touching the database and then applies it as o
 compare-and-set. A move that is not in the table is a bug (ValueError), never a write.
 
     pending ──► executing ──► done | failed | unknown | refused
-       │                         unknown ──► done | failed   (settled by reading orders)
+       │            │            unknown ──► done | failed   (settled by reading orders)
+       │            └──► awaiting_payment ──► done | failed | unknown
+       │                        └──► paid_confirming ──► done | unknown
        └──► declined | expired | superseded
+
+A UPI order waits for the person's payment (`awaiting_payment`: Swiggy made it, nothing
+is placed yet); once paid, the app moves it to `paid_confirming` before it calls
+`confirm_order`, so only one process ever confirms it. (Every name fits the ledger's
+16-character status column.)
 """
 
 from __future__ import annotations
@@ -28,12 +35,16 @@ class ApprovalStatus(StrEnum):
     DECLINED = "declined"  # the person pressed Cancel
     EXPIRED = "expired"  # nobody decided in time
     SUPERSEDED = "superseded"  # a newer question or a cart change replaced it
+    AWAITING_PAYMENT = "awaiting_payment"  # a UPI order waiting for the person to pay
+    CONFIRMING_PAYMENT = "paid_confirming"  # paid; the app is confirming the order
 
 
 S = ApprovalStatus
 ALLOWED: Final[dict[ApprovalStatus, frozenset[ApprovalStatus]]] = {
     S.PENDING: frozenset({S.EXECUTING, S.DECLINED, S.EXPIRED, S.SUPERSEDED, S.REFUSED}),
-    S.EXECUTING: frozenset({S.DONE, S.FAILED, S.UNKNOWN, S.REFUSED}),
+    S.EXECUTING: frozenset({S.DONE, S.FAILED, S.UNKNOWN, S.REFUSED, S.AWAITING_PAYMENT}),
+    S.AWAITING_PAYMENT: frozenset({S.CONFIRMING_PAYMENT, S.DONE, S.FAILED, S.UNKNOWN}),
+    S.CONFIRMING_PAYMENT: frozenset({S.DONE, S.UNKNOWN}),
     S.UNKNOWN: frozenset({S.DONE, S.FAILED}),
     S.DONE: frozenset(),
     S.FAILED: frozenset(),
@@ -45,8 +56,10 @@ ALLOWED: Final[dict[ApprovalStatus, frozenset[ApprovalStatus]]] = {
 # A confirmed call that is running or may have run: it counts against today's limit and
 # is settled by reading orders (never by calling again) when its turn is gone.
 UNSETTLED: Final = frozenset({S.EXECUTING, S.UNKNOWN})
+# A UPI payment under way: the payment panel polls it (never the spending call again).
+PAYING: Final = frozenset({S.AWAITING_PAYMENT, S.CONFIRMING_PAYMENT})
 # Spends that count against the daily limit until proven otherwise.
-COUNTED: Final = frozenset({S.EXECUTING, S.DONE, S.UNKNOWN})
+COUNTED: Final = frozenset({S.EXECUTING, S.DONE, S.UNKNOWN}) | PAYING
 # Nothing will ever happen to these again.
 FINAL: Final = frozenset(status for status, onward in ALLOWED.items() if not onward)
 

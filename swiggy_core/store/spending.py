@@ -5,7 +5,8 @@ it is settled. The rules:
 
 1. Each spend counts from exactly one of two sources:
    - its audit entry (`spend_call`: approval, day, amount, outcome), which counts when the
-     outcome is "done" or "unknown" (an unclear spend may have gone through);
+     outcome is "done" or "unknown" (an unclear spend may have gone through), or a UPI
+     payment still under way ("awaiting_payment", "paid_confirming");
    - its confirmed approval (executing, done or unknown) while the audit has no
      `spend_call` entry for it yet: running now, perhaps in another tab or replica, or cut
      off by a crash and not settled yet. Its day and amount were stamped on it in the
@@ -60,7 +61,8 @@ _LEGACY_RUPEES_KEY: Final = "amount"
 # ₹10 lakh crore: no order comes near it; a day of such spends still fits in 64 bits.
 MAX_SPEND_PAISE: Final = 10**15
 # An unclear spend may have gone through, so it counts until it is settled.
-COUNTED_OUTCOMES: Final = ("done", "unknown")
+# A UPI order waiting for its payment (or being confirmed) may yet be paid: it counts.
+COUNTED_OUTCOMES: Final = ("done", "unknown", "awaiting_payment", "paid_confirming")
 
 
 @dataclass(frozen=True, slots=True)

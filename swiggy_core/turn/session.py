@@ -23,7 +23,9 @@ from swiggy_core.approval.on_sight import (
     settle_conversation,
     settle_held,
 )
+from swiggy_core.approval.payment import chosen_id
 from swiggy_core.approval.steps import SessionSteps
+from swiggy_core.approval.upi import PaymentProgress, advance_payment
 from swiggy_core.constants import APPROVAL_TTL_SECONDS
 from swiggy_core.engine import RetryPolicy, StreamFailed, TurnSetup
 from swiggy_core.hooks import CallScope
@@ -178,16 +180,23 @@ class ChatSession:
             return Settled(deferred=True)
         return settle_held(self.store, self._gate, self.conversation_id, self._settle)
 
-    def confirm(self, approval_id: str, address: AddressItem | None = None) -> TurnHandle:
+    def confirm(
+        self, approval_id: str, address: AddressItem | None = None, payment: str | None = None
+    ) -> TurnHandle:
         """Run the approved call once (atomic pending → executing within the person's
         limits, one confirmation per person at a time), then let the model go on.
 
-        `address`: another of the saved addresses the dialog offered (the order is read
-        again for it; if it then differs from what was shown, nothing runs: E-1103).
+        `address`: another of the saved addresses the dialog offered; `payment`: the way
+        to pay chosen there (an id of its payment choices). The order is read again for
+        them; if it then differs from what was shown, nothing runs (E-1103).
         """
         record = self._own_approval(approval_id)
-        if address is not None and address.address_id != record.arguments.get("addressId"):
-            record = session_confirm.readdress(self._steps(), record, address)
+        if address is not None and address.address_id == record.arguments.get("addressId"):
+            address = None
+        if payment is not None and payment == chosen_id(record.arguments):
+            payment = None
+        if address is not None or payment is not None:
+            record = session_confirm.rechoose(self._steps(), record, address, payment)
         refused: ErrorInfo | None = None
 
         def begin() -> None:
@@ -202,6 +211,11 @@ class ChatSession:
                 self._model_turn(turn)
 
         return self._start("confirm", begin, body)
+
+    def advance_payment(self, approval_id: str) -> PaymentProgress:
+        """One step of this chat's UPI payment (a poll, or the confirm once paid)."""
+        record = self._own_approval(approval_id)
+        return advance_payment(self._steps_for(record.vertical_id), record)
 
     def decline(self, approval_id: str) -> TurnHandle:
         """Cancel: the model hears that the person said no."""

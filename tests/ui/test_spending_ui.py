@@ -67,7 +67,10 @@ def test_the_dialog_shows_amount_address_and_terms_and_cancel_spends_nothing(app
     at.chat_input[0].set_value("place the order").run()
     page = texts(at.markdown) + texts(at.caption)
     assert "To pay" in page and "₹" in page
-    assert "Deliver to **Home" in page and "Cash on delivery" in page
+    assert "Deliver to **Home" in page
+    pay_by = [radio for radio in at.radio if "Pay by" in radio.label]
+    assert pay_by and pay_by[0].value == "COD", "cash unless the person picks UPI"
+    assert pay_by[0].options == ["Cash on delivery", "UPI · scan a QR code"]
     assert "cannot be cancelled" in page
     buttons(at, "Cancel")[0].click().run()
     assert not at.exception and not _orders_placed(at)
@@ -84,7 +87,7 @@ def test_a_double_click_on_confirm_orders_once(app):
     confirm.click().run()
     assert texts(at.markdown).count("Order placed") == 1
     # The same stored decision pressed again (a second click, a replayed request).
-    at.session_state["pending_decision"] = ("confirm", approval_id, None)
+    at.session_state["pending_decision"] = ("confirm", approval_id, None, None)
     at.run()
     assert not at.exception
     assert texts(at.markdown).count("Order placed") == 1
