@@ -30,6 +30,12 @@ DEFAULT_POLL_SECONDS: Final = 5.0
 DEFAULT_WAIT_SECONDS: Final = 300.0
 MAX_WAIT_SECONDS: Final = 3600.0
 _ECHOED: Final = ("addressId", "cartId", "lat", "lng")
+# While a UPI order waits for its payment, no other order of that shop is asked for: paying
+# the first one later would place both.
+PAYMENT_UNDER_WAY: Final = (
+    "You have an order waiting for your UPI payment: pay it, or let it expire, before "
+    "placing another."
+)
 
 ChoiceKind = Literal["cash", "qr", "app"]
 

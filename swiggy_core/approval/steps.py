@@ -37,7 +37,7 @@ from swiggy_core.approval.limits import (
 )
 from swiggy_core.approval.own_tool_call import execute_action
 from swiggy_core.approval.own_tools import ACTION_KIND, OwnTool, prepare_action
-from swiggy_core.approval.payment import PAYMENT_KEY, pending_payment
+from swiggy_core.approval.payment import PAYMENT_KEY, PAYMENT_UNDER_WAY, pending_payment
 from swiggy_core.approval.request_tool import (
     ApprovalAnswer,
     ApprovalRequest,
@@ -56,6 +56,7 @@ from swiggy_core.models import ToolUseBlock
 from swiggy_core.parsers import ParsedToolResult
 from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
+from swiggy_core.store.approval_states import PAYING
 from swiggy_core.turn.approval_requests import refuse_request
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.verticals import Vertical
@@ -93,6 +94,8 @@ class SessionSteps:
         try:
             if own is not None:
                 prepared = prepare_action(own, asked.arguments)
+            elif self._paying():
+                raise ApprovalInvalid(PAYMENT_UNDER_WAY)
             else:
                 budget = budget_for(self.store, self.user_id, self.now())
                 prepared = prepare(self.vertical, asked, self.setup.address, self.read, budget)
@@ -247,6 +250,11 @@ class SessionSteps:
         if settled:
             detail["settled"] = "after an interruption"
         self._audit(SPEND_AUDIT, detail, record.conversation_id)
+
+    def _paying(self) -> bool:
+        """Whether a UPI order of this shop still waits for the person's payment."""
+        paying = self.store.approvals_of_user(self.user_id, [s.value for s in PAYING])
+        return any(record.server_key == self.vertical.server_key for record in paying)
 
     def _spend_audited(self, approval_id: str) -> bool:
         entries = self.store.audit_entries(self.user_id, actions=(SPEND_AUDIT,))

@@ -77,6 +77,11 @@ def approval_reply(answer: ApprovalAnswer) -> Finish:
         )
     if answer.approval == "failed":
         return Finish(f"It didn't go through. {_again(tool)}")
+    if answer.approval == "awaiting_payment":  # the app shows how to pay, then confirms
+        return Finish(
+            "Pay by UPI as shown above: your order is placed as soon as you have paid, and "
+            "nothing is ordered if you don't."
+        )
     if answer.approval == "superseded":
         not_done = _NOT_DONE.get(tool, "Nothing was done.")
         return Finish(f"Okay, I've set that aside. {not_done} What would you like instead?")

@@ -14,9 +14,10 @@ from typing import Any
 
 import httpx2
 import pytest
-from session_peers import Shop, asked_to_place, echo, finish, new_session
+from session_peers import Shop, ask_checkout, asked_to_place, echo, finish, new_session
 
-from swiggy_core.approval.payment import PAYMENT_KEY, QR_CHOICE
+from swiggy_core.actions import typed_message
+from swiggy_core.approval.payment import PAYMENT_KEY, PAYMENT_UNDER_WAY, QR_CHOICE
 from swiggy_core.approval.settle import TEXT_KEY
 from swiggy_core.approval.upi import NOT_PAID, NOT_PAID_IN_TIME
 from swiggy_core.errors import ErrorCode
@@ -204,3 +205,19 @@ def test_a_crash_while_confirming_is_settled_on_sight(
     assert shop.orders() == before + 1
     stored = store.get_approval(record.id)
     assert stored is not None and TEXT_KEY in (stored.result or {})
+
+
+def test_no_other_order_is_asked_for_while_a_payment_waits(emu, shared_db_url, shop) -> None:
+    """Paying the first order later would place both: the second request is refused (and
+    allowed again once the first payment has ended)."""
+    store = ChatStore(shared_db_url)
+    session, _clock = _upi_session(store, shop, emu)
+    record = _confirm_by_qr(session, emu)
+    emu.brain.enqueue(ask_checkout())
+    emu.brain.enqueue(echo)
+    finish(session.send(typed_message("place it again")))
+    assert session.pending_approval() is None
+    assert PAYMENT_UNDER_WAY in json.dumps([m.model_dump(mode="json") for m in session.history()])
+    _decide(record, "fail")
+    assert session.advance_payment(record.id).status == "failed"
+    assert asked_to_place(session, emu).status == "pending"
