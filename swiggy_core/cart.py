@@ -34,6 +34,7 @@ from swiggy_core.parsers import (
     parse_tool_result,
 )
 from swiggy_core.parsers.cart import parse_cart
+from swiggy_core.parsers.confirmations import PENDING_PAYMENT
 from swiggy_core.parsers.routing import (
     Route,
     is_add_tool,
@@ -57,6 +58,8 @@ class CartState(BaseModel):
     restaurant_name: str | None = None
     payment_methods: list[str] = Field(default_factory=list)
     updated_from_tool: str | None = None
+    # A UPI order holds the cart until it is paid (then Swiggy empties it) or not.
+    held_for_payment: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -192,6 +195,10 @@ def _message(raw: ChatMessage | dict[str, Any]) -> ChatMessage | None:
 
 def _apply(state: CartState, call: _Call, parsed: Any, catalog: dict[str, CartLine]) -> CartState:
     route = route_for(call.name)
+    if isinstance(parsed, StatusResult) and parsed.code == PENDING_PAYMENT:
+        # Nothing is placed yet and the cart stays, but it is the UPI order's until that
+        # is paid (Swiggy then empties it): nothing offers to order it twice meanwhile.
+        return state.model_copy(update={"held_for_payment": True})
     if isinstance(parsed, StatusResult) and not parsed.success:
         return state
     if isinstance(parsed, OrderPlacedResult) or (route is Route.CART and is_clear_tool(call.name)):

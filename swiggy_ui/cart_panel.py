@@ -28,6 +28,7 @@ from swiggy_ui.safe_text import plain
 
 EMPTY_TEXT = "Your cart is empty. Add something from the chat."
 ASKED_TEXT = "Items from another shop are in the cart: keep them to see them here."
+HELD_TEXT = "These items wait for your UPI payment: once it is made, they are ordered."
 CASH_WORDS = frozenset({"cash", "cod", "cash on delivery"})
 # Shops whose results never hold a cart (a table booking has none).
 _CART_SERVERS = frozenset({"instamart", "food"})
@@ -47,7 +48,8 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
     watching = state.vertical_chat(vertical.id).watching
     # While the shared-cart question is open this chat's lines may not be the server's:
     # shown, but nothing acts on them (an update would replace the cart with stale lines).
-    busy = asked or (watching is not None and not watching.finished)
+    # While a UPI order of these lines waits for its payment, nothing acts on them either.
+    busy = asked or cart.held_for_payment or (watching is not None and not watching.finished)
     render_cart_bar(vertical, cart, busy=busy)  # under the input: a phone folds the sidebar
     with st.sidebar, st.container(border=True, key=f"cart-panel-{vertical.id}"):
         _title(cart)
@@ -59,6 +61,8 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
         st.divider()
         bill_rows(cart.bill, cart.to_pay)
         _payment_note(cart.payment_methods)
+        if cart.held_for_payment:
+            st.caption(f":material/hourglass_top: {HELD_TEXT}")
         _address()
         st.button(
             "Place order",

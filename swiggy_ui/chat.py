@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from swiggy_core.actions import without_suggestions
-from swiggy_core.approval.execute import PENDING_PAYMENT
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -22,6 +21,7 @@ from swiggy_core.models import (
     tool_pairs,
 )
 from swiggy_core.parsers import ParsedToolResult, StatusResult
+from swiggy_core.parsers.confirmations import PENDING_PAYMENT
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.cards import CardContext, render_result

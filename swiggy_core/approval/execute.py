@@ -27,6 +27,7 @@ from swiggy_core.parsers import (
     StatusResult,
     parse_tool_result,
 )
+from swiggy_core.parsers.confirmations import PENDING_PAYMENT
 from swiggy_core.parsers.records import iter_nodes
 from swiggy_core.shops import StatusRead, shop_for
 from swiggy_core.verticals import Vertical
@@ -36,7 +37,6 @@ _BOOKED_STATUSES = frozenset({"CONFIRMED", "COMPLETED", "BOOKED", "SUCCESS"})
 _SUMMARY_ID_RE = re.compile(r"\(ID:\s*([A-Za-z0-9_-]+)")
 _ID_KEYS = ("orderId", "order_id", "bookingId", "booking_id")
 _DONE = (OrderPlacedResult, BookingConfirmedResult)
-PENDING_PAYMENT = "PENDING_PAYMENT"  # the card code of a UPI answer still waiting to be paid
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,8 @@ _MULTI_STORE_KEYS = frozenset({"orderCount", "successCount", "failureCount", "al
 _PENDING_WORDS = ("pending payment", "awaiting payment", "payment pending")
 _PENDING_RE = re.compile("|".join(map(re.escape, _PENDING_WORDS)))
 _UPI_KEYS = frozenset({"upiIntentUrl", "bridgeUrl", "isQrFlow"})
+# The code of the card a UPI answer gives while the order waits for its payment.
+PENDING_PAYMENT = "PENDING_PAYMENT"
 _PENDING_MESSAGE = {
     True: "Payment pending: booking {id} is not confirmed until its payment completes. "
     "This app books free tables only; finish or drop the payment in Swiggy.",
@@ -84,7 +86,7 @@ def parse_confirmation(
     ident = _ident(record, booking)
     if _pending_payment(record, status):
         text = _PENDING_MESSAGE[booking].format(id=ident or "")
-        return StatusResult(success=False, message=text.replace("  ", " "), code="PENDING_PAYMENT")
+        return StatusResult(success=False, message=text.replace("  ", " "), code=PENDING_PAYMENT)
     if ident is None:
         return StatusResult(success=False, message=message or _NO_ID_MESSAGE[booking], code=status)
     if booking:

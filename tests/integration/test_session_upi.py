@@ -20,6 +20,7 @@ from swiggy_core.actions import typed_message
 from swiggy_core.approval.payment import PAYMENT_KEY, PAYMENT_UNDER_WAY, QR_CHOICE
 from swiggy_core.approval.settle import TEXT_KEY
 from swiggy_core.approval.upi import NOT_PAID, NOT_PAID_IN_TIME
+from swiggy_core.cart import derive_cart
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ToolResultBlock
 from swiggy_core.parsers import OrderPlacedResult, StatusResult, parse_tool_result
@@ -90,6 +91,8 @@ def test_paid_by_qr_is_confirmed_once_and_placed_once(emu, shared_db_url, shop) 
     before = shop.orders()
     record = _confirm_by_qr(session, emu)
     assert shop.orders() == before, "a UPI order is not placed before it is paid"
+    held = derive_cart(session.history(), "food")
+    assert held.held_for_payment, "the cart is not offered to order twice"
     answer = session.history()[-2]  # the request's answer, then the model's reply
     pending = [b for b in answer.content if isinstance(b, ToolResultBlock)]
     assert pending and "awaiting_payment" in str(pending[0].content)
