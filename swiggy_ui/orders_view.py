@@ -48,9 +48,19 @@ def render_orders_button(vertical: Vertical) -> None:
     """The header's "Your orders" button (not for table bookings)."""
     if vertical.books_tables:
         return
-    view = _state(vertical)
-    if st.button(ORDERS_LABEL, key=f"orders-{vertical.id}", icon=":material/receipt_long:"):
-        view.open, view.orders, view.plan, view.problem = True, None, None, None
+    # A callback, not the button's value: a button outside the dialog's fragment can read
+    # as pressed again on the full run that closes the dialog.
+    st.button(
+        ORDERS_LABEL,
+        key=f"orders-{vertical.id}",
+        icon=":material/receipt_long:",
+        on_click=_opened,
+        args=(_state(vertical),),
+    )
+
+
+def _opened(view: OrdersState) -> None:
+    view.open, view.orders, view.plan, view.chosen, view.problem = True, None, None, None, None
 
 
 def render_orders_dialog(runtime: Runtime, vertical: Vertical) -> None:
@@ -128,14 +138,15 @@ def _listing(vertical: Vertical, view: OrdersState, read: Reader, address_id: st
         with st.container(border=True, key=f"order-{vertical.id}-{order.order_id}"):
             st.markdown(_order_title(order))
             st.caption(plain(_items_text(order)))
-            st.button(
+            pressed = st.button(
                 AGAIN_LABEL,
                 key=f"again-{vertical.id}-{order.order_id}",
                 icon=":material/replay:",
                 disabled=not order.reorderable or not order.lines,
-                on_click=_choose,
-                args=(vertical, view, read, order, address_id),
             )
+        if pressed:
+            _choose(vertical, view, read, order, address_id)
+            st.rerun()  # the whole page redraws the dialog with the review
 
 
 def _choose(
@@ -177,31 +188,19 @@ def _review(runtime: Runtime, vertical: Vertical, view: OrdersState, read: Reade
     else:
         st.caption("A food cart holds one restaurant: this replaces your food cart.")
     add, back = st.columns(2)
-    back.button(
-        "Back to your orders",
-        key=f"back-{vertical.id}",
+    if back.button("Back to your orders", key=f"back-{vertical.id}", use_container_width=True):
+        view.plan, view.chosen = None, None
+        st.rerun()
+    if add.button(
+        ADD_LABEL,
+        key=f"add-{vertical.id}",
+        type="primary",
+        icon=":material/add_shopping_cart:",
+        disabled=not plan.addable,
         use_container_width=True,
-        on_click=_back,
-        args=(view,),
-    )
-    if (
-        add.button(
-            ADD_LABEL,
-            key=f"add-{vertical.id}",
-            type="primary",
-            icon=":material/add_shopping_cart:",
-            disabled=not plan.addable,
-            use_container_width=True,
-            on_click=_add,
-            args=(view, plan, order, read),
-        )
-        and not view.open
     ):
-        st.rerun()  # the whole page: the chat sends the queued action, the dialog is gone
-
-
-def _back(view: OrdersState) -> None:
-    view.plan, view.chosen = None, None
+        _add(view, plan, order, read)
+        st.rerun()  # closed: the whole page runs and the chat sends the queued action
 
 
 def _add(view: OrdersState, plan: ReorderPlan, order: PastOrder, read: Reader) -> None:
