@@ -29,7 +29,7 @@ from swiggy_core.store.spending import spent_on
 from swiggy_core.turn.session import ChatSession
 from swiggy_sandbox.shop.upi import payment_calls
 
-pytestmark = pytest.mark.parametrize("result_form", ["envelope"], indirect=True)
+pytestmark = pytest.mark.parametrize("result_form", ["envelope", "summary"], indirect=True)
 T0 = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)
 
 
@@ -46,8 +46,10 @@ class Clock:
         self.now += timedelta(seconds=seconds)
 
 
-def _upi_session(store: ChatStore, shop: Shop, emu: Any) -> tuple[ChatSession, Clock]:
-    session = new_session(store, shop, emu.base_url, engine="local", vertical_id="food")
+def _upi_session(
+    store: ChatStore, shop: Shop, emu: Any, engine: str = "local"
+) -> tuple[ChatSession, Clock]:
+    session = new_session(store, shop, emu.base_url, engine=engine, vertical_id="food")
     clock = Clock()
     session.clock = clock
     return session, clock
@@ -85,9 +87,10 @@ def _spent_today(store: ChatStore, user_id: str, day: str) -> int:
         return spent_on(conn, user_id, day)
 
 
-def test_paid_by_qr_is_confirmed_once_and_placed_once(emu, shared_db_url, shop) -> None:
+@pytest.mark.parametrize("engine", ["local", "connector"])
+def test_paid_by_qr_is_confirmed_once_and_placed_once(emu, shared_db_url, shop, engine) -> None:
     store = ChatStore(shared_db_url)
-    session, clock = _upi_session(store, shop, emu)
+    session, clock = _upi_session(store, shop, emu, engine)
     before = shop.orders()
     record = _confirm_by_qr(session, emu)
     assert shop.orders() == before, "a UPI order is not placed before it is paid"
