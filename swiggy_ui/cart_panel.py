@@ -28,7 +28,7 @@ from swiggy_ui.safe_text import plain
 
 EMPTY_TEXT = "Your cart is empty. Add something from the chat."
 ASKED_TEXT = "Items from another shop are in the cart: keep them to see them here."
-HELD_TEXT = "These items wait for your UPI payment: once it is made, they are ordered."
+HELD_TEXT = "These items are in your UPI order."
 CASH_WORDS = frozenset({"cash", "cod", "cash on delivery"})
 # Shops whose results never hold a cart (a table booking has none).
 _CART_SERVERS = frozenset({"instamart", "food"})
@@ -61,9 +61,10 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
         st.divider()
         bill_rows(cart.bill, cart.to_pay)
         _payment_note(cart.payment_methods)
-        if cart.held_for_payment:
-            st.caption(f":material/hourglass_top: {HELD_TEXT}")
         _address()
+        if cart.held_for_payment:  # in place of Place order: never ordered twice
+            st.caption(f":material/hourglass_top: {HELD_TEXT}")
+            return
         st.button(
             "Place order",
             key=f"cart-{vertical.id}-checkout",

@@ -175,8 +175,8 @@ def food_order_review(data: dict[str, Any]) -> str:
     """What the person approves before the food order is placed: restaurant, bill, terms."""
     where = cart_restaurant(data).get("name") or "the restaurant"
     return (
-        f"Your order from {where} comes to {en.rupees(to_pay(data))}, paid cash on "
-        "delivery. Once placed it cannot be cancelled."
+        f"Your order from {where} comes to {en.rupees(to_pay(data))}: pay in cash on "
+        "delivery or by UPI. Once placed it cannot be cancelled."
     )
 
 

@@ -204,8 +204,8 @@ def order_review(data: dict[str, Any]) -> str:
     where = (data.get("selectedAddressDetails") or {}).get("annotation")
     to = f", delivered to {where}" if where else ""
     return (
-        f"Your order comes to {en.rupees(to_pay(data))} for {count} item(s){to}, paid cash on "
-        "delivery. Once placed it cannot be cancelled."
+        f"Your order comes to {en.rupees(to_pay(data))} for {count} item(s){to}: pay in cash "
+        "on delivery or by UPI. Once placed it cannot be cancelled."
     )
 
 

@@ -71,7 +71,7 @@ def render_order_placed(result: OrderPlacedResult, ctx: CardContext) -> None:
             failed = "; ".join(plain(failure) for failure in result.failures)
             st.warning(f"{plain(result.message or '')} Not placed: {failed}".strip())
         render_order_tracking(ids, ctx.vertical, ctx.key)  # live while it is on its way
-        st.caption("Cash on delivery orders cannot be cancelled.")
+        st.caption("Orders cannot be cancelled once placed.")
 
 
 def render_booking_confirmed(result: BookingConfirmedResult, ctx: CardContext) -> None:
