@@ -101,7 +101,7 @@ def _dialog(runtime: Runtime, vertical: Vertical) -> None:
     if view.problem:
         st.warning(view.problem, icon=":material/cloud_off:")
     if view.plan is not None and view.chosen is not None:
-        _review(runtime, vertical, view, read)
+        _review(vertical, view, read)
     elif is_food(vertical) and address_id is None:
         st.info(_NO_ADDRESS, icon=":material/location_on:")
     elif not view.orders:
@@ -175,7 +175,8 @@ def _items_text(order: PastOrder) -> str:
     return ", ".join(f"{line.quantity} × {line.name}" for line in order.lines)
 
 
-def _review(runtime: Runtime, vertical: Vertical, view: OrdersState, read: Reader) -> None:
+def _review(vertical: Vertical, view: OrdersState, read: Reader) -> None:
+    """What goes back in, line by line, before anything is added."""
     plan, order = view.plan, view.chosen
     assert plan is not None and order is not None
     st.markdown(f"**Order again from {plain(order.shop_name or vertical.display_name)}**")
