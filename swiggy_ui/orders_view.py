@@ -30,6 +30,7 @@ AGAIN_LABEL = "Order again"
 ADD_LABEL = "Add to cart"
 _SHOWN = 10
 _UNREADABLE = "Your orders could not be read just now. Try again in a moment."
+NOT_DELIVERED_NOTE = "You can order this again once it has been delivered."
 _NO_ADDRESS = "Choose where to deliver first (Deliver to, at the top of the page)."
 
 
@@ -138,6 +139,10 @@ def _listing(vertical: Vertical, view: OrdersState, read: Reader, address_id: st
         with st.container(border=True, key=f"order-{vertical.id}-{order.order_id}"):
             st.markdown(_order_title(order))
             st.caption(plain(_items_text(order)))
+            if not order.reorderable:
+                st.caption(
+                    NOT_DELIVERED_NOTE if order.active else "Swiggy doesn't offer this order again."
+                )
             pressed = st.button(
                 AGAIN_LABEL,
                 key=f"again-{vertical.id}-{order.order_id}",

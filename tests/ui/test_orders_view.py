@@ -9,7 +9,7 @@ from uihelpers import buttons, click, open_page, store_user, texts
 
 from swiggy_core.models import McpToolUseBlock, ToolUseBlock
 from swiggy_core.store import ChatStore
-from swiggy_ui.orders_view import ADD_LABEL, AGAIN_LABEL, ORDERS_LABEL
+from swiggy_ui.orders_view import ADD_LABEL, AGAIN_LABEL, NOT_DELIVERED_NOTE, ORDERS_LABEL
 
 
 def _order_milk(at):
@@ -66,3 +66,17 @@ def test_order_again_reviews_the_order_then_writes_the_cart_once(app) -> None:
     assert "Amul Taaza" in sidebar, "the cart panel shows the reordered lines"
     assert "Order again: 2 items from your past order" in texts(at.chat_message[-2].markdown)
     assert not buttons(at, "Confirm"), "nothing is placed without the usual confirmation"
+
+
+def test_a_food_order_on_its_way_is_listed_but_offered_again_only_once_delivered(app) -> None:
+    at = open_page(app, "feedme")
+    at.chat_input[0].set_value("I want a paneer biryani").run()
+    click(at, "Add")
+    click(at, "Place order", index=-1)
+    at = click(at, "Confirm")
+
+    at = click(at, ORDERS_LABEL)
+    assert "1 × Paneer Biryani" in texts(at.caption)
+    assert NOT_DELIVERED_NOTE in texts(at.caption)
+    (again,) = buttons(at, AGAIN_LABEL)
+    assert again.disabled, "Swiggy offers no reorderMeta for an order on its way"
