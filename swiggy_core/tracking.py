@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from swiggy_core.errors import ErrorCode, SwiggyAssistantError
+from swiggy_core.errors import ErrorCode, McpServerError
 from swiggy_core.parsers._values import as_dict, as_list, pick, to_id
 from swiggy_core.parsers.jsontext import NOT_JSON
 from swiggy_core.parsers.order_tracking import (
@@ -43,7 +43,7 @@ ORDERS_SEARCHED: Final = 20
 ACTIVE_SHOWN: Final = 3
 
 
-class TrackingReadFailed(SwiggyAssistantError):
+class TrackingReadFailed(McpServerError):
     """A tracking read the server refused or answered with something unreadable."""
 
     code = ErrorCode.TOOL_DOMAIN

@@ -187,7 +187,8 @@ def test_the_local_engines_converted_requests_carry_them_too(
     # every turn after the first reads the cached history back.
     last = requests[-1].body
     assert len([kind for kind, _, _ in marked(last) if kind == "messages"]) == 2
-    assert reads[0] == 0 and all(read > 0 for read in reads[1:])
+    # (The first turn may read too: its later tool rounds read its first one's prefix.)
+    assert all(read > 0 for read in reads[1:])
     # A later tool round ends with the breakpoint on its tool results (once long enough), so
     # the next round reads this round's prefix instead of sending it again uncached.
     rounds = [r.body for r in requests if is_tool_round(r.body)]

@@ -30,7 +30,9 @@ def test_first_run_with_nothing_configured_is_a_labelled_offline_demo(app):
 def test_every_page_opens_and_switching_keeps_each_chat(app):
     at = open_page(app, "nutricart")
     assert [t.value for t in at.title] == ["NutriCart"]
-    assert len(at.button) == 4  # starter prompt chips
+    starters = [b for b in at.button if b.key and b.key.startswith("starter-food-")]
+    assert len(starters) == 4  # starter prompt chips
+    assert [b.label for b in at.button if b.key == "orders-food"] == ["Your orders"]
     _say(at, "show my saved addresses")
     for page, title in [
         ("stylekit", "StyleKit"),

@@ -64,6 +64,9 @@ class Account:
         if tool == "get_orders":
             data = {"orders": [{"orderId": order} for order in self.orders]}
             return json.dumps({"success": True, "data": data})
+        if tool == "get_payment_options":  # cash only: the dialog offers nothing else
+            cash = {"cod": {"available": True, "id": "COD", "displayName": "Cash on Delivery"}}
+            return json.dumps({"success": True, "data": {**cash, "allMethods": []}})
         return json.dumps(INSTAMART[tool]["result"])
 
     def call(self, tool: str, arguments: dict[str, Any]) -> str:
