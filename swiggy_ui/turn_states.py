@@ -48,6 +48,8 @@ def interrupted_banner(
     """ "The reply was interrupted" with Retry, when the newest message has no reply and no
     turn is running for it anywhere; True when Retry was pressed."""
     if not session.interrupted(messages):
+        if session.running() is None and session.answered_since(messages):
+            st.rerun()  # the reply landed after this run read the chat: draw it
         return False
     error = ErrorInfo(
         code=ErrorCode.TURN_INTERRUPTED.value, category="unknown", message=INTERRUPTED_MESSAGE

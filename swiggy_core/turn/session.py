@@ -124,7 +124,12 @@ class ChatSession:
         process answering it died. Retry answers it."""
         if not last_is_unanswered(history) or self.running() is not None:
             return False
-        return not self._gate.busy(self.conversation_id)
+        return not self._gate.busy(self.conversation_id) and not self.answered_since(history)
+
+    def answered_since(self, history: list[ChatMessage]) -> bool:
+        """`history`'s newest message had no reply, and the stored chat has one now: its
+        turn ended after `history` was read (never "interrupted" for a reply that came)."""
+        return last_is_unanswered(history) and not last_is_unanswered(self.history())
 
     def pending_approval(self) -> ApprovalRecord | None:
         """The approval waiting for the person's decision (expired ones end here)."""

@@ -219,6 +219,20 @@ def test_a_reply_cut_off_shows_as_interrupted_and_retry_answers_it(
     assert session.history()[-1].text() == "Yes, eggs are in stock."
 
 
+def test_a_reply_that_lands_after_the_page_read_the_chat_is_not_called_interrupted(
+    emu, store: ChatStore, shop: Shop
+) -> None:
+    """The page read the chat while the reply was still coming; the turn then ended and let
+    go of the chat before the page asked whether one was running."""
+    session = new_session(store, shop, emu.base_url, engine="local")
+    emu.brain.enqueue(text_turn("Yes, eggs are in stock."))
+    finish(session.send(typed_message("any eggs?")))
+    read_before_the_reply = session.history()[:-1]
+    assert session.answered_since(read_before_the_reply)
+    assert not session.interrupted(read_before_the_reply)
+    assert not session.answered_since(session.history())
+
+
 def test_a_running_reply_is_not_called_interrupted(emu, store: ChatStore, shop: Shop) -> None:
     session = new_session(store, shop, emu.base_url, engine="local")
     emu.brain.enqueue(
