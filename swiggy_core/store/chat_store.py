@@ -10,9 +10,10 @@ from sqlalchemy.engine import Engine
 
 from swiggy_core.logsafe import install_redaction
 from swiggy_core.models import ChatMessage
-from swiggy_core.store import approvals, audit, chat_listing, chats, tokens, tool_audit
+from swiggy_core.store import approvals, audit, chat_listing, chat_search, chats, tokens, tool_audit
 from swiggy_core.store.approval_states import UNSETTLED
 from swiggy_core.store.chat_listing import Paging
+from swiggy_core.store.chat_search import ChatHit
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.history_cache import History, HistoryCache
@@ -106,6 +107,11 @@ class ChatStore:
     ) -> ConversationInfo | None:
         """This chat if it is one `list_chats` lists for the user and vertical."""
         return chat_listing.find_chat(self._db, user_id, vertical_id, conversation_id)
+
+    def search_chats(self, user_id: str, query: str, limit: int = 20) -> list[ChatHit]:
+        """The person's chats (every shop) whose title or words hold every word of
+        `query`, best first; the query is only ever read as words."""
+        return chat_search.search_chats(self._db, user_id, query, limit)
 
     def new_chat(self, user_id: str, vertical_id: str) -> str:
         """An empty conversation for "New chat" (the newest empty one is reused)."""

@@ -17,6 +17,7 @@ from sqlalchemy import Connection, case, delete, func, insert, select, update
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ChatMessage, conversation_adapter
 from swiggy_core.store.chat_listing import has_messages, shop_of
+from swiggy_core.store.chat_search_index import forget_texts, index_texts, searchable_text
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError, is_conflict, store_error
 from swiggy_core.store.records import ChatDeletion, StoredMessage
@@ -70,11 +71,14 @@ def append_messages(db: Database, conversation_id: str, chat: Sequence[ChatMessa
         return []
     bodies = [conversation_adapter.dump_json([message]).decode()[1:-1] for message in chat]
     title = title_of(chat)
+    texts = [searchable_text(message) for message in chat]
     last_conflict: StoreError | None = None
     for _attempt in range(APPEND_ATTEMPTS):
         try:
             with db.write() as conn:
-                return _append_once(conn, conversation_id, bodies, title)
+                seqs = _append_once(conn, conversation_id, bodies, title)
+                index_texts(conn, conversation_id, seqs, texts)
+                return seqs
         except StoreError as error:
             if not is_conflict(error):
                 raise
@@ -201,6 +205,7 @@ def delete_chats(
         kept = [chat_id for chat_id in ids if chat_id in waiting or chat_id in spare]
         doomed = [chat_id for chat_id in ids if chat_id not in kept]
         if doomed:
+            forget_texts(conn, doomed)
             conn.execute(delete(messages).where(messages.c.conversation_id.in_(doomed)))
             conn.execute(delete(conversations).where(conversations.c.id.in_(doomed)))
     return ChatDeletion(deleted=tuple(doomed), kept=tuple(kept))
@@ -226,6 +231,7 @@ def conversation_owner(db: Database, conversation_id: str) -> str | None:
 
 def delete_conversation(db: Database, conversation_id: str) -> None:
     with db.write() as conn:
+        forget_texts(conn, [conversation_id])
         conn.execute(delete(messages).where(messages.c.conversation_id == conversation_id))
         conn.execute(delete(conversations).where(conversations.c.id == conversation_id))
 

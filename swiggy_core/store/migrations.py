@@ -39,6 +39,7 @@ from swiggy_core.errors import ErrorCode
 from swiggy_core.store import schema
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError, store_error
+from swiggy_core.store.search_migration import add_chat_search
 from swiggy_core.store.spends_migration import add_spends
 
 # Any fixed number works: it only has to be the same in every process using the database.
@@ -248,6 +249,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(
         8, "conversations by person, shop and last activity (the chat list)", _add_chat_list_index
     ),
+    Migration(9, "message_texts and its full-text index (chat search)", add_chat_search),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -183,3 +183,13 @@ turn_leases = Table(
     Column("acquired_at", UtcDateTime, nullable=False),
     Column("expires_at", UtcDateTime, nullable=False),
 )
+# The words each message showed the person, for chat search (migration 9): SQLite keeps
+# an FTS5 index of `text` in step by triggers, PostgreSQL a GIN index of its tsvector.
+message_texts = Table(
+    "message_texts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("conversation_id", String(ID_LENGTH), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+)

@@ -102,7 +102,7 @@ def test_a_database_made_by_the_old_store_is_adopted_with_its_data(database_url,
     store = open_store()
     assert (
         [version for version, _at in _versions(store)]
-        == [1, 2, 3, 4, 5, 6, 7, 8]
+        == [1, 2, 3, 4, 5, 6, 7, 8, 9]
         == list(range(1, LATEST_VERSION + 1))
     )
     assert [m.text() for m in store.load_messages("c-old")] == ["from before"]
@@ -156,7 +156,7 @@ def test_many_stores_opening_one_fresh_database_at_once_all_succeed(open_store):
         thread.join()
     assert failures == []
     assert len(opened) == OPENERS
-    assert [version for version, _at in _versions(opened[0])] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [version for version, _at in _versions(opened[0])] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     conversation_id = opened[1].create_conversation("alice", "food")
     assert opened[2].append_messages(conversation_id, [said("works")]) == [0]
 
