@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     EMPTY_MESSAGE = "E-1003"
     MESSAGE_TOO_LONG = "E-1004"
     BASE_URL_NEEDS_KEY = "E-1005"
+    TOOL_FORM_INVALID = "E-1020"  # a tool bench form value that does not fit the tool's schema
     # E-11xx: approvals (the person's confirmation of a spending action)
     APPROVAL_NOT_PENDING = "E-1101"
     APPROVAL_EXPIRED = "E-1102"
@@ -71,6 +72,7 @@ class ErrorCode(StrEnum):
     HOOK_DENIED = "E-3207"  # a pre-tool hook refused the call (reason shown to the model)
     RATE_BUDGET = "E-3208"  # our own per-user, per-server call/write budget is used up
     SERVER_HOST_REFUSED = "E-3209"  # a person's server on loopback/private/link-local/metadata
+    BENCH_REFUSED = "E-3220"  # a spending (or confirm-first) tool asked of the tool bench
     # E-4xxx: internal
     INTERNAL = "E-4001"
     STORE_FAILED = "E-4101"
