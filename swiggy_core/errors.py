@@ -27,6 +27,10 @@ class ErrorCode(StrEnum):
     EMPTY_MESSAGE = "E-1003"
     MESSAGE_TOO_LONG = "E-1004"
     BASE_URL_NEEDS_KEY = "E-1005"
+    LIST_TOO_LONG = "E-1031"  # a shopping list (typed or a file) over its line or byte limit
+    LIST_UNREADABLE = "E-1032"  # a list file that is not text
+    PHOTO_UNREADABLE = "E-1033"  # a photo that is not an image, or too big to send
+    LIST_UNMATCHED = "E-1034"  # lines of a shopping list with nothing in stock to match
     TOOL_FORM_INVALID = "E-1020"  # a tool bench form value that does not fit the tool's schema
     # E-11xx: approvals (the person's confirmation of a spending action)
     APPROVAL_NOT_PENDING = "E-1101"

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from swiggy_core.basket_records import BasketReview
 from swiggy_core.models.blocks import ContentBlock, TextBlock, ToolResultBlock
 from swiggy_core.models.usage import Usage
 from swiggy_core.parsers.results import ParsedToolResult
@@ -36,7 +37,8 @@ ActionKind = Literal[
     "pick_slot",
     "choose_address",
     "clear_cart",
-    # A past order's lines back into the cart: `ids["cart_tool"]` with `ids["arguments"]`.
+    # A reviewed basket (a past order's lines, or a shopping list) into the cart:
+    # `ids["cart_tool"]` with `ids["arguments"]`.
     "reorder",
 ]
 
@@ -70,6 +72,8 @@ class MessageMeta(BaseModel):
     # The person asked again: their edited words ("edit"), or the same words for a fresh
     # reply ("regenerate"); the earlier turn stays (messages are only ever appended).
     redo: Literal["edit", "regenerate"] | None = None
+    # The app's own reply to a shopping list: its basket review, drawn as the card.
+    basket: BasketReview | None = None
 
     def merged(self, other: MessageMeta) -> MessageMeta:
         """Both messages' facts in one (used when two same-role messages are joined)."""
@@ -85,6 +89,7 @@ class MessageMeta(BaseModel):
                 "stopped": self.stopped or other.stopped,
                 "excluded": self.excluded and other.excluded,
                 "approval_id": self.approval_id or other.approval_id,
+                "basket": self.basket or other.basket,
             }
         )
 

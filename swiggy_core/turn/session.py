@@ -152,6 +152,18 @@ class ChatSession:
         """
         return self._ask("message", lambda _history: message)
 
+    def send_answered(
+        self, message: ChatMessage, answer: Callable[[TurnHandle], ChatMessage]
+    ) -> TurnHandle:
+        """Store the person's message first, then the app's own reply that `answer` builds
+        on the turn's thread (a shopping list's basket review): no model call."""
+        conversation_id = self._conversation()
+
+        def body(turn: TurnHandle) -> None:
+            self.store.append_messages(conversation_id, [answer(turn)])
+
+        return self._ask("message", lambda _history: message, body)
+
     def edit_last(self, words: str) -> TurnHandle:
         """Send the person's last message again as `words`: the model answers the edited
         one. The earlier turn stays (messages are only appended); nothing in it is undone
@@ -230,8 +242,14 @@ class ChatSession:
 
     # --- turns (on the turn's thread) ----------------------------------------------------
 
-    def _ask(self, kind: TurnKind, make: Callable[[list[ChatMessage]], ChatMessage]) -> TurnHandle:
-        """Store the message `make` builds from the settled history, then answer it."""
+    def _ask(
+        self,
+        kind: TurnKind,
+        make: Callable[[list[ChatMessage]], ChatMessage],
+        answer: Callable[[TurnHandle], None] | None = None,
+    ) -> TurnHandle:
+        """Store the message `make` builds from the settled history, then answer it (by
+        the model unless `answer` is given)."""
         conversation_id = self._conversation()
 
         def store_message() -> None:
@@ -241,7 +259,7 @@ class ChatSession:
             message = close_open_requests(self.store, conversation_id, history, make(history))
             self.store.append_messages(conversation_id, [message])
 
-        return self._start(kind, store_message, self._model_turn)
+        return self._start(kind, store_message, answer or self._model_turn)
 
     def _redo_approvals(self) -> Callable[[], list[ApprovalRecord]]:
         return approvals_to_redo(self.store, self.conversation_id)
