@@ -29,6 +29,8 @@ from swiggy_app.servers import (
 from swiggy_app.settle import settle_stranded
 from swiggy_app.visitor import Backend, Visitor
 from swiggy_core.constants import MCP_SERVERS
+from swiggy_core.diet import DietProfile, diet_note_for_model
+from swiggy_core.diet_store import load_diet, save_diet
 from swiggy_core.mcp.config import ServerConfig, ServerConfigSet
 from swiggy_core.mcp.health import ServerStatus
 from swiggy_core.mcp.user_servers import (
@@ -162,6 +164,7 @@ class Visit:
     _setups: dict[tuple[str, str | None], TurnSetup] = field(
         default_factory=dict, init=False, repr=False
     )
+    _diet: DietProfile | None = field(default=None, init=False, repr=False)
 
     @property
     def user_id(self) -> str:
@@ -196,6 +199,20 @@ class Visit:
             change()
         finally:
             self.forget_own_servers()
+
+    def diet(self) -> DietProfile:
+        """This person's standing diet (read once per visit; raises StoreError on a DB fault)."""
+        if self._diet is None:
+            self._diet = load_diet(self.app.store, self.user_id)
+        return self._diet
+
+    def save_diet(self, profile: DietProfile) -> None:
+        """Keep a new profile; the next turn of every shop carries it."""
+        try:
+            save_diet(self.app.store, self.user_id, profile)
+        finally:  # read again whatever happened: a failed write may still have landed
+            self._diet = None
+            self._setups.clear()
 
     def health_targets(self, servers: Mapping[str, ServerConfig]) -> dict[str, HealthTarget]:
         """Server key → its health target, probed with this person's credentials."""
@@ -269,6 +286,7 @@ class Visit:
             engine=engine.name,
             hooks=turn_hooks(app.store, servers),
             extra_servers=extra,
+            diet_note=diet_note_for_model(self.diet()),
         )
 
     def _targets(

@@ -32,6 +32,7 @@ class ErrorCode(StrEnum):
     PHOTO_UNREADABLE = "E-1033"  # a photo that is not an image, or too big to send
     LIST_UNMATCHED = "E-1034"  # lines of a shopping list with nothing in stock to match
     TOOL_FORM_INVALID = "E-1020"  # a tool bench form value that does not fit the tool's schema
+    DIET_PROFILE_INVALID = "E-1021"  # a diet profile outside its limits (nothing is saved)
     # E-11xx: approvals (the person's confirmation of a spending action)
     APPROVAL_NOT_PENDING = "E-1101"
     APPROVAL_EXPIRED = "E-1102"

@@ -23,6 +23,7 @@ from swiggy_ui.cards.rows import bill_rows
 from swiggy_ui.cart_actions import checkout_action, quantity_action
 from swiggy_ui.cart_bar import render_cart_bar
 from swiggy_ui.cart_switch import ask_about_shared_cart
+from swiggy_ui.nutrition_panel import render_nutrition
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
 
@@ -60,6 +61,7 @@ def render_cart_panel(runtime: Runtime, vertical: Vertical, messages: list[ChatM
             _line(cart, line, key=f"cart-{vertical.id}-{line.key}", busy=busy)
         st.divider()
         bill_rows(cart.bill, cart.to_pay)
+        render_nutrition(vertical, cart)
         _payment_note(cart.payment_methods)
         _address()
         if cart.held_for_payment:  # in place of Place order: never ordered twice

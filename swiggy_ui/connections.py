@@ -22,6 +22,7 @@ from swiggy_ui import state
 from swiggy_ui.banners import coded_error, support_code
 from swiggy_ui.cards import CardContext, render_result
 from swiggy_ui.credentials import KEY_API_KEY, KEY_BASE_URL, KEY_SWIGGY_TOKEN, KEY_USE_SANDBOX
+from swiggy_ui.diet_settings import render_diet_settings
 from swiggy_ui.runtime import KEY_MODEL, KEY_SWIGGY_TOKEN_AT, Runtime, get_runtime
 from swiggy_ui.safe_text import plain
 from swiggy_ui.servers_panel import render_servers
@@ -39,6 +40,7 @@ def render_connections() -> None:
     _swiggy_section(runtime)
     render_servers(runtime)
     _address_section(runtime)
+    render_diet_settings(runtime)
     render_limits(runtime)
     _usage_section(runtime)
 

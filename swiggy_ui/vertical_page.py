@@ -23,6 +23,7 @@ from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
+from swiggy_ui.diet_settings import use_diet
 from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER, note_late_stop
 from swiggy_ui.page_header import render_header
 from swiggy_ui.payment_panel import payment_drawer
@@ -46,6 +47,7 @@ def render_vertical(runtime: Runtime, vertical_id: str) -> None:
         deferred = bool(_guard(page, lambda: turn_states.settle_once(page, session)))
     transcript = _guard(page, session.transcript) if session else None
     messages = list(transcript.messages) if transcript else None
+    use_diet(runtime)  # the cards below flag what may not suit the person's diet
     chat.render_history(
         messages or [],
         vertical,

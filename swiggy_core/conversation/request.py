@@ -69,6 +69,7 @@ def build_message_stream_params(
     known_tools: Mapping[str, Sequence[str]] | None = None,
     max_tokens: int = MAX_TOKENS,
     confirmable: Sequence[Mapping[str, Any]] = (),
+    diet_note: str | None = None,
 ) -> StreamParams:
     """The kwargs of one streamed turn; tools only when Swiggy is reachable.
 
@@ -76,7 +77,8 @@ def build_message_stream_params(
     `connector`: the MCP server and its toolset (spenders switched off). `local`: the
     app's `client_tools` (the server's non-spending tools, listed by the caller).
     The clock and the session summary change every turn, so they ride at the end of the
-    newest user message, after the cached prefix (see `cache_points`).
+    newest user message, after the cached prefix (see `cache_points`); so does the
+    person's standing diet (`diet_note`), which may change between any two turns.
     """
     vertical = get_vertical(vertical_id)
     connector = tool_mode == "connector" and bool(swiggy_token)
@@ -111,7 +113,7 @@ def build_message_stream_params(
     if tools:
         tools.append(approval_tool(vertical, confirmable))
         params["tools"] = tools
-    _add_turn_context(wire, turn_context(now, session_summary))
+    _add_turn_context(wire, turn_context(now, session_summary, diet_note))
     mark_cache_breakpoints(model, tools, system, wire)
     return params
 
@@ -150,9 +152,14 @@ def _window_anchor(count: int) -> int:
     return -(-(count - MAX_CONTEXT_MESSAGES) // step) * step
 
 
-def turn_context(now: datetime | None, session_summary: str | None) -> str:
-    """The per-turn context text: the clock, then the session summary when there is one."""
+def turn_context(
+    now: datetime | None, session_summary: str | None, diet_note: str | None = None
+) -> str:
+    """The per-turn context text: the clock, the diet profile and the session summary
+    (each of the last two when there is one)."""
     parts = [TURN_CONTEXT_HEADER, datetime_context(local_now(now))]
+    if diet_note:
+        parts.append(diet_note)
     if session_summary and session_summary.strip():
         parts.append(SESSION_SUMMARY_PREFIX + session_summary.strip())
     return "\n\n".join(parts)

@@ -37,6 +37,8 @@ class TurnSetup:
     hooks: ToolHooks | None = None
     # Servers beyond Swiggy's whose tools this page offers (local engine, prefixed names).
     extra_servers: tuple[ResolvedServer, ...] = ()
+    # The person's standing diet as the turn context's line (None: no profile set).
+    diet_note: str | None = None
 
     def server_url(self, server_key: str, default: str) -> str:
         return (self.server_urls or {}).get(server_key, default)
@@ -72,4 +74,5 @@ def build_turn_params(
         now=now,
         session_summary=summary,
         confirmable=confirmable,
+        diet_note=setup.diet_note,
     )

@@ -8,6 +8,7 @@ from swiggy_core.actions import CardAction
 from swiggy_core.formatting import PRICE_UNKNOWN, discount_percent, price_known, rupees
 from swiggy_core.parsers import ProductItem, ProductsResult
 from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.diet_flags import diet_badges, diet_sorted
 from swiggy_ui.cards.images import card_image
 from swiggy_ui.cards.ranked import ranked_grid
 from swiggy_ui.safe_text import plain
@@ -20,6 +21,7 @@ MAX_VARIANTS_LISTED = 4
 def render_products(result: ProductsResult, ctx: CardContext) -> None:
     if result.kind == "menu" and result.restaurant_name:
         st.markdown(f"**Menu · {plain(result.restaurant_name)}**")
+    result = diet_sorted(result, "dish" if result.kind == "menu" else "product")
     # Ranked when stored: what fits the request first, the rest one click away.
     ranked_grid(
         result.items,
@@ -70,6 +72,7 @@ def _product_card(item: ProductItem, key: str, result: ProductsResult, ctx: Card
     if item.description:
         st.caption(plain(item.description[:140]))
     st.markdown(price_line(item.price, item.mrp))
+    diet_badges(item)
     if not item.in_stock:
         st.badge("Out of stock", color="gray")
         return

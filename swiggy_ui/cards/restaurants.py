@@ -14,6 +14,7 @@ from swiggy_core.actions import CardAction
 from swiggy_core.formatting import date_time_label, distance_label, price_known, rupees
 from swiggy_core.parsers import ProductsResult, RestaurantDeal, RestaurantItem, RestaurantsResult
 from swiggy_ui.cards.context import CardContext
+from swiggy_ui.cards.diet_flags import diet_badges, diet_sorted
 from swiggy_ui.cards.images import card_image
 from swiggy_ui.cards.products import render_products
 from swiggy_ui.cards.ranked import ranked_grid
@@ -33,6 +34,7 @@ def render_restaurants(result: RestaurantsResult, ctx: CardContext) -> None:
         dishes = ProductsResult(kind="menu", items=result.dishes, tool_name=result.tool_name)
         render_products(dishes, replace(ctx, key=f"{ctx.key}-dishes"))
         st.markdown("**Restaurants**")
+    result = diet_sorted(result, "restaurant")
     ranked_grid(
         result.items,
         lambda item, key: _restaurant_card(item, key, dining, ctx.image_origin),
@@ -66,6 +68,7 @@ def _restaurant_card(
     if item.offer:
         st.caption(f":orange[{plain(item.offer)}]")
     _deals(item.deals)
+    diet_badges(item)
     if item.is_open is False:
         label = _NOT_TAKING_ORDERS.get((item.availability or "").upper(), "Closed now")
         st.badge(label, color="gray")  # the menu can still be browsed
