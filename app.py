@@ -24,6 +24,7 @@ navigation = st.navigation(
         "Shops": shops,
         "Settings": [
             st.Page("app_pages/connections.py", title="Connections", icon=":material/settings:"),
+            st.Page("app_pages/tool_bench.py", title="Tool bench", icon=":material/build:"),
             st.Page("app_pages/activity.py", title="Activity", icon=":material/history:"),
             st.Page("app_pages/spending.py", title="Spending", icon=":material/bar_chart:"),
             # Where "Sign in with Swiggy" comes back (http://localhost:PORT/callback).

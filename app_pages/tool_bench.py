@@ -1,0 +1,3 @@
+from swiggy_ui.tool_bench import render_tool_bench
+
+render_tool_bench()
