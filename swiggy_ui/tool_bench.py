@@ -55,7 +55,11 @@ def render_tool_bench() -> None:
     if not allowed:
         st.info("The tool bench is switched off on this copy of the app.", icon=":material/block:")
         return
-    state.pop_action()  # a card's button pressed here must not act in a chat later
+    if state.pop_action() is not None:  # a card's button here must not act in a chat later
+        st.info(
+            "A card here only shows what a chat would draw: add to your cart from a shop.",
+            icon=":material/info:",
+        )
     runtime = get_runtime()
     try:
         servers = {key: c for key, c in runtime.visit.servers().items() if c.enabled}

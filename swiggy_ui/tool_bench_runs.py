@@ -144,7 +144,7 @@ def _copies(shown: ShownRun) -> None:
     else:
         st.caption("This server is not reached over HTTP: send the request body on its transport.")
     st.markdown("**JSON-RPC request body**")
-    st.code(shown.body, language="json")
+    st.code(shown.body, language="json", wrap_lines=True)
 
 
 def _as_json(text: str) -> Any | None:

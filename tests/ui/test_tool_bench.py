@@ -11,6 +11,7 @@ from uihelpers import buttons, click, new_app, open_page, store_user, texts
 
 from swiggy_core.mcp.tool_bench import TOOL_BENCH_ENV
 from swiggy_core.store import ChatStore
+from swiggy_ui.state import PENDING_ACTION
 
 PAGE = "app_pages/tool_bench.py"
 ADDRESS = "addr_home_indiranagar"
@@ -97,3 +98,11 @@ def test_the_owner_can_switch_the_bench_off(monkeypatch, value: str) -> None:
     at = open_page(new_app(), PAGE)
     assert "The tool bench is switched off on this copy of the app." in texts(at.info)
     assert not at.selectbox and not buttons(at, "Run")
+
+
+def test_a_cards_button_on_the_bench_never_reaches_a_chat(app) -> None:
+    at = _search_milk(open_page(app, PAGE))
+    click(at, "Add")  # the products card's first Add
+    assert "add to your cart from a shop" in texts(at.info)
+    assert PENDING_ACTION not in at.session_state  # no chat will send it later
+    assert _audited(at) == [("tool bench", "instamart", "search_products", "ok")]
