@@ -4,14 +4,23 @@ transport), the app's manager, the session's default hooks and a SQLite audit on
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
+import httpx2
 import pytest
 from session_peers import ADDRESS, Shop
 
 from swiggy_app.servers import resolved, turn_hooks
 from swiggy_core.hooks import CallScope
 from swiggy_core.mcp.config import sandbox_servers
-from swiggy_core.mcp.tool_bench import TOOL_BENCH_AUDIT_PAGE, BenchRefused, run_on_bench
+from swiggy_core.mcp.tool_bench import (
+    PROTOCOL_VERSION,
+    TOOL_BENCH_AUDIT_PAGE,
+    BenchRefused,
+    curl_command,
+    run_on_bench,
+)
 from swiggy_core.mcp.tool_form import arguments_of, tool_form
 from swiggy_core.store import ChatStore
 
@@ -45,3 +54,58 @@ def test_a_spending_tool_never_reaches_the_server_nor_the_audit(shop: Shop, stor
         _bench(shop, store, "instamart", "checkout", {"addressId": ADDRESS})
     assert shop.orders() == orders
     assert store.tool_calls(shop.user) == []
+
+
+def _open_session(url: str, token: str) -> str:
+    """A session opened as the copy's comment says (initialize, then initialized): its id."""
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Authorization": f"Bearer {token}",
+        "MCP-Protocol-Version": PROTOCOL_VERSION,
+    }
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "bench-test", "version": "1"},
+        },
+    }
+    with httpx2.Client(timeout=30) as http:
+        opened = http.post(url, json=hello, headers=headers)
+        opened.raise_for_status()
+        session = opened.headers["mcp-session-id"]
+        done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        http.post(url, json=done, headers={**headers, "Mcp-Session-Id": session})
+    return session
+
+
+def _answer(text: str) -> dict:
+    """The JSON-RPC answer, sent as JSON or as one server-sent event."""
+    if text.lstrip().startswith("{"):
+        return json.loads(text)
+    data = [line.removeprefix("data:").strip() for line in text.splitlines()]
+    return json.loads(next(line for line in data if line.startswith("{")))
+
+
+def test_the_copied_curl_command_runs_as_written(shop: Shop) -> None:
+    server = resolved(
+        sandbox_servers(shop.sandbox.base_url)["instamart"], swiggy_token=shop.token, secrets={}
+    )
+    command = curl_command(server, "get_cart", {})
+    assert command is not None and shop.token not in command
+    environ = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "SWIGGY_TOKEN": shop.token,
+        "MCP_SESSION_ID": _open_session(server.config.url, shop.token),
+    }
+    done = subprocess.run(
+        ["bash", "-c", command], env=environ, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    answer = _answer(done.stdout)
+    assert answer["id"] == 1 and not answer["result"].get("isError")
+    envelope = json.loads(answer["result"]["content"][0]["text"])
+    assert envelope["success"] and envelope["data"]["items"]  # the milk the fixture put in
