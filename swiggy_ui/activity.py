@@ -22,6 +22,7 @@ from swiggy_core.store.tool_audit import ToolCallEntry, tool_calls_csv
 from swiggy_core.verticals import VERTICALS
 from swiggy_ui import state
 from swiggy_ui.banners import coded_error
+from swiggy_ui.chat_import import render_chat_import
 from swiggy_ui.runtime import Runtime, get_runtime
 from swiggy_ui.safe_text import plain
 
@@ -52,6 +53,12 @@ def render_activity_page() -> None:
         "Every tool call made for you in this world, newest first: which server and tool, "
         "how it went, how long it took. Arguments are stored with secrets removed."
     )
+    _tool_calls(runtime)
+    st.divider()
+    render_chat_import(runtime)
+
+
+def _tool_calls(runtime: Runtime) -> None:
     try:
         everything = runtime.store.tool_calls(runtime.user_id, limit=LOADED)
     except StoreError as error:

@@ -19,6 +19,7 @@ from swiggy_core.store import ChatStore, ConversationInfo, StoreError
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
 from swiggy_ui.banners import support_code
+from swiggy_ui.chat_search import render_chat_search
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
 
@@ -49,6 +50,7 @@ def render_chat_list(runtime: Runtime, vertical: Vertical) -> None:
     ui = _ui_state(vertical)
     with st.sidebar:
         st.markdown("**Chats**")
+        render_chat_search(runtime, vertical)
         if ui.flash:
             st.warning(plain(ui.flash), icon=":material/block:")
             support_code(ui.flash_code)

@@ -72,7 +72,7 @@ def test_rename_changes_the_listed_title(app):
     at = open_page(app, PAGE)
     _say(at, "show my saved addresses")
     click(at, "Rename")
-    at.sidebar.text_input[0].set_value("Where to deliver")
+    at.text_input(key="chats-title-food").set_value("Where to deliver")
     click(at, "Save name")
     assert _chats(at).options == ["Where to deliver"]
     assert _shared_store().list_chats(store_user(at), "food")[0].title == "Where to deliver"
@@ -83,7 +83,7 @@ def test_a_title_with_markdown_is_shown_as_typed_never_live(app):
     _say(at, "show my saved addresses")
     click(at, "Rename")
     forged = "![x](https://evil.example/t.png) **big** :red[alarm]"
-    at.sidebar.text_input[0].set_value(forged)
+    at.text_input(key="chats-title-food").set_value(forged)
     click(at, "Save name")
     (label,) = _chats(at).options
     assert label == plain(forged) and "![x](" not in label and "**big**" not in label

@@ -1,0 +1,114 @@
+"""The sidebar's chat search opens what it finds (in this shop or another), and the
+Activity page imports an exported chat file as a new chat, refusing a bad one with a code."""
+
+from __future__ import annotations
+
+import os
+
+from uihelpers import buttons, click, open_page, store_user, texts
+
+from swiggy_core.export import build_export, to_json
+from swiggy_core.models import ChatMessage
+from swiggy_core.store import ChatStore
+
+SHOP = "nutricart"
+ACTIVITY = "app_pages/activity.py"
+
+
+def _store() -> ChatStore:
+    return ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+
+
+def _stored_chat(user: str, vertical_id: str, asked: str, answer: str) -> str:
+    store = _store()
+    chat = store.create_conversation(user, vertical_id)
+    store.append_messages(
+        chat,
+        [ChatMessage(role="user", content=asked), ChatMessage(role="assistant", content=answer)],
+    )
+    store.close()
+    return chat
+
+
+def _search(at, query: str):
+    at.text_input(key="chats-search-food").set_value(query).run()
+    assert not at.exception
+    return at
+
+
+def _words(at, role: str) -> str:
+    return "\n".join(texts(m.markdown) for m in at.chat_message if m.name == role)
+
+
+def test_search_finds_your_chat_and_opens_it_on_its_shop_page(app):
+    at = open_page(app, SHOP)
+    user = store_user(at)
+    _stored_chat(user, "food", "Paneer tikka ideas", "Try Haldiram's paneer cubes.")
+    _stored_chat(user, "food", "Breakfast", "Oats and milk.")
+    _stored_chat(user, "foodorder", "Biryani tonight", "Paradise has biryani.")
+    _stored_chat("someone-else@sandbox", "food", "Paneer for them", "Not yours.")
+    at.run()
+    _search(at, "haldiram")
+    assert [b.label for b in at.sidebar.button if b.key.startswith("chats-found")] == [
+        "Paneer tikka ideas"
+    ]
+    assert "NutriCart" in texts(at.sidebar.caption) and "Haldiram" in texts(at.sidebar.caption)
+    click(at, "Paneer tikka ideas")
+    assert "Paneer tikka ideas" in _words(at, "user")
+    assert "Oats" not in _words(at, "assistant")
+    _search(at, "paneer")
+    assert [b.label for b in at.sidebar.button if b.key.startswith("chats-found")] == [
+        "Paneer tikka ideas"
+    ]  # another person's chat with the same word is never found
+    _search(at, "biryani")
+    assert "FeedMe" in texts(at.sidebar.caption)
+    click(at, "Biryani tonight")
+    assert "Biryani tonight" in _words(at, "user")  # FeedMe's page, with that chat open
+    assert "Paradise has biryani." in _words(at, "assistant")
+    assert at.text_input(key="chats-search-foodorder").value == ""
+
+
+def test_search_with_no_match_says_so(app):
+    at = open_page(app, SHOP)
+    _stored_chat(store_user(at), "food", "Dal", "Toor dal.")
+    at.run()
+    _search(at, 'NEAR("dal" *')
+    assert [b for b in at.sidebar.button if b.key.startswith("chats-found")] == []
+    _search(at, "rajma")
+    assert "None of your chats has those words." in texts(at.sidebar.caption)
+
+
+def _exported_file() -> bytes:
+    store = _store()
+    chat = store.create_conversation("old-device@sandbox", "food")
+    store.append_messages(
+        chat,
+        [
+            ChatMessage(role="user", content="Makhana for movie night"),
+            ChatMessage(role="assistant", content="Roasted makhana, peri peri, 80 g."),
+        ],
+    )
+    (info,) = store.list_chats("old-device@sandbox", "food")
+    data = to_json(build_export(info, store.load_since(chat), "NutriCart")).encode()
+    store.close()
+    return data
+
+
+def test_an_exported_file_is_imported_and_opens_in_its_shop(app):
+    at = open_page(app, ACTIVITY)
+    assert buttons(at, "Import this chat")[0].disabled
+    at.file_uploader[0].set_value(("chat.json", b"not json", "application/json")).run()
+    click(at, "Import this chat")
+    assert "This chat was not imported" in texts(at.error)
+    assert "E-1062" in texts(at.caption)
+    at.file_uploader[0].set_value(("chat.json", _exported_file(), "application/json")).run()
+    click(at, "Import this chat")
+    assert "“Imported: Makhana for movie night” is now one of your chats with NutriCart." in (
+        texts(at.success)
+    )
+    user = store_user(at)
+    (chat,) = _store().list_chats(user, "food")
+    assert chat.title == "Imported: Makhana for movie night"
+    at.switch_page(SHOP).run()
+    assert "Makhana for movie night" in _words(at, "user")
+    assert "Roasted makhana" in _words(at, "assistant")
