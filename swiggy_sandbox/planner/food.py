@@ -18,6 +18,7 @@ from swiggy_sandbox.planner.common import (
     failure_reply,
     help_reply,
 )
+from swiggy_sandbox.planner.diet_picks import diet_first, dish_item
 from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.reorder import reorder_food
 from swiggy_sandbox.planner.tool_calls import ToolCall
@@ -72,7 +73,7 @@ def _open_menu(view: ConversationView, intent: Intent, address: str) -> Step:
     if menu := view.called("get_restaurant_menu"):
         search = view.latest("search_restaurants")
         craving = en.words(str(search.input.get("query", ""))) if search else []
-        return Finish(say.menu_reply(menu.data, craving))
+        return Finish(say.menu_reply(menu.data, craving, view.diet))
     restaurant_id = intent.ids.get("restaurantId") or chosen_restaurant_id(
         view, intent, "search_restaurants"
     )
@@ -192,7 +193,10 @@ def _dish(view: ConversationView, intent: Intent) -> dict[str, Any] | None:
     menu = view.latest("get_restaurant_menu")
     if menu is None:
         return None
-    dishes = [d for d in say.menu_dishes(menu.data) if say.in_stock(d)]
+    # In the cards' order: what may break the person's diet is last on screen too.
+    dishes = diet_first(
+        view.diet, [d for d in say.menu_dishes(menu.data) if say.in_stock(d)], dish_item
+    )
     found = en.pick(dishes, intent.position) or en.best_match(
         intent.name_words, dishes, lambda d: str(d.get("name", ""))
     )

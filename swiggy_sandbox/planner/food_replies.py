@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from swiggy_core.diet import DietProfile
 from swiggy_core.parsers.restaurants import parse_restaurants
 from swiggy_core.ranking import rank, read_wants
 from swiggy_sandbox.planner import text as en
+from swiggy_sandbox.planner.diet_picks import clashes, diet_first, dish_item, flagged_note
 
 _PAISE = 100
 _VARIANT_KEYS = ("variants", "variantsV2")
@@ -94,8 +96,11 @@ def in_stock(dish: dict[str, Any]) -> bool:
     return bool(dish.get("inStock", 1))
 
 
-def menu_reply(data: dict[str, Any], craving: list[str]) -> str:
-    """The dish that answers the craving best, in one line: the menu cards show the rest."""
+def menu_reply(data: dict[str, Any], craving: list[str], diet: DietProfile | None = None) -> str:
+    """The dish that answers the craving best, in one line: the menu cards show the rest.
+
+    With a standing diet, the pick is one that suits it when any does.
+    """
     restaurant = data.get("restaurant") or {}
     name = restaurant.get("name", "the restaurant")
     dishes = [d for d in menu_dishes(data) if in_stock(d)]
@@ -104,7 +109,8 @@ def menu_reply(data: dict[str, Any], craving: list[str]) -> str:
     others = [d for d in dishes if d not in matching]
     if not dishes:
         return f"{name} has nothing available to order right now."
-    pick = (matching + others)[0]
+    pick = diet_first(diet, matching + others, dish_item)[0]
+    flagged = sum(clashes(diet, dish, dish_item) for dish in dishes)
     price = en.rupees(float(pick.get("price") or 0) / _PAISE)
     lead = f"{name} has what you wanted" if matching else f"Here's the menu of {name}"
     closed = ""
@@ -113,6 +119,7 @@ def menu_reply(data: dict[str, Any], craving: list[str]) -> str:
     return (
         f"{closed}{lead}; {pick.get('name')} ({price}) is a good pick. "
         f"Say “add the {str(pick.get('name', 'first dish')).lower()}” or tap Add."
+        f"{flagged_note(flagged, 'dish')}"
     )
 
 

@@ -12,6 +12,7 @@ from swiggy_sandbox.planner import instamart_search as find
 from swiggy_sandbox.planner import text as en
 from swiggy_sandbox.planner.approval import ask_approval
 from swiggy_sandbox.planner.common import Handler, address_or_step, call, plan_with
+from swiggy_sandbox.planner.diet_picks import diet_first, product_item
 from swiggy_sandbox.planner.intents import Intent
 from swiggy_sandbox.planner.reorder import reorder_instamart
 from swiggy_sandbox.planner.view import ConversationView
@@ -160,6 +161,7 @@ def _target(
     cap = find.budget(view.user_texts[search.turn], search.data)
     # In the cards' order (ranked against the search), so "the first one" is the first card.
     shown = say.shown_products(search.data, cap, str(search.input.get("query") or ""))
+    shown = diet_first(view.diet, shown, product_item)  # flagged cards are last on screen too
     every = list(search.data.get("products") or [])
     product = en.pick(shown, intent.position)
     if product is None and intent.name_words:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from swiggy_core.conversation.summary_read import SessionSummary, read_session_summary
+from swiggy_core.diet import DietProfile, read_diet_note
 from swiggy_core.verticals import VERTICALS, build_system_prompt
 from swiggy_core.verticals.vertical import Vertical
 
@@ -22,6 +23,11 @@ def request_summary(system: str, messages: Iterable[dict[str, Any]]) -> SessionS
     the system prompt where the emulator lifts that context for an agent brain."""
     last_texts = _last_user_texts(list(messages))
     return read_session_summary(system, *last_texts) or SessionSummary()
+
+
+def request_diet(system: str, messages: Iterable[dict[str, Any]]) -> DietProfile | None:
+    """The person's standing diet the turn context carries (None when none is set)."""
+    return read_diet_note(system, *_last_user_texts(list(messages)))
 
 
 def profile_vertical(system: str) -> Vertical | None:

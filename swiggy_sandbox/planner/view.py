@@ -10,9 +10,10 @@ from typing import Any
 from swiggy_core.actions import ACTION_TAG_RE, REDO_TAG_RE
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.conversation.summary_read import SessionSummary
+from swiggy_core.diet import DietProfile
 from swiggy_core.verticals import VERTICALS, get_vertical
 from swiggy_sandbox.connector import TurnContext
-from swiggy_sandbox.planner.session import profile_vertical, request_summary
+from swiggy_sandbox.planner.session import profile_vertical, request_diet, request_summary
 from swiggy_sandbox.planner.tool_calls import (
     ApprovalAnswer,
     ToolCall,
@@ -34,6 +35,8 @@ class ConversationView:
     vertical: str = ""
     # What the core worked out from the whole chat: slots, active address, date and time.
     summary: SessionSummary = field(default_factory=SessionSummary)
+    # The person's standing diet, when the app sent one: picks put what may break it last.
+    diet: DietProfile | None = None
     calls: list[ToolCall] = field(default_factory=list)
     user_texts: list[str] = field(default_factory=list)
     actions: list[dict[str, Any] | None] = field(default_factory=list)
@@ -144,7 +147,8 @@ class ConversationView:
 def build_view(ctx: TurnContext) -> ConversationView:
     """Digest the turn context once per step."""
     summary = request_summary(ctx.system, ctx.messages)
-    view = ConversationView(ctx=ctx, vertical=_vertical(ctx), summary=summary)
+    diet = request_diet(ctx.system, ctx.messages)
+    view = ConversationView(ctx=ctx, vertical=_vertical(ctx), summary=summary, diet=diet)
     transcript = ctx.transcript()
     start = _turn_start(transcript)
     last_user = _last_user_message(ctx.messages)
