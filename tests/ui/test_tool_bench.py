@@ -5,11 +5,15 @@ shown but never run; a bad value refused and kept; the owner's off switch."""
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
-from uihelpers import buttons, click, new_app, open_page, store_user, texts
+from uihelpers import buttons, click, new_app, open_page, same_browser, store_user, texts
 
+from swiggy_core.constants import ALLOW_USER_STDIO_ENV
+from swiggy_core.mcp.config import ServerConfig
 from swiggy_core.mcp.tool_bench import TOOL_BENCH_ENV
+from swiggy_core.mcp.user_servers import save_user_server
 from swiggy_core.store import ChatStore
 from swiggy_ui.state import PENDING_ACTION
 
@@ -106,3 +110,30 @@ def test_a_cards_button_on_the_bench_never_reaches_a_chat(app) -> None:
     assert "add to your cart from a shop" in texts(at.info)
     assert PENDING_ACTION not in at.session_state  # no chat will send it later
     assert _audited(at) == [("tool bench", "instamart", "search_products", "ok")]
+
+
+def test_your_own_servers_read_only_tools_run_and_the_others_wait_for_a_chat(
+    app, monkeypatch
+) -> None:
+    monkeypatch.setenv(ALLOW_USER_STDIO_ENV, "1")
+    at = open_page(app, PAGE)
+    own = ServerConfig(key="recipes", transport="stdio", command=sys.executable,
+                       args=("-m", "swiggy_sandbox.servers", "food", "--stdio"),
+                       pages=("food",), origin="user")  # fmt: skip
+    store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
+    try:
+        save_user_server(store, store_user(at), own, allow_stdio=True)
+    finally:
+        store.close()
+    at = open_page(same_browser(at), PAGE)  # a new visit reads your servers again
+    labels = at.selectbox(key="bench-server").options
+    assert any(o.startswith("recipes · stdio") and o.endswith("· yours") for o in labels)
+    _pick(at, "recipes", "update_food_cart")  # changes something: a chat asks you first
+    assert "Code for support: E-3220" in texts(at.caption)
+    assert buttons(at, "Run")[0].disabled
+    _pick(at, "recipes", "get_addresses")  # annotated read-only: runs here
+    click(at, "Run")
+    [run] = at.expander
+    assert run.label.startswith("✓ #1 · recipes · get_addresses")
+    assert [code.value for code in at.code if "curl" in code.value] == []  # not over HTTP
+    assert _audited(at) == [("tool bench", "recipes", "get_addresses", "ok")]
