@@ -70,8 +70,8 @@ class WantedLine(BaseModel):
 
     @property
     def query(self) -> str:
-        """What the shop is searched for: the thing and the pack size asked."""
-        return f"{self.name} {self.unit}" if self.unit else self.name
+        """What the shop is searched for: the thing (its pack size picks the pack)."""
+        return self.name
 
 
 def looks_like_list(text: str) -> bool:

@@ -43,4 +43,4 @@ def review_list(
         basket_row(line, [] if isinstance(result, McpServerError) else result)
         for line, result in zip(wanted, found, strict=True)
     ]
-    return BasketReview(rows=rows, source=source)
+    return BasketReview(rows=rows, source=source, address_id=address_id or None)

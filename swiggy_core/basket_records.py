@@ -46,6 +46,8 @@ class BasketReview(BaseModel):
 
     rows: list[BasketRow]
     source: ListSource = "typed"
+    # Where the searches delivered to: the cart write goes to the same address.
+    address_id: str | None = None
 
     @property
     def matched(self) -> list[BasketRow]:

@@ -5,7 +5,7 @@ then, for one of them, what it costs now. Each read goes through the caller's `R
 from __future__ import annotations
 
 from swiggy_core.mcp.client import McpCallError
-from swiggy_core.parsers import ProductItem, ProductsResult, parse_tool_result
+from swiggy_core.parsers import CartLine, CartResult, ProductItem, ProductsResult, parse_tool_result
 from swiggy_core.past_orders import (
     FOOD_ORDERS_TOOL,
     INSTAMART_DETAILS_TOOL,
@@ -22,6 +22,7 @@ from swiggy_core.saved_addresses import Reader
 from swiggy_core.verticals import Vertical
 
 SEARCH_TOOL = "search_products"
+CART_READ_TOOL = "get_cart"
 
 
 def is_food(vertical: Vertical) -> bool:
@@ -52,6 +53,13 @@ def review(read: Reader, vertical: Vertical, order: PastOrder, address_id: str) 
         if isinstance(parsed, ProductsResult):
             products.extend(parsed.items)
     return plan_instamart(order, products)
+
+
+def current_cart(read: Reader, vertical_id: str) -> list[CartLine]:
+    """The Instamart cart as the server holds it now (a merged write keeps all of it).
+    Raises McpCallError."""
+    parsed = parse_tool_result(CART_READ_TOOL, read(CART_READ_TOOL, {}), vertical_id)
+    return parsed.items if isinstance(parsed, CartResult) else []
 
 
 def _details(read: Reader, order_id: str) -> dict[str, object]:

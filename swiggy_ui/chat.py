@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from swiggy_core.actions import without_suggestions
+from swiggy_core.basket_records import BasketReview
 from swiggy_core.models import (
     ChatMessage,
     McpToolResultBlock,
@@ -40,6 +41,8 @@ from swiggy_ui.turn_states import unknown_outcome_link
 
 # Draws one approval's UPI payment as its card: (approval id, the card's context).
 PaymentDrawer = Callable[[str, CardContext], None]
+# Draws a shopping list's basket review: (the review, a key unique to its message).
+BasketDrawer = Callable[[BasketReview, str], None]
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
 # so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
 TURNS_PAGE = 10
@@ -53,13 +56,15 @@ def render_history(
     turns_shown: int = state.TURNS_SHOWN,
     turn_starts: Sequence[int] | None = None,
     payment: PaymentDrawer | None = None,
+    basket: BasketDrawer | None = None,
 ) -> None:
     """The newest `turns_shown` turns: the person's words, replies with cards, outcomes.
 
     Older turns stay one click away ("Show earlier messages"). `image_origin` is the
     running sandbox's own origin, whose images cards may show. `turn_starts`: where each
     turn begins, as the stored history keeps it (without it every message is read).
-    `payment` draws a UPI order's payment (live, or its outcome) in place of its card.
+    `payment` draws a UPI order's payment (live, or its outcome) in place of its card;
+    `basket` a shopping list's review in place of the app's words about it for the model.
     """
     starts = turn_starts_of(messages) if turn_starts is None else turn_starts
     first = first_shown(starts, turns_shown)
@@ -74,6 +79,10 @@ def render_history(
             _render_outcomes(message, view, key=key, payment=payment)
         elif message.role == "user":
             render_user_message(message)
+        elif message.meta.basket is not None:
+            with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
+                if basket is not None:
+                    basket(message.meta.basket, message.meta.turn_id or key)
         elif message.blocks():
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
                 _render_assistant(message, view, key=key)

@@ -4,10 +4,16 @@ message drawn at once, a note from the run before, and the page following a repl
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
+from swiggy_core.basket_list import WantedLine, looks_like_list, read_file, read_list
+from swiggy_core.basket_photo import MAX_UPLOAD_BYTES, PHOTO_FILE_TYPES, Photo, prepare_photo
+from swiggy_core.basket_records import ListSource
 from swiggy_core.errors import InputError
 from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.verticals import Vertical
@@ -15,6 +21,30 @@ from swiggy_ui import state
 from swiggy_ui.safe_text import markdown_text, plain
 
 WORKING_PLACEHOLDER = "Working on your last message… press Stop to end it."
+LIST_FILE_TYPES = ("txt", "csv")
+
+
+@dataclass(frozen=True)
+class ShopList:
+    """A message that is a shopping list: its wanted lines, or the photo to read them from."""
+
+    message: ChatMessage
+    wanted: list[WantedLine]
+    source: ListSource
+    photo: Photo | None = None
+
+
+def takes_lists(vertical: Vertical) -> bool:
+    """The grocery shops turn a list, a list file or a photo into a basket review."""
+    return vertical.search_lists == "products" and not vertical.books_tables
+
+
+def take_list(vertical: Vertical, message: ChatMessage) -> ShopList | None:
+    """The list `message` was read as when it was typed or attached (None: a message)."""
+    found = st.session_state.pop(_list_key(vertical), None)
+    if isinstance(found, ShopList) and found.message.content == message.content:
+        return found
+    return None
 
 
 def read_input(vertical: Vertical) -> ChatMessage | None:
@@ -23,15 +53,66 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
     if action is not None:
         state.queue_toast(action.label)  # shown on the next run (this one reruns at once)
         return action_message(action)
-    typed = st.chat_input(f"Ask {vertical.display_name}…", key=f"input-{vertical.id}")
-    if not typed:
+    submitted = st.chat_input(
+        f"Ask {vertical.display_name}…", key=f"input-{vertical.id}", **_file_options(vertical)
+    )
+    typed, files = _parts(submitted)
+    if not typed.strip() and not files:
         return None
     try:
-        check_typed(typed)
+        if typed.strip() or not files:
+            check_typed(typed)
+        if files:
+            return _attached(vertical, typed, files[0])
+        message = typed_message(typed)
+        if takes_lists(vertical) and looks_like_list(typed):
+            _keep_list(vertical, ShopList(message, read_list(typed), "typed"))
+        return message
     except InputError as error:
-        error.kept_text = typed  # the page keeps the words for "Send again"
+        error.kept_text = typed or None  # the page keeps the words for "Send again"
         raise
-    return typed_message(typed)
+
+
+def _file_options(vertical: Vertical) -> dict[str, Any]:
+    """A list file or a photo can be attached on the grocery shops."""
+    if not takes_lists(vertical):
+        return {}
+    return {
+        "accept_file": True,
+        "file_type": [*LIST_FILE_TYPES, *PHOTO_FILE_TYPES],
+        "max_upload_size": MAX_UPLOAD_BYTES // 1_000_000,
+    }
+
+
+def _parts(submitted: object) -> tuple[str, list[UploadedFile]]:
+    """The words and the files of a submission (plain text where files are not taken)."""
+    if submitted is None:
+        return "", []
+    if isinstance(submitted, str):
+        return submitted, []
+    text = getattr(submitted, "text", "") or ""
+    return str(text), list(getattr(submitted, "files", None) or [])
+
+
+def _attached(vertical: Vertical, typed: str, upload: UploadedFile) -> ChatMessage:
+    """A list file read into its lines, or a photo prepared for the model to read."""
+    name = upload.name
+    if name.lower().rsplit(".", 1)[-1] in LIST_FILE_TYPES:
+        wanted, photo, said, source = read_file(name, upload.getvalue()), None, "List from", "file"
+    else:
+        wanted, photo, said, source = [], prepare_photo(name, upload.getvalue()), "Photo:", "photo"
+    words = f"{typed.strip()}\n\n{said} {name}" if typed.strip() else f"{said} {name}"
+    message = typed_message(words)
+    _keep_list(vertical, ShopList(message, wanted, source, photo))  # type: ignore[arg-type]
+    return message
+
+
+def _keep_list(vertical: Vertical, shop_list: ShopList) -> None:
+    st.session_state[_list_key(vertical)] = shop_list
+
+
+def _list_key(vertical: Vertical) -> str:
+    return f"shop_list::{vertical.id}"
 
 
 def read_or_keep(page: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
@@ -51,9 +132,9 @@ def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> st
     before, and Enter there sends: those words are returned, for the page to keep.
     """
     key = f"input-{vertical.id}"
-    typed = st.session_state.get(key)  # this run's submission, read before it is replaced
-    st.chat_input(placeholder, key=key, disabled=True)
-    return typed if isinstance(typed, str) and typed.strip() else None
+    typed, _files = _parts(st.session_state.get(key))  # read before it is replaced
+    st.chat_input(placeholder, key=key, disabled=True, **_file_options(vertical))
+    return typed if typed.strip() else None
 
 
 # A fixed script of the app's own (no text from anyone goes in): bring the newest reply

@@ -14,11 +14,11 @@ import streamlit as st
 from swiggy_core.errors import SwiggyAssistantError
 from swiggy_core.formatting import day_label, rupees
 from swiggy_core.models import CardAction
-from swiggy_core.parsers import CartLine, CartResult, parse_tool_result
+from swiggy_core.parsers import CartLine
 from swiggy_core.parsers.info_fields import status_words
 from swiggy_core.past_orders import PastOrder
 from swiggy_core.reorder import ReorderLine, ReorderPlan
-from swiggy_core.reorder_reads import is_food, past_orders, review
+from swiggy_core.reorder_reads import current_cart, is_food, past_orders, review
 from swiggy_core.saved_addresses import Reader
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
@@ -94,7 +94,7 @@ def _dismissed() -> None:
 @st.dialog(ORDERS_LABEL, width="medium", on_dismiss=_dismissed)
 def _dialog(runtime: Runtime, vertical: Vertical) -> None:
     view = _state(vertical)
-    read = _reader(runtime, vertical)
+    read = shop_reader(runtime, vertical)
     address = state.active_address()
     address_id = address.address_id if address else None
     if view.orders is None:
@@ -111,7 +111,7 @@ def _dialog(runtime: Runtime, vertical: Vertical) -> None:
         _listing(vertical, view, read, address_id)
 
 
-def _reader(runtime: Runtime, vertical: Vertical) -> Reader:
+def shop_reader(runtime: Runtime, vertical: Vertical) -> Reader:
     """The app's own audited reads of this shop's server."""
     # The MCP client loads with the first read, not with the shop page's header.
     from swiggy_core.approval.shop_calls import ShopCalls
@@ -239,8 +239,7 @@ def _cart_action(plan: ReorderPlan, order: PastOrder, read: Reader) -> CardActio
     address_id = (address.address_id if address else None) or ""
     current: list[CartLine] = []
     if plan.shop == "instamart":
-        parsed = parse_tool_result("get_cart", read("get_cart", {}), "food")
-        current = parsed.items if isinstance(parsed, CartResult) else []
+        current = current_cart(read, "food")
     arguments = plan.cart_arguments(address_id, current)
     count = sum(line.quantity for line in plan.addable)
     ids = {"orderId": order.order_id, "cart_tool": plan.cart_tool, "arguments": arguments}

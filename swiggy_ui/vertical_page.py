@@ -18,7 +18,7 @@ from swiggy_core.store import StoreError
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.turn.session import ChatSession
 from swiggy_core.verticals import Vertical, get_vertical
-from swiggy_ui import chat, chat_input, state, turn_states
+from swiggy_ui import basket_review, chat, chat_input, state, turn_states
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
@@ -55,6 +55,7 @@ def render_vertical(runtime: Runtime, vertical_id: str) -> None:
         turns_shown=page.show_turns_of(page.conversation_id),
         turn_starts=transcript.turn_starts if transcript else (),
         payment=payment_drawer(session) if session else None,
+        basket=basket_review.drawer(runtime, vertical),
     )
     render_cart_panel(runtime, vertical, messages or [])
     render_chat_list(runtime, vertical)
@@ -90,7 +91,7 @@ def render_vertical(runtime: Runtime, vertical_id: str) -> None:
     if handle is None:
         handle = _guard(page, lambda: render_turn_controls(page, session, messages or [], vertical))
     if handle is None:
-        handle = _send_input(page, session, vertical, messages or [])
+        handle = _send_input(runtime, page, session, vertical, messages or [])
     if handle is not None:
         # A fresh run shows the stored message, a busy input and the live reply.
         page.conversation_id = session.conversation_id
@@ -195,7 +196,11 @@ def _retry_or_approval(
 
 
 def _send_input(
-    page: state.VerticalChat, session: ChatSession, vertical: Vertical, history: list[ChatMessage]
+    runtime: Runtime,
+    page: state.VerticalChat,
+    session: ChatSession,
+    vertical: Vertical,
+    history: list[ChatMessage],
 ) -> TurnHandle | None:
     message = chat_input.read_or_keep(page, vertical)
     if page.queued is not None:  # sent while the sandbox started: it goes out first
@@ -209,7 +214,15 @@ def _send_input(
     if message is None:
         return None
     chat_input.show_user(message)
-    handle: TurnHandle | None = _guard(page, lambda: session.send(message))
+    shop_list = chat_input.take_list(vertical, message)  # a list: its basket review answers
+    handle: TurnHandle | None = _guard(
+        page,
+        lambda: (
+            basket_review.send_list(runtime, vertical, session, shop_list)
+            if shop_list
+            else session.send(message)
+        ),
+    )
     if handle is None:
         page.unsent = message.text()  # the store failed: keep the words on screen
         st.rerun()

@@ -21,7 +21,7 @@ from starlette.routing import Route
 from swiggy_sandbox import connector
 from swiggy_sandbox.emulator import sse
 from swiggy_sandbox.emulator.cache_marks import cache_mark_problem
-from swiggy_sandbox.emulator.content_check import tool_result_problem
+from swiggy_sandbox.emulator.content_check import message_image_problem, tool_result_problem
 from swiggy_sandbox.emulator.faults import error_response, fault_response, rate_limit_headers
 from swiggy_sandbox.emulator.script import (
     PRE_RESPONSE_FAULT_KINDS,
@@ -88,6 +88,7 @@ def create_app(
         problem = problem or connector.breakpoint_problem(body)
         problem = problem or cache_mark_problem(body, recorded.betas)
         problem = problem or tool_result_problem(body)
+        problem = problem or message_image_problem(body)
         if problem:
             return error_response(400, "invalid_request_error", problem)
         prepared = connector.prepare_prompt(body, prompt_cache)

@@ -1,8 +1,11 @@
-"""What the real Messages API checks inside a `tool_result`'s content (400 otherwise).
+"""What the real Messages API checks inside a `tool_result`'s content, and in the image
+blocks a person's message carries (400 otherwise).
 
 A tool result may hold text, image, document and search_result blocks. An image's base64
-must decode, be one of the four image types, and be the type it says it is; a document's
-base64 must be a PDF. Nothing else (our stored `file` parts, for one) may reach the API.
+must decode, be one of the four image types, be the type it says it is and be at most
+5 MB; a document's base64 must be a PDF. Nothing else (our stored `file` parts, for one)
+may reach the API. An image block of a message is checked the same way, and only a user
+message may hold one.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any, Final
 
 RESULT_PART_TYPES: Final = ("text", "image", "search_result", "document")
 IMAGE_TYPES: Final = ("image/jpeg", "image/png", "image/gif", "image/webp")
+MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024  # per base64 image, decoded
 # Leading bytes of each image type, as the API sniffs them.
 _MAGIC: Final = {
     "image/png": (b"\x89PNG\r\n\x1a\n",),
@@ -42,6 +46,25 @@ def tool_result_problem(body: dict[str, Any]) -> str:
     return ""
 
 
+def message_image_problem(body: dict[str, Any]) -> str:
+    """The first image block of a message the API would refuse ("" when none)."""
+    for position, message in enumerate(body.get("messages") or []):
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for index, block in enumerate(content):
+            if not isinstance(block, dict) or block.get("type") != "image":
+                continue
+            where = f"messages.{position}.content.{index}"
+            if message.get("role") != "user":
+                return f"{where}: Image blocks are only allowed in user messages"
+            if "source" not in block:
+                return f"{where}.image.source: Field required"
+            if problem := _image_problem(f"{where}.image.source", block["source"]):
+                return problem
+    return ""
+
+
 def tag_problem(where: str, block: Any, expected: Sequence[str]) -> str:
     """The API's refusal of a block whose `type` is none of `expected` ("" when it is one)."""
     kind = block.get("type") if isinstance(block, dict) else None
@@ -66,7 +89,9 @@ def _part_problem(where: str, part: Any) -> str:
 
 
 def _image_problem(where: str, source: Any) -> str:
-    if not isinstance(source, dict) or source.get("type") != "base64":
+    if not isinstance(source, dict):
+        return f"{where}: Input should be a valid dictionary"
+    if source.get("type") != "base64":
         return ""  # url and file sources are the API's to fetch; not emulated
     media_type = source.get("media_type")
     if media_type not in IMAGE_TYPES:
@@ -77,6 +102,11 @@ def _image_problem(where: str, source: Any) -> str:
         return f"{where}.base64.data: The image data is not valid base64"
     if not data.startswith(_MAGIC[media_type]):
         return f"{where}.base64: Image does not match the provided media type {media_type}"
+    if len(data) > MAX_IMAGE_BYTES:
+        return (
+            f"{where}.base64: image exceeds 5 MB maximum: {len(data)} bytes > "
+            f"{MAX_IMAGE_BYTES} bytes"
+        )
     return ""
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from swiggy_sandbox.connector import Finish, Step, TurnContext
 from swiggy_sandbox.planner.approval import approval_reply
@@ -15,6 +16,12 @@ from swiggy_sandbox.planner.intents import Intent, read_intent
 from swiggy_sandbox.planner.view import ConversationView, build_view
 
 logger = logging.getLogger(__name__)
+# The offline demo cannot see: a photo's list needs a model that reads images.
+PHOTO_NEEDS_VISION = (
+    "I can't read photos: I'm the offline demo, and reading a photo of a list needs a "
+    "model that reads images (connect your Anthropic API key on Connections). You can "
+    "type or paste your list here instead, or attach it as a .txt or .csv file."
+)
 
 # Keyed by vertical id: how the planner serves each vertical (its words: common.SHOP_WORDS).
 _PLANS: dict[str, Callable[[ConversationView, Intent], Step]] = {
@@ -40,6 +47,8 @@ class PlannerBrain:
             )
 
     def _plan(self, ctx: TurnContext) -> Step:
+        if _asks_about_a_photo(ctx.messages):
+            return Finish(PHOTO_NEEDS_VISION)
         view = build_view(ctx)
         if view.approval is not None:
             # The app answered an approval request: the person's decision, and what it did.
@@ -58,3 +67,14 @@ class PlannerBrain:
         if intent.kind == "choose_address":
             return address_chosen(view, intent.ids)
         return _PLANS[view.vertical](view, intent)
+
+
+def _asks_about_a_photo(messages: list[dict[str, Any]]) -> bool:
+    """The newest message is the person's and holds an image block."""
+    last = messages[-1] if messages else {}
+    content = last.get("content")
+    return (
+        last.get("role") == "user"
+        and isinstance(content, list)
+        and any(isinstance(block, dict) and block.get("type") == "image" for block in content)
+    )
