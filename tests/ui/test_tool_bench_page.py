@@ -137,3 +137,17 @@ def test_your_own_servers_read_only_tools_run_and_the_others_wait_for_a_chat(
     assert run.label.startswith("✓ #1 · recipes · get_addresses")
     assert [code.value for code in at.code if "curl" in code.value] == []  # not over HTTP
     assert _audited(at) == [("tool bench", "recipes", "get_addresses", "ok")]
+
+
+def test_every_listed_tool_of_every_server_draws_its_form(app) -> None:
+    at = open_page(app, PAGE)
+    drawn = 0
+    for server in at.selectbox(key="bench-server").options:
+        key = server.split(" · ")[0]
+        at.selectbox(key="bench-server").set_value(key).run()
+        for tool in at.selectbox(key=f"bench-tool-{key}").options:
+            at.selectbox(key=f"bench-tool-{key}").set_value(tool).run()
+            assert not at.exception, f"{key}/{tool}: {at.exception}"
+            assert buttons(at, "Run"), f"{key}/{tool}"
+            drawn += 1
+    assert drawn > 40  # the three sandbox servers' tools, as they list them
