@@ -49,19 +49,20 @@ SELECT conversation_id, seq, snippet, rank FROM best WHERE nth = 1
 ORDER BY rank, conversation_id LIMIT :limit
 """)
 _POSTGRES_HITS: Final = text(f"""
-WITH terms AS (SELECT to_tsquery('{SEARCH_CONFIG}', :terms) AS query),
-hits AS (
+WITH hits AS (
   SELECT t.conversation_id, t.seq, t.text,
-         ts_rank(to_tsvector('{SEARCH_CONFIG}', t.text), terms.query) AS score
-  FROM message_texts AS t JOIN conversations AS c ON c.id = t.conversation_id, terms
-  WHERE to_tsvector('{SEARCH_CONFIG}', t.text) @@ terms.query AND c.user_id = :user_id
+         ts_rank(to_tsvector('{SEARCH_CONFIG}', t.text), to_tsquery('{SEARCH_CONFIG}', :terms))
+         AS score
+  FROM message_texts AS t JOIN conversations AS c ON c.id = t.conversation_id
+  WHERE to_tsvector('{SEARCH_CONFIG}', t.text) @@ to_tsquery('{SEARCH_CONFIG}', :terms)
+    AND c.user_id = :user_id
 ), best AS (
   SELECT *, row_number() OVER (PARTITION BY conversation_id ORDER BY score DESC, seq DESC)
          AS nth
   FROM hits
 )
 SELECT conversation_id, seq,
-       ts_headline('{SEARCH_CONFIG}', text, (SELECT query FROM terms),
+       ts_headline('{SEARCH_CONFIG}', text, to_tsquery('{SEARCH_CONFIG}', :terms),
                    'StartSel="", StopSel="", MaxWords={SNIPPET_WORDS}, MinWords=5,
                     MaxFragments=1, FragmentDelimiter=" … "') AS snippet,
        -score AS rank
