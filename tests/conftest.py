@@ -26,6 +26,7 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from apptest_speed import scan_manifests_once
 from file_order import dealt_by_folder
 from hypothesis import settings
 from hypothesis_profiles import chosen_profile, register_profiles
@@ -33,6 +34,7 @@ from loopback_guard import only_loopback  # noqa: F401 - an autouse fixture for 
 
 register_profiles()
 settings.load_profile(chosen_profile(os.environ))
+scan_manifests_once()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

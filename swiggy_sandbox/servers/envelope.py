@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -22,6 +23,7 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import ValidationError
 
 from swiggy_sandbox.servers.summary import ResultForm, render_summary
+from swiggy_sandbox.servers.tool_templates import from_template, keep_template, template_key
 from swiggy_sandbox.shop import ShopError
 
 logger = logging.getLogger(__name__)
@@ -110,6 +112,17 @@ class SandboxServer(MCPServer):
         super().__init__(name, **kwargs)
         self.default_user = default_user
         self.result_form: ResultForm = result_form
+
+    def add_tool(self, fn: Callable[..., Any], name: str | None = None, **options: Any) -> None:
+        """Register `fn`, reusing the description built for the same function before."""
+        key = template_key(fn, (name, sorted(options.items())))
+        tool = from_template(key, fn)
+        tools = getattr(self._tool_manager, "_tools", None)
+        if tool is None or not isinstance(tools, dict):
+            super().add_tool(fn, name, **options)
+            keep_template(key, self._tool_manager.get_tool(name or fn.__name__))
+            return
+        tools.setdefault(tool.name, tool)  # the SDK keeps the first of a name, as here
 
     def user_of(self, ctx: Context) -> str:
         """The caller: set by the HTTP gate, else the server's default (stdio) user."""
