@@ -20,6 +20,7 @@ from swiggy_core.mcp.config import ResolvedServer, ServerConfig
 from swiggy_core.mcp.tool_bench import (
     REFUSED_MESSAGE,
     TOOL_BENCH_AUDIT_PAGE,
+    TOOL_BENCH_ENV,
     BenchRefused,
     bench_enabled,
     curl_command,
@@ -31,7 +32,7 @@ from swiggy_core.store import StoreError
 from swiggy_core.verticals import VERTICALS, Vertical
 from swiggy_ui import state
 from swiggy_ui.banners import coded_error, support_code
-from swiggy_ui.runtime import Runtime, get_runtime, secret_strings
+from swiggy_ui.runtime import Runtime, get_runtime
 from swiggy_ui.safe_text import plain
 from swiggy_ui.servers_panel import safe_target
 from swiggy_ui.tool_bench_form import fill_form, render_form
@@ -48,7 +49,7 @@ def render_tool_bench() -> None:
         "it answers and how long it took, and copy the call."
     )
     try:
-        allowed = bench_enabled(secret_strings(), os.environ)
+        allowed = bench_enabled(_switch_in_secrets(), os.environ)
     except SettingsError as error:
         coded_error(error.message, error.code, icon=":material/settings_alert:")
         return
@@ -69,6 +70,15 @@ def render_tool_bench() -> None:
     _repeat_asked(runtime, servers)
     _bench(runtime, servers)
     render_history(image_origin=runtime.app.image_origin, again=_ask_again, edit=_put_in_form)
+
+
+def _switch_in_secrets() -> dict[str, Any]:
+    """The owner's switch as the secrets file holds it (a string, or a TOML true / false)."""
+    try:
+        value = st.secrets.get(TOOL_BENCH_ENV)
+    except Exception:  # no secrets file at all is normal: Streamlit raises on access
+        value = None
+    return {} if value is None else {TOOL_BENCH_ENV: value}
 
 
 def _bench(runtime: Runtime, servers: dict[str, ServerConfig]) -> None:

@@ -96,10 +96,15 @@ def test_a_bad_value_is_named_with_its_code_and_kept(app) -> None:
     assert not at.expander and _audited(at) == []
 
 
-@pytest.mark.parametrize("value", ["off", "false"])
-def test_the_owner_can_switch_the_bench_off(monkeypatch, value: str) -> None:
-    monkeypatch.setenv(TOOL_BENCH_ENV, value)
-    at = open_page(new_app(), PAGE)
+@pytest.mark.parametrize(("where", "value"), [("env", "off"), ("env", "false"),
+                                             ("secrets", False), ("secrets", "off")])  # fmt: skip
+def test_the_owner_can_switch_the_bench_off(monkeypatch, where: str, value) -> None:
+    at = new_app()
+    if where == "env":
+        monkeypatch.setenv(TOOL_BENCH_ENV, value)
+    else:
+        at.secrets[TOOL_BENCH_ENV] = value  # a TOML boolean counts as much as a word
+    at = open_page(at, PAGE)
     assert "The tool bench is switched off on this copy of the app." in texts(at.info)
     assert not at.selectbox and not buttons(at, "Run")
 
