@@ -19,7 +19,7 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, InputRequiredResult, TextContent
+from mcp_types import CallToolResult, Icon, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
 from swiggy_sandbox.servers.summary import ResultForm, render_summary
@@ -113,13 +113,24 @@ class SandboxServer(MCPServer):
         self.default_user = default_user
         self.result_form: ResultForm = result_form
 
-    def add_tool(self, fn: Callable[..., Any], name: str | None = None, **options: Any) -> None:
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
         """Register `fn`, reusing the description built for the same function before."""
-        key = template_key(fn, (name, sorted(options.items())))
+        options = (name, title, description, annotations, icons, meta, structured_output)
+        key = template_key(fn, options)
         tool = from_template(key, fn)
         tools = getattr(self._tool_manager, "_tools", None)
         if tool is None or not isinstance(tools, dict):
-            super().add_tool(fn, name, **options)
+            super().add_tool(fn, *options)
             keep_template(key, self._tool_manager.get_tool(name or fn.__name__))
             return
         tools.setdefault(tool.name, tool)  # the SDK keeps the first of a name, as here
