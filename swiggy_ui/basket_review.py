@@ -49,19 +49,30 @@ def send_list(
     return session.send_answered(shop_list.message, answer)
 
 
-def drawer(runtime: Runtime, vertical: Vertical) -> Callable[[BasketReview, str], None]:
+def drawer(runtime: Runtime, vertical: Vertical) -> Callable[[BasketReview, str, bool], None]:
     """Draws a stored review with this shop's reads behind its Add all."""
-    return lambda review, key: render_review(review, vertical, key, shop_reader(runtime, vertical))
+
+    def draw(review: BasketReview, key: str, added: bool) -> None:
+        render_review(review, vertical, key, shop_reader(runtime, vertical), added=added)
+
+    return draw
 
 
-def render_review(review: BasketReview, vertical: Vertical, key: str, read: Reader) -> None:
-    """The card: rows, the unmatched notice, and Add all (off when nothing matched)."""
+def render_review(
+    review: BasketReview, vertical: Vertical, key: str, read: Reader, *, added: bool = False
+) -> None:
+    """The card: rows, the unmatched notice, and Add all (off when nothing matched, and
+    once this list was added)."""
     base = f"basket-{vertical.id}-{key}"
     with st.container(border=True, key=base):
         count = len(review.rows)
         st.markdown(f"**Your list, matched: {count} line{'s' if count != 1 else ''}**")
-        st.caption("Nothing is in your cart yet. Change a pick or a quantity, then Add all.")
-        choices = [_row(row, f"{base}-{index}") for index, row in enumerate(review.rows)]
+        if added:
+            st.caption(":material/check_circle: You added this list to your cart.")
+        else:
+            st.caption("Nothing is in your cart yet. Change a pick or a quantity, then Add all.")
+        rows = enumerate(review.rows)
+        choices = [_row(row, f"{base}-{index}", done=added) for index, row in rows]
         if review.unmatched:
             names = ", ".join(plain(row.wanted.text) for row in review.unmatched)
             st.warning(
@@ -76,15 +87,15 @@ def render_review(review: BasketReview, vertical: Vertical, key: str, read: Read
             key=f"{base}-add",
             type="primary",
             icon=":material/add_shopping_cart:",
-            disabled=not chosen,
+            disabled=added or not chosen,
             use_container_width=True,
         )
     if pressed:
-        _add_all(read, vertical, review, chosen)
+        _add_all(read, vertical, review, chosen, key)
         st.rerun()  # the chat sends the queued cart write
 
 
-def _row(row: BasketRow, key: str) -> BasketChoice | None:
+def _row(row: BasketRow, key: str, *, done: bool) -> BasketChoice | None:
     """One wanted line: its pick and quantity (None when nothing matched)."""
     wanted = plain(row.wanted.text)
     if row.best is None:
@@ -97,17 +108,18 @@ def _row(row: BasketRow, key: str) -> BasketChoice | None:
         range(len(picks)),
         format_func=lambda at: _pick_text(picks[at]),
         key=f"{key}-pick",
+        disabled=done,
     )
     pick = picks[index or 0]
     cap = min(pick.max_quantity or MAX_PACKS, MAX_PACKS)
     quantity = how_many.number_input(
-        f"How many: {wanted}",
+        "How many",
         min_value=0,
         max_value=cap,
         value=min(row.wanted.quantity, cap),
         step=1,
         key=f"{key}-qty",
-        label_visibility="collapsed",
+        disabled=done,
     )
     return BasketChoice(pick=pick, quantity=int(quantity))
 
@@ -119,7 +131,7 @@ def _pick_text(pick: BasketPick) -> str:
 
 
 def _add_all(
-    read: Reader, vertical: Vertical, review: BasketReview, chosen: list[BasketChoice]
+    read: Reader, vertical: Vertical, review: BasketReview, chosen: list[BasketChoice], key: str
 ) -> None:
     """Queue the one cart write for the chat: the chosen packs merged with the cart as the
     server holds it now (read here, so nothing in it is lost)."""
@@ -133,5 +145,5 @@ def _add_all(
     arguments = cart_arguments(address_id, current, chosen)
     count = sum(choice.quantity for choice in chosen)
     label = f"Add all: {count} item{'s' if count != 1 else ''} from your list"
-    ids = {"cart_tool": CART_TOOL, "arguments": arguments, "source": "list"}
+    ids = {"cart_tool": CART_TOOL, "arguments": arguments, "source": "list", "review": key}
     state.queue_action(CardAction(kind="reorder", label=label, ids=ids))

@@ -41,8 +41,8 @@ from swiggy_ui.turn_states import unknown_outcome_link
 
 # Draws one approval's UPI payment as its card: (approval id, the card's context).
 PaymentDrawer = Callable[[str, CardContext], None]
-# Draws a shopping list's basket review: (the review, a key unique to its message).
-BasketDrawer = Callable[[BasketReview, str], None]
+# Draws a shopping list's basket review: (the review, its message's key, added already).
+BasketDrawer = Callable[[BasketReview, str, bool], None]
 # The newest turns are drawn in full; older ones wait behind "Show earlier messages",
 # so a rerun costs the same at 10 turns as at 200 (every element is rebuilt each run).
 TURNS_PAGE = 10
@@ -73,6 +73,7 @@ def render_history(
     view = history_view(
         messages, first, vertical, image_origin=image_origin, details=state.show_details()
     )
+    added = _added_reviews(messages[first:]) if basket is not None else set()
     for index in range(first, len(messages)):
         message, key = messages[index], f"m{index}"
         if message.role == "user" and not message.opens_turn():
@@ -81,11 +82,18 @@ def render_history(
             render_user_message(message)
         elif message.meta.basket is not None:
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
+                review_key = message.meta.turn_id or key
                 if basket is not None:
-                    basket(message.meta.basket, message.meta.turn_id or key)
+                    basket(message.meta.basket, review_key, review_key in added)
         elif message.blocks():
             with st.chat_message("assistant", avatar=ASSISTANT_AVATAR):
                 _render_assistant(message, view, key=key)
+
+
+def _added_reviews(messages: Sequence[ChatMessage]) -> set[str]:
+    """The basket reviews whose Add all was sent (its action names the review)."""
+    actions = [message.meta.action for message in messages if message.meta.action]
+    return {str(action.ids["review"]) for action in actions if "review" in action.ids}
 
 
 def _earlier_control(vertical: Vertical, *, hidden: int) -> None:

@@ -96,7 +96,8 @@ _LOOKING = "Let me look up your last order."
 
 
 def _card_write(view: ConversationView, intent: Intent) -> Step | None:
-    """The Orders view's button: write the cart it reviewed, once, then show the cart."""
+    """The Orders view's button (or a basket review's Add all): write the cart it reviewed,
+    once, then show the cart."""
     tool, arguments = intent.ids.get("cart_tool"), intent.ids.get("arguments")
     if not isinstance(tool, str) or not isinstance(arguments, dict):
         return None
@@ -107,7 +108,11 @@ def _card_write(view: ConversationView, intent: Intent) -> Step | None:
         if (read := view.called("get_food_cart")) is None:
             return call(view, "get_food_cart", {"addressId": arguments.get("addressId")})
         return Finish(food_replies.food_cart_reply(read.data, "Added your order again. "))
-    return Finish(say.cart_reply(done.data, "Added your order again. "))
+    # A basket review of a shopping list sends the same action, marked as a list's.
+    added = (
+        "Added your list. " if intent.ids.get("source") == "list" else "Added your order again. "
+    )
+    return Finish(say.cart_reply(done.data, added))
 
 
 def _newest(orders: list[PastOrder]) -> PastOrder | None:

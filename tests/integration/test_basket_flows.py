@@ -98,12 +98,13 @@ def test_a_typed_list_is_reviewed_then_added_in_one_merged_cart_write(
 
     # Add all: the card action with the write merged with the cart as the server holds it.
     arguments = cart_arguments(ADDRESS, current_cart(read, "food"), default_choices(review))
-    ids = {"cart_tool": CART_TOOL, "arguments": arguments}
+    ids = {"cart_tool": CART_TOOL, "arguments": arguments, "source": "list"}
     press = CardAction(kind="reorder", label="Add all: 4 items from your list", ids=ids)
     finish(session.send(action_message(press)))
 
     writes = [use for use in _tool_uses(session) if use.name == "update_cart"]
     assert len(writes) == 1 and writes[0].input == arguments
+    assert session.history()[-1].text().startswith("Added your list.")
     expected = {**before, milk.best.spin_id: 1, eggs.best.spin_id: 1, bread.best.spin_id: 2}
     assert _cart(shop) == expected
 

@@ -56,9 +56,13 @@ def test_a_typed_list_becomes_a_review_and_add_all_fills_the_cart(app: AppTest) 
     sidebar = _sidebar(at)
     assert other_bread.split(" · ")[0] in sidebar
     assert "Toned Milk" in sidebar
-    # The review stays in the chat (stored with its reply): a reload draws it again.
+    # Added once: the review says so and its Add all is off, also after a reload (the
+    # review and the action that added it are both stored with the chat).
+    (add_all,) = buttons(at, ADD_ALL_LABEL)
+    assert add_all.disabled and "You added this list" in texts(at.caption)
     again = open_page(same_browser(at), "nutricart")
-    assert buttons(again, ADD_ALL_LABEL) and not again.exception
+    (add_all,) = buttons(again, ADD_ALL_LABEL)
+    assert add_all.disabled and not again.exception
 
 
 def test_a_photo_on_the_offline_demo_is_answered_plainly_with_no_basket() -> None:
