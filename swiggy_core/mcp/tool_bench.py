@@ -14,7 +14,7 @@ import re
 import shlex
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
@@ -33,7 +33,7 @@ _OFF: Final = frozenset({"0", "false", "no", "off"})
 TOOL_BENCH_AUDIT_PAGE: Final = "tool bench"
 SWIGGY_TOKEN_PLACEHOLDER: Final = "$SWIGGY_TOKEN"
 SESSION_PLACEHOLDER: Final = "$MCP_SESSION_ID"
-# The protocol revision the copied request names (the SDK's newest when this was written).
+# The protocol revision the copied request names: one every current server accepts.
 PROTOCOL_VERSION: Final = "2025-06-18"
 REFUSED_MESSAGE: Final = (
     "This tool spends money or changes something only you should confirm, so it never runs "
@@ -77,7 +77,7 @@ class BenchRun:
     output: ToolOutput | None = None  # None when it never reached the server
     duration_ms: float = 0.0
     error_code: str | None = None
-    error: str | None = field(default=None)  # why it failed or was refused, for you
+    error: str | None = None  # why it failed or was refused, for you
 
     @property
     def ok(self) -> bool:
@@ -124,23 +124,19 @@ def run_on_bench(
     denial = hooks.before(info)
     if denial is not None:
         hooks.after(denied_outcome(info, denial))
-        return _with(run, error_code=str(denial.code), error=denial.shown)
+        return replace(run, error_code=str(denial.code), error=denial.shown)
     started = time.perf_counter()
     try:
         output = caller.call_tool(server, server.token, name, info.arguments, user=scope.user_id)
     except McpCallError as failure:
         outcome = outcome_of(info, ToolOutput(str(failure), True), started, str(failure.code))
         hooks.after(outcome)
-        return _with(run, duration_ms=outcome.duration_ms, error_code=str(failure.code),
-                     error=failure.message)  # fmt: skip
+        run = replace(run, error_code=str(failure.code), error=failure.message)
+        return replace(run, duration_ms=outcome.duration_ms)
     outcome = outcome_of(info, output, started)
     hooks.after(outcome)  # the audit; what the model would get is not the bench's concern
-    return _with(run, output=output, duration_ms=outcome.duration_ms,
-                 error_code=outcome.error_code)  # fmt: skip
-
-
-def _with(run: BenchRun, **changes: Any) -> BenchRun:
-    return replace(run, **changes)
+    taken = outcome.duration_ms
+    return replace(run, output=output, duration_ms=taken, error_code=outcome.error_code)
 
 
 # -- copying a run -------------------------------------------------------------------------

@@ -152,3 +152,16 @@ def test_a_bad_value_is_refused_with_its_code_and_field(values, field, says) -> 
     assert refused.value.code == ErrorCode.TOOL_FORM_INVALID == "E-1020"
     assert refused.value.field == field
     assert says in refused.value.message and refused.value.message.startswith(field)
+
+
+UNREADABLE = [
+    {"type": "frobnicate"},
+    {"$ref": "#/$defs/Missing"},
+    {"type": "string", "pattern": "("},
+]
+
+
+@pytest.mark.parametrize("prop", UNREADABLE)
+def test_a_schema_the_validator_cannot_read_leaves_the_check_to_the_server(prop) -> None:
+    form = tool_form("odd", {"type": "object", "properties": {"a": prop}})
+    assert arguments_of(form, {"a": '"x"'}) in ({"a": "x"}, {"a": '"x"'})
