@@ -57,6 +57,7 @@ def test_a_tool_runs_from_its_form_and_shows_its_card_and_the_history(app) -> No
     [run] = at.expander
     assert run.label.startswith("✓ #1 · instamart · search_products · ") and " ms" in run.label
     assert "Amul Taaza Toned Milk" in texts(at.markdown)  # the products card
+    assert any('"products"' in str(raw.value) for raw in at.json)  # the raw result, as JSON
     copies = [code.value for code in at.code]
     assert any(c.startswith("# Open a session") and "$SWIGGY_TOKEN" in c for c in copies)
     assert any('"method": "tools/call"' in c for c in copies)
