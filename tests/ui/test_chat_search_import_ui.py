@@ -109,6 +109,8 @@ def test_an_exported_file_is_imported_and_opens_in_its_shop(app):
     user = store_user(at)
     (chat,) = _store().list_chats(user, "food")
     assert chat.title == "Imported: Makhana for movie night"
+    assert _store().tool_calls(user) == []  # importing ran no tool
+    assert _store().approvals_for(chat.id) == []  # and asks for no confirmation
     at.switch_page(SHOP).run()
     assert "Makhana for movie night" in _words(at, "user")
     assert "Roasted makhana" in _words(at, "assistant")
