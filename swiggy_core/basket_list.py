@@ -192,18 +192,17 @@ def _csv_line(row: list[str]) -> WantedLine | None:
 
 
 def _check_size(size: int) -> None:
-    if size > MAX_LIST_BYTES:
-        raise InputError(
-            f"That list is {size:,} bytes; a list can be at most {MAX_LIST_BYTES:,}. "
-            "Split it and send the parts one by one.",
-            code=ErrorCode.LIST_TOO_LONG,
-        )
+    _within(size, MAX_LIST_BYTES, f"That list is {size:,} bytes; a list can be at most "
+            f"{MAX_LIST_BYTES:,}.")  # fmt: skip
 
 
 def _check_lines(count: int) -> None:
-    if count > MAX_LIST_LINES:
+    _within(count, MAX_LIST_LINES, f"That list has {count} lines; a list can have at most "
+            f"{MAX_LIST_LINES}.")  # fmt: skip
+
+
+def _within(amount: int, limit: int, said: str) -> None:
+    if amount > limit:
         raise InputError(
-            f"That list has {count} lines; a list can have at most {MAX_LIST_LINES}. "
-            "Split it and send the parts one by one.",
-            code=ErrorCode.LIST_TOO_LONG,
+            f"{said} Split it and send the parts one by one.", code=ErrorCode.LIST_TOO_LONG
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 RESULT_PART_TYPES: Final = ("text", "image", "search_result", "document")
@@ -29,40 +29,37 @@ _MAGIC: Final = {
 
 def tool_result_problem(body: dict[str, Any]) -> str:
     """The first thing the API would refuse in a tool_result's content ("" when none)."""
-    for position, message in enumerate(body.get("messages") or []):
-        content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, list):
+    for where, _role, block in _blocks(body, "tool_result"):
+        parts = block.get("content")
+        if not isinstance(parts, list):
             continue
-        for index, block in enumerate(content):
-            if not isinstance(block, dict) or block.get("type") != "tool_result":
-                continue
-            parts = block.get("content")
-            if not isinstance(parts, list):
-                continue
-            for number, part in enumerate(parts):
-                where = f"messages.{position}.content.{index}.tool_result.content.{number}"
-                if problem := _part_problem(where, part):
-                    return problem
+        for number, part in enumerate(parts):
+            if problem := _part_problem(f"{where}.tool_result.content.{number}", part):
+                return problem
     return ""
 
 
 def message_image_problem(body: dict[str, Any]) -> str:
     """The first image block of a message the API would refuse ("" when none)."""
+    for where, role, block in _blocks(body, "image"):
+        if role != "user":
+            return f"{where}: Image blocks are only allowed in user messages"
+        if "source" not in block:
+            return f"{where}.image.source: Field required"
+        if problem := _image_problem(f"{where}.image.source", block["source"]):
+            return problem
+    return ""
+
+
+def _blocks(body: dict[str, Any], kind: str) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """Each content block of type `kind` in the messages: (where, its message's role, it)."""
     for position, message in enumerate(body.get("messages") or []):
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             continue
         for index, block in enumerate(content):
-            if not isinstance(block, dict) or block.get("type") != "image":
-                continue
-            where = f"messages.{position}.content.{index}"
-            if message.get("role") != "user":
-                return f"{where}: Image blocks are only allowed in user messages"
-            if "source" not in block:
-                return f"{where}.image.source: Field required"
-            if problem := _image_problem(f"{where}.image.source", block["source"]):
-                return problem
-    return ""
+            if isinstance(block, dict) and block.get("type") == kind:
+                yield f"messages.{position}.content.{index}", message.get("role"), block
 
 
 def tag_problem(where: str, block: Any, expected: Sequence[str]) -> str:
