@@ -96,14 +96,15 @@ def _parts(submitted: object) -> tuple[str, list[UploadedFile]]:
 
 def _attached(vertical: Vertical, typed: str, upload: UploadedFile) -> ChatMessage:
     """A list file read into its lines, or a photo prepared for the model to read."""
-    name = upload.name
-    if name.lower().rsplit(".", 1)[-1] in LIST_FILE_TYPES:
-        wanted, photo, said, source = read_file(name, upload.getvalue()), None, "List from", "file"
+    name, data = upload.name, upload.getvalue()
+    is_list = name.lower().rsplit(".", 1)[-1] in LIST_FILE_TYPES
+    said = f"List from {name}" if is_list else f"Photo: {name}"
+    message = typed_message(f"{typed.strip()}\n\n{said}" if typed.strip() else said)
+    if is_list:
+        shop_list = ShopList(message, read_file(name, data), "file")
     else:
-        wanted, photo, said, source = [], prepare_photo(name, upload.getvalue()), "Photo:", "photo"
-    words = f"{typed.strip()}\n\n{said} {name}" if typed.strip() else f"{said} {name}"
-    message = typed_message(words)
-    _keep_list(vertical, ShopList(message, wanted, source, photo))  # type: ignore[arg-type]
+        shop_list = ShopList(message, [], "photo", prepare_photo(name, data))
+    _keep_list(vertical, shop_list)
     return message
 
 

@@ -83,3 +83,15 @@ def test_a_list_file_too_long_is_refused_with_its_code_and_the_words_kept() -> N
     shown = texts(at.error) + texts(at.warning) + texts(at.markdown) + texts(at.caption)
     assert ErrorCode.LIST_TOO_LONG.value in shown and "at most 40" in shown
     assert "my list" in shown  # kept for Send again
+
+
+def test_a_csv_file_attached_becomes_a_review() -> None:
+    at = open_page(new_app(), "nutricart")
+    csv = b"item,qty\npaneer,2\nbrown bread,1\n"
+    at.chat_input[0].upload("groceries.csv", csv, "text/csv").run()
+    at = _until(at, lambda at: buttons(at, ADD_ALL_LABEL))
+    assert "List from groceries.csv" in texts(at.markdown)
+    picks = [box.label for box in at.selectbox if str(box.key).startswith("basket-")]
+    assert picks == ["paneer", "brown bread"]
+    quantities = [box.value for box in at.number_input if str(box.key).startswith("basket-")]
+    assert quantities == [2, 1]
