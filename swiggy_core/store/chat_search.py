@@ -33,20 +33,26 @@ SNIPPET_WORDS: Final = 14
 # Letters, digits and combining marks make words (as FTS5's unicode61 reads them).
 _WORD_CATEGORIES: Final = frozenset("LNM")
 
+# The best message of each chat is chosen by bm25 first; only the chosen few get a
+# snippet (cutting one out of every matching message would cost far more).
 _SQLITE_HITS: Final = text(f"""
 WITH hits AS (
-  SELECT t.conversation_id, t.seq,
-         snippet({FTS_TABLE}, 0, '', '', '…', {SNIPPET_WORDS}) AS snippet,
-         bm25({FTS_TABLE}) AS rank
+  SELECT t.id, t.conversation_id, t.seq, bm25({FTS_TABLE}) AS rank
   FROM {FTS_TABLE} JOIN message_texts AS t ON t.id = {FTS_TABLE}.rowid
   JOIN conversations AS c ON c.id = t.conversation_id
   WHERE {FTS_TABLE} MATCH :terms AND c.user_id = :user_id
 ), best AS (
   SELECT *, row_number() OVER (PARTITION BY conversation_id ORDER BY rank, seq DESC) AS nth
   FROM hits
+), chosen AS (
+  SELECT id, conversation_id, seq, rank FROM best WHERE nth = 1
+  ORDER BY rank, conversation_id LIMIT :limit
 )
-SELECT conversation_id, seq, snippet, rank FROM best WHERE nth = 1
-ORDER BY rank, conversation_id LIMIT :limit
+SELECT chosen.conversation_id, chosen.seq, chosen.rank,
+       snippet({FTS_TABLE}, 0, '', '', '…', {SNIPPET_WORDS}) AS snippet
+FROM {FTS_TABLE} JOIN chosen ON {FTS_TABLE}.rowid = chosen.id
+WHERE {FTS_TABLE} MATCH :terms
+ORDER BY chosen.rank, chosen.conversation_id
 """)
 _POSTGRES_HITS: Final = text(f"""
 WITH hits AS (
