@@ -11,6 +11,7 @@ from typing import Final
 
 from swiggy_core.basket_records import BasketReview, BasketRow
 from swiggy_core.errors import SwiggyAssistantError
+from swiggy_core.formatting import rupees
 from swiggy_core.models import ChatMessage, ErrorInfo, MessageMeta, TextBlock
 
 BASKET_REVIEW_FOR_MODEL: Final = (
@@ -39,6 +40,20 @@ def failed_message(info: ErrorInfo, turn_id: str) -> ChatMessage:
     the model instead)."""
     meta = MessageMeta(error=info, excluded=True, turn_id=turn_id)
     return ChatMessage(role="assistant", content=[], meta=meta)
+
+
+def review_for_person(review: BasketReview) -> str:
+    """The review as words for you (an exported chat shows this, not the model's text)."""
+    lines = [f"Your list, matched ({len(review.rows)} lines):"]
+    for row in review.rows:
+        wanted = f"- {row.wanted.text}: "
+        if row.best is None:
+            lines.append(f"{wanted}no match in stock")
+            continue
+        price = f" · {rupees(row.best.price)}" if row.best.price is not None else ""
+        pack = f" ({row.best.pack})" if row.best.pack else ""
+        lines.append(f"{wanted}{row.wanted.quantity} × {row.best.name}{pack}{price}")
+    return "\n".join(lines)
 
 
 def _row_for_model(row: BasketRow) -> str:

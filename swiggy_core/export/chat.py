@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from swiggy_core.actions import visible_text
+from swiggy_core.basket_reply import review_for_person
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
 from swiggy_core.export.card_essentials import essentials_of
 from swiggy_core.formatting import clock_label, day_label
@@ -116,6 +117,8 @@ def _assistant(message: ChatMessage, cards: dict[str, ParsedToolResult]) -> Expo
     texts = [
         b.text.strip() for b in message.blocks() if isinstance(b, TextBlock) and b.text.strip()
     ]
+    if message.meta.basket is not None:  # its text is the model's; you saw the review
+        texts = [review_for_person(message.meta.basket)]
     results = [b for b in message.blocks() if isinstance(b, McpToolResultBlock)]
     found = [cards[b.tool_use_id] for b in results if b.tool_use_id in cards]
     # Several cart snapshots in one reply: only the last was shown (as on the page).

@@ -82,3 +82,25 @@ def test_the_review_is_kept_with_its_message_as_typed_records() -> None:
     meta = MessageMeta(basket=review)
     again = MessageMeta.model_validate_json(meta.model_dump_json())
     assert again.basket == review
+
+
+def test_an_exported_chat_shows_the_review_in_your_words_not_the_models() -> None:
+    from datetime import UTC, datetime
+
+    from swiggy_core.actions import typed_message
+    from swiggy_core.basket_reply import BASKET_REVIEW_FOR_MODEL, review_message
+    from swiggy_core.export import build_export, to_markdown
+    from swiggy_core.store.records import ConversationInfo, StoredMessage
+
+    milk, dal = read_list("2 x milk\ndal")
+    review = BasketReview(rows=[basket_row(milk, MILKS), basket_row(dal, [])])
+    when = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
+    info = ConversationInfo("c1", "alice@sandbox", "food", "milk, dal", when, when)
+    chat = [typed_message("2 x milk\ndal"), review_message(review, "turn-1")]
+    stored = [StoredMessage(seq, message, when) for seq, message in enumerate(chat)]
+
+    text = to_markdown(build_export(info, stored, "NutriCart"))
+
+    assert BASKET_REVIEW_FOR_MODEL[:30] not in text
+    assert "- 2 x milk: 2 × Amul Taaza Toned Milk (500 ml) · ₹28" in text
+    assert "- dal: no match in stock" in text
