@@ -140,7 +140,9 @@ class SessionSteps:
         facts = dict(record.result or {})
         if ApprovalView.model_validate(record.view).kind == ACTION_KIND:
             return execute_action(self, record, facts, handle)
-        changed = self._changed(record)
+        # Another order of this shop waiting for its UPI payment (asked in another chat
+        # before it): placing this one too would order the same cart twice once paid.
+        changed = PAYMENT_UNDER_WAY if self._paying() else self._changed(record)
         if changed:
             if not self.move(record, ApprovalStatus.REFUSED, note=changed):
                 return None

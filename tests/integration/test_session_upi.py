@@ -227,3 +227,25 @@ def test_no_other_order_is_asked_for_while_a_payment_waits(emu, shared_db_url, s
     _decide(record, "fail")
     assert session.advance_payment(record.id).status == "failed"
     assert asked_to_place(session, emu).status == "pending"
+
+
+def test_an_order_asked_in_another_chat_is_not_placed_while_a_payment_waits(
+    emu, shared_db_url, shop
+) -> None:
+    """Asked in one chat, then paid by UPI in another (a second tab): confirming the first
+    while that payment waits would order the same cart twice. It is refused, nothing is
+    placed, and the waiting payment is untouched."""
+    store = ChatStore(shared_db_url)
+    first, _clock = _upi_session(store, shop, emu)
+    waiting = asked_to_place(first, emu)
+    second, _clock = _upi_session(store, shop, emu)
+    record = _confirm_by_qr(second, emu)
+    before = shop.orders()
+    emu.brain.enqueue(echo)
+    finish(first.confirm(waiting.id))
+    refused = store.get_approval(waiting.id)
+    assert refused is not None and refused.status == "refused"
+    assert refused.note == PAYMENT_UNDER_WAY
+    assert shop.orders() == before
+    assert _calls(shop, record) == {"checks": 0, "confirms": 0}
+    assert store.get_approval(record.id).status == "awaiting_payment"  # type: ignore[union-attr]
