@@ -17,9 +17,9 @@ from swiggy_core.store import StoreError
 from swiggy_core.store.chat_search import ChatHit
 from swiggy_core.verticals import VERTICALS, Vertical
 from swiggy_ui import state
-from swiggy_ui.home import shop_page
 from swiggy_ui.runtime import Runtime
 from swiggy_ui.safe_text import plain
+from swiggy_ui.shop_links import shop_page_for
 
 SEARCH_HITS: Final = 8
 SNIPPET_CHARS: Final = 140
@@ -82,4 +82,4 @@ def _follow_opened_chat(vertical: Vertical) -> None:
     target = st.session_state.pop(_go_key(), None)
     shop = VERTICALS.get(target) if isinstance(target, str) else None
     if shop is not None and shop.id != vertical.id:
-        st.switch_page(shop_page(shop))
+        st.switch_page(shop_page_for(shop.id))

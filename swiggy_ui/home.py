@@ -8,16 +8,19 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from swiggy_core.verticals import VERTICALS, Vertical
+from swiggy_ui.shop_links import remember_shop_page
 
 
 def shop_page(vertical: Vertical) -> StreamlitPage:
     """The vertical's page, at its slug (/nutricart): navigation and Home's links share it."""
-    return st.Page(
+    page = st.Page(
         partial(_render_shop, vertical.id),
         title=vertical.display_name,
         icon=vertical.icon,
         url_path=vertical.slug,
     )
+    remember_shop_page(vertical.id, page)
+    return page
 
 
 def _render_shop(vertical_id: str) -> None:
