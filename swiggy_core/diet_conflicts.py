@@ -65,6 +65,7 @@ _DIET_WORD: Final[dict[DietName, str]] = {
     "vegan": "vegan",
 }
 _NON_VEG_GROUPS: Final = frozenset({"meat", "egg"})
+_SHOP_MARK: Final = "the shop marks it non-veg"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,14 @@ class DietConflict:
     """One way a card may break the profile, said to the person."""
 
     kind: ConflictKind
-    reason: str  # "Not vegetarian: the shop marks it non-veg", "May contain peanuts: …"
+    label: str  # "Not vegetarian", "May contain peanuts"
+    basis: str  # what it rests on: "the shop marks it non-veg", "the name mentions groundnut"
     certain: bool  # True only for the shop's own veg mark; words are a likely match
+
+    @property
+    def reason(self) -> str:
+        """ "May contain peanuts: the name mentions groundnut"."""
+        return f"{self.label}: {self.basis}"
 
 
 def conflicts(card: Card, profile: DietProfile) -> list[DietConflict]:
@@ -87,13 +94,13 @@ def conflicts(card: Card, profile: DietProfile) -> list[DietConflict]:
         where = _first_match(fields, ALLERGEN_WORDS[allergen])
         if where is not None:
             found_list.append(
-                DietConflict("allergy", f"May contain {allergen}: {_says(*where)}", False)
+                DietConflict("allergy", f"May contain {allergen}", _says(*where), False)
             )
     for dislike in profile.dislikes:
         where = _first_match(fields, (dislike,))
         if where is not None:
-            reason = f"You avoid {dislike}: the {where[0]} mentions it"
-            found_list.append(DietConflict("dislike", reason, False))
+            basis = f"the {where[0]} mentions it"
+            found_list.append(DietConflict("dislike", f"You avoid {dislike}", basis, False))
     return found_list
 
 
@@ -105,15 +112,15 @@ def _diet_conflict(
     if not avoids:
         return None
     if item.is_veg is False and "egg" in avoids:
-        return DietConflict("diet", "Not vegetarian: the shop marks it non-veg", True)
+        return DietConflict("diet", "Not vegetarian", _SHOP_MARK, True)
     if item.is_veg is False and not _first_match(fields, _group_words(("egg",))):
-        return DietConflict("diet", "May have meat: the shop marks it non-veg", True)
+        return DietConflict("diet", "May have meat", _SHOP_MARK, True)
     # The shop's own veg mark outweighs words like "chicken-style" or a section name.
     checked = tuple(g for g in avoids if not (item.is_veg and g in _NON_VEG_GROUPS))
     where = _first_match(fields, _group_words(checked)) if checked else None
     if where is None:
         return None
-    return DietConflict("diet", f"May not be {_DIET_WORD[diet]}: {_says(*where)}", False)
+    return DietConflict("diet", f"May not be {_DIET_WORD[diet]}", _says(*where), False)
 
 
 def _fields(card: Card) -> list[tuple[str, str]]:

@@ -65,15 +65,20 @@ def render_diet_settings(runtime: Runtime) -> None:
 
 
 def _form(current: DietProfile) -> bool:
-    st.selectbox(
+    st.radio(
         "You eat",
         DIETS,
         index=DIETS.index(current.diet),
         format_func=DIET_LABELS.__getitem__,
+        horizontal=True,
         key=_FIELDS["diet"],
     )
     st.multiselect(
-        "Allergies", ALLERGENS, default=list(current.allergies), key=_FIELDS["allergies"]
+        "Allergies",
+        ALLERGENS,
+        default=list(current.allergies),
+        placeholder="None",
+        key=_FIELDS["allergies"],
     )
     st.text_input(
         "Foods you avoid (commas between them)",

@@ -39,15 +39,18 @@ def diet_sorted(result: Result, noun: str) -> Result:
 
 
 def diet_badges(item: Card) -> None:
-    """One badge per way the item may break the profile (the shop's own mark in red)."""
+    """One badge per way the item may break the profile (the shop's own mark in red),
+    each with what it rests on ("The name mentions groundnut.")."""
     profile = active_diet()
     if profile is None:
         return
     for conflict in conflicts(item, profile):
+        # The badge stays short enough for a phone's card; what it rests on goes under it.
         if conflict.certain:
-            st.badge(conflict.reason, icon=":material/no_food:", color="red")
+            st.badge(conflict.label, icon=":material/no_food:", color="red")
         else:
-            st.badge(conflict.reason, icon=":material/no_food:", color="orange")
+            st.badge(conflict.label, icon=":material/no_food:", color="orange")
+        st.caption(conflict.basis[:1].upper() + conflict.basis[1:] + ".")
 
 
 def _summary(flagged: int, moved: int, noun: str) -> str:

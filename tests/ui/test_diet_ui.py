@@ -11,7 +11,7 @@ DIET_CODE = "E-1021"
 
 def _set_diet(at, *, diet: str, allergies: list[str], avoid: str, protein: str):
     at.switch_page("app_pages/connections.py").run()
-    at.selectbox(key="form_diet_name").set_value(diet)
+    at.radio(key="form_diet_name").set_value(diet)
     at.multiselect(key="form_diet_allergies").set_value(allergies)
     at.text_input(key="form_diet_dislikes").set_value(avoid)
     at.text_input(key="form_diet_protein").set_value(protein)
@@ -34,7 +34,7 @@ def test_the_diet_is_saved_on_connections_and_a_bad_goal_is_refused_with_its_cod
     at.switch_page("nutricart").run()
     at.switch_page("app_pages/connections.py").run()
     assert at.text_input(key="form_diet_dislikes").value == "karela"
-    assert at.selectbox(key="form_diet_name").value == "vegetarian"
+    assert at.radio(key="form_diet_name").value == "vegetarian"
 
 
 def test_a_feedme_menu_puts_what_breaks_the_diet_last_and_flags_it(app):
@@ -44,7 +44,8 @@ def test_a_feedme_menu_puts_what_breaks_the_diet_last_and_flags_it(app):
     at.chat_input[0].set_value("I want a biryani").run()
     click(at, "Menu")
     page = texts(at.markdown)
-    assert "Not vegetarian: the shop marks it non-veg" in page  # the badge on a dish
+    assert "Not vegetarian]" in page  # the badge on a dish, with what it rests on
+    assert "The shop marks it non-veg." in texts(at.caption)
     assert "may not suit your diet: moved to the end and flagged." in texts(at.caption)
     assert "may not suit your diet are last, flagged." in page  # the planner's reply
     # Every dish is still there: the first cards are vegetarian, the flagged ones follow.
