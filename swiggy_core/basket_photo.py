@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from PIL import Image, UnidentifiedImageError
 
 from swiggy_core.errors import ErrorCode, InputError
+from swiggy_core.models import Usage
 
 if TYPE_CHECKING:  # the SDK loads with the client a photo asks for
     import anthropic
@@ -76,12 +77,28 @@ def prepare_photo(name: str, data: bytes) -> Photo:
     return Photo(name, "image/jpeg", base64.b64encode(out.getvalue()).decode())
 
 
-def transcribe(client: anthropic.Anthropic, model: str, photo: Photo) -> str:
+@dataclass(frozen=True)
+class Transcript:
+    """What the model read in a photo, and the tokens it took."""
+
+    text: str
+    usage: Usage
+
+
+def transcribe(client: anthropic.Anthropic, model: str, photo: Photo) -> Transcript:
     """The model's reading of the photo (raises the SDK's errors)."""
     content = [photo.block(), {"type": "text", "text": PHOTO_LIST_FOR_MODEL}]
     messages: list[Any] = [{"role": "user", "content": content}]
     reply = client.messages.create(model=model, max_tokens=PHOTO_REPLY_TOKENS, messages=messages)
-    return "".join(getattr(block, "text", "") for block in reply.content)
+    text = "".join(getattr(block, "text", "") for block in reply.content)
+    used = reply.usage
+    usage = Usage(
+        input_tokens=used.input_tokens or 0,
+        output_tokens=used.output_tokens or 0,
+        cache_creation_input_tokens=used.cache_creation_input_tokens or 0,
+        cache_read_input_tokens=used.cache_read_input_tokens or 0,
+    )
+    return Transcript(text, usage)
 
 
 def listed_items(reply: str) -> str | None:

@@ -13,7 +13,7 @@ from swiggy_core.basket_reads import review_list
 from swiggy_core.basket_records import ListSource
 from swiggy_core.basket_reply import error_of, failed_message, review_message
 from swiggy_core.errors import SwiggyAssistantError
-from swiggy_core.models import ChatMessage, MessageMeta, TextBlock
+from swiggy_core.models import ChatMessage, MessageMeta, TextBlock, Usage
 from swiggy_core.saved_addresses import Reader, default_address, saved_addresses
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.verticals import Vertical
@@ -58,21 +58,33 @@ def photo_answer(
         from swiggy_core.engine.errors import classify_api_error  # with the SDK
 
         try:
-            reply = transcribe(client(), model, photo)
+            read = transcribe(client(), model, photo)
         except Exception as error:  # the SDK's errors, coded as a model turn's are
             info = classify_api_error(error)
             return failed_message(info.model_copy(update={"retryable": True}), turn.id)
-        items = listed_items(reply)
-        if items is None:
-            meta = MessageMeta(turn_id=turn.id)
-            return ChatMessage(role="assistant", content=[TextBlock(text=reply)], meta=meta)
-        try:
-            wanted = read_list(items)
-        except SwiggyAssistantError as error:
-            return failed_message(error_of(error), turn.id)
-        return lines(wanted)(turn)
+        turn.usage = turn.usage + read.usage  # the session's token totals count it
+        return _with_usage(_answer_lines(read.text, turn, lines), read.usage)
 
     return answer
+
+
+def _answer_lines(
+    reply: str, turn: TurnHandle, lines: Callable[[list[WantedLine]], Answer]
+) -> ChatMessage:
+    """The reply's "- " lines answered as a list; without any, the reply as written."""
+    items = listed_items(reply)
+    if items is None:
+        meta = MessageMeta(turn_id=turn.id)
+        return ChatMessage(role="assistant", content=[TextBlock(text=reply)], meta=meta)
+    try:
+        wanted = read_list(items)
+    except SwiggyAssistantError as error:
+        return failed_message(error_of(error), turn.id)
+    return lines(wanted)(turn)
+
+
+def _with_usage(message: ChatMessage, usage: Usage) -> ChatMessage:
+    return message.model_copy(update={"meta": message.meta.model_copy(update={"usage": usage})})
 
 
 def _first_address(read: Reader) -> str:

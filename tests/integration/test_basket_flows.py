@@ -158,6 +158,8 @@ def test_a_photo_goes_as_an_image_block_and_its_lines_become_a_review(
     assert max(sent.size) == LONG_EDGE_PX
     assert ask["type"] == "text" and '"- "' in ask["text"]
     review = _stored_review(session)
+    usage = session.history()[-1].meta.usage  # the photo's reading counts in your tokens
+    assert usage is not None and usage.input_tokens > 0 and usage.output_tokens > 0
     assert review.source == "photo"
     assert [(row.wanted.name, row.wanted.quantity) for row in review.rows] == [
         ("milk", 1),
