@@ -27,15 +27,15 @@ class ErrorCode(StrEnum):
     EMPTY_MESSAGE = "E-1003"
     MESSAGE_TOO_LONG = "E-1004"
     BASE_URL_NEEDS_KEY = "E-1005"
-    IMPORT_TOO_LARGE = "E-1061"  # a chat file over the size or message limit (nothing kept)
-    IMPORT_INVALID = "E-1062"  # a chat file that is not an exported chat (nothing kept)
-    IMPORT_UNKNOWN_SHOP = "E-1063"  # a chat file from a shop this app does not have
+    TOOL_FORM_INVALID = "E-1020"  # a tool bench form value that does not fit the tool's schema
+    DIET_PROFILE_INVALID = "E-1021"  # a diet profile outside its limits (nothing is saved)
     LIST_TOO_LONG = "E-1031"  # a shopping list (typed or a file) over its line or byte limit
     LIST_UNREADABLE = "E-1032"  # a list file that is not text
     PHOTO_UNREADABLE = "E-1033"  # a photo that is not an image, or too big to send
     LIST_UNMATCHED = "E-1034"  # lines of a shopping list with nothing in stock to match
-    TOOL_FORM_INVALID = "E-1020"  # a tool bench form value that does not fit the tool's schema
-    DIET_PROFILE_INVALID = "E-1021"  # a diet profile outside its limits (nothing is saved)
+    IMPORT_TOO_LARGE = "E-1061"  # a chat file over the size or message limit (nothing kept)
+    IMPORT_INVALID = "E-1062"  # a chat file that is not an exported chat (nothing kept)
+    IMPORT_UNKNOWN_SHOP = "E-1063"  # a chat file from a shop this app does not have
     # E-11xx: approvals (the person's confirmation of a spending action)
     APPROVAL_NOT_PENDING = "E-1101"
     APPROVAL_EXPIRED = "E-1102"

@@ -106,8 +106,7 @@ def test_an_exported_chat_comes_back_as_a_new_chat_of_yours(store):
         ("user", "Two of those"),
         (
             "assistant",
-            "Done: two in your cart.\n\n"
-            "From the file: Cart: 2 × Amul Taaza 1 L ₹148; to pay ₹148.",
+            "Done: two in your cart.\n\nFrom the file: Cart: 2 × Amul Taaza 1 L ₹148; to pay ₹148.",
         ),
     ]
     assert imported.cards_left_out == 0
