@@ -11,6 +11,7 @@ from swiggy_core.constants import (
     BETA_MCP_CLIENT,
     BETAS,
     CACHE_WINDOW_STEP_MESSAGES,
+    CACHE_WINDOW_TRUNCATED_MESSAGES,
     CONTEXT_CLEAR_AT_LEAST_TOKENS,
     CONTEXT_EDIT_TYPE,
     CONTEXT_KEEP_TOOL_USES,
@@ -123,8 +124,9 @@ def prepare_messages(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
 
     The window opens at a multiple of CACHE_WINDOW_STEP_MESSAGES, so between its steps each
     request only appends to the previous one (a cached prefix). Once the history no longer
-    fits, the tool results in the window's oldest step are truncated: that changes only when
-    the window steps, when the whole cached history is written again anyway.
+    fits, the tool results in the window's oldest CACHE_WINDOW_TRUNCATED_MESSAGES are
+    truncated: that changes only when the window steps, when the whole cached history is
+    written again anyway.
     """
     # The partial reply of a failed turn stays on screen but is not sent again.
     sendable = sanitize_messages([message for message in messages if not message.meta.excluded])
@@ -139,7 +141,7 @@ def prepare_messages(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         window = trimmed
     if anchor <= 0:
         return window  # nothing cut yet: the whole history fits, untruncated
-    truncated = anchor + CACHE_WINDOW_STEP_MESSAGES - (len(sendable) - len(window))
+    truncated = CACHE_WINDOW_TRUNCATED_MESSAGES - (len(sendable) - len(window) - anchor)
     if truncated <= 0:
         return window
     return truncate_history(window, keep_last=max(len(window) - truncated, 0))

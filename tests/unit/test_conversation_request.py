@@ -13,6 +13,8 @@ from swiggy_core.constants import (
     APPROVAL_TOOL_NAME,
     BETA_MCP_CLIENT,
     BETAS,
+    CACHE_WINDOW_STEP_MESSAGES,
+    CACHE_WINDOW_TRUNCATED_MESSAGES,
     CONTEXT_CLEAR_AT_LEAST_TOKENS,
     CONTEXT_EDIT_TYPE,
     CONTEXT_KEEP_TOOL_USES,
@@ -220,17 +222,19 @@ def test_history_is_capped_and_starts_with_a_user_message():
 def test_cut_through_a_client_tool_pair_never_sends_an_orphan_result(ends_with_assistant):
     use = ChatMessage(role="assistant", content=[ToolUseBlock(id="t1", name="search", input={})])
     result = ChatMessage(role="user", content=[ToolResultBlock(tool_use_id="t1", content="{}")])
-    opening = [_user("p0"), _assistant("q0"), _user("p1"), _assistant("q1"), _user("p2")]
-    # A greeting shifts the pair by one, so the window (opening at message 8) cuts it
-    # at `use` or, one message later, at `result`.
+    step = CACHE_WINDOW_STEP_MESSAGES
+    opening = [*(m for i in range((step - 2) // 2) for m in (_user(f"p{i}"), _assistant(f"q{i}")))]
+    # A greeting shifts the pair by one, so the window (opening at one step) cuts it at
+    # `use` or, one message later, at `result`.
     greeting = [] if ends_with_assistant else [_assistant("Welcome!")]
-    history = [*greeting, *opening, _assistant("q2"), _user("go"), use, result, _assistant("found")]
-    for n in range(7):
+    history = [*greeting, *opening, _user("go"), use, result, _assistant("found")]
+    # Enough after it for the history to outgrow the window by at most one step.
+    for n in range((MAX_CONTEXT_MESSAGES - step - 4) // 2 + 1):
         history += [_user(f"u{n}"), _assistant(f"a{n}")]
     history.append(_user("latest"))
     if ends_with_assistant:  # e.g. a pause_turn to continue: the window opens on `result`
         history.append(_assistant("partial"))
-    assert history[8] is (result if ends_with_assistant else use)
+    assert history[step] is (result if ends_with_assistant else use)
     sent = _params(messages=history)["messages"]
     assert _said(sent[0]) == {"role": "user", "content": "u0"}
     wire = json.dumps(sent)
@@ -252,10 +256,13 @@ def test_old_tool_results_are_truncated_once_the_window_steps_and_recent_ones_ke
             TextBlock(text="Here you go"),
         ],
     )
-    opening = [_user("a"), _assistant("b")] * 4  # cut when the window steps past them
-    tail = [_user("x"), _assistant("y")] * 10 + [_user("z")]
+    step = CACHE_WINDOW_STEP_MESSAGES
+    opening = [_user("a"), _assistant("b")] * (step // 2)  # cut when the window steps
+    # Enough after it for the history to outgrow the window by at most one step.
+    tail = [_user("x"), _assistant("y")] * ((MAX_CONTEXT_MESSAGES - step - 3) // 2 + 1)
+    tail.append(_user("z"))
     sent = _params(messages=[*opening, _user("find"), old_turn, *tail])["messages"]
-    assert _said(sent[0]) == {"role": "user", "content": "find"}  # 31 messages: opens at 8
+    assert _said(sent[0]) == {"role": "user", "content": "find"}  # the window opens at a step
     old_result = sent[1]["content"][1]["content"]
     assert len(old_result) < len(big)
     assert "data" in json.loads(old_result)  # still JSON, with a note of what was cut
@@ -263,6 +270,34 @@ def test_old_tool_results_are_truncated_once_the_window_steps_and_recent_ones_ke
     recent = _params(messages=[_user("find"), old_turn, *tail[:-1], _user("z")])["messages"]
     assert recent[1]["content"][1]["content"] == big
     assert old_turn.content[1].content == big  # the stored history is untouched
+
+
+def test_after_a_step_only_the_oldest_messages_lose_their_results():
+    """However far the window steps, every tool result after its oldest
+    CACHE_WINDOW_TRUNCATED_MESSAGES messages is sent whole, as before it grew."""
+    big = json.dumps({"data": {"products": [{"name": f"p{i}", "d": "x" * 300} for i in range(60)]}})
+
+    def searched(turn: int) -> ChatMessage:
+        return ChatMessage(
+            role="assistant",
+            content=[
+                McpToolUseBlock(id=f"m{turn}", name="search_products", server_name="s", input={}),
+                McpToolResultBlock(tool_use_id=f"m{turn}", content=big),
+                TextBlock(text="Here you go"),
+            ],
+        )
+
+    history = [m for turn in range(MAX_CONTEXT_MESSAGES // 2) for m in (_user("f"), searched(turn))]
+    sent = _params(messages=[*history, _user("latest")])["messages"]  # just past a step
+    results = [
+        (index, block["content"])
+        for index, message in enumerate(sent)
+        for block in (message["content"] if isinstance(message["content"], list) else [])
+        if block.get("type") == "mcp_tool_result"
+    ]
+    assert any(index < CACHE_WINDOW_TRUNCATED_MESSAGES for index, _ in results)
+    for index, content in results:
+        assert (content == big) == (index >= CACHE_WINDOW_TRUNCATED_MESSAGES), index
 
 
 def test_mcp_servers_toolset_and_approval_tool_only_with_a_token():
