@@ -1,8 +1,9 @@
 """Import a chat you exported as JSON: an uploader and one button, on the Activity page.
 
 The file is read only when you press "Import this chat"; a file that cannot be imported
-is refused with its code and nothing is kept. The new chat holds only the words (nothing
-in the file runs or waits for a confirmation) and opens on its shop's page from the link.
+is refused with its code and nothing is kept. The new chat holds the words and, from the
+stored results in the file, its searches and menus as cards (nothing in the file runs or
+waits for a confirmation); it opens on its shop's page from the link.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class ImportOutcome:
     vertical_id: str | None = None
     title: str = ""
     left_out: int = 0
+    tools_left_out: int = 0
     error: str = ""
     code: str = ""
 
@@ -39,8 +41,10 @@ class ImportOutcome:
 def render_chat_import(runtime: Runtime) -> None:
     st.subheader("Import a chat")
     st.caption(
-        "Bring back a chat you saved as JSON from this app. Only its words come back, as a "
-        "new chat of yours: nothing in the file is run, ordered or confirmed."
+        "Bring back a chat you saved as JSON from this app, as a new chat of yours: its "
+        "words, and its searches and menus as cards read afresh from the results saved in "
+        "the file. Carts, orders and bookings come back as words only: nothing in the file "
+        "is run, ordered or confirmed."
     )
     upload = st.file_uploader("Chat file (JSON)", type=["json"], key=UPLOAD_KEY)
     st.button(
@@ -73,6 +77,11 @@ def _show(outcome: ImportOutcome) -> None:
     )
     if outcome.left_out:
         st.caption(f"{outcome.left_out} card(s) in the file could not be read and were left out.")
+    if outcome.tools_left_out:
+        st.caption(
+            f"{outcome.tools_left_out} tool result(s) in the file are not from "
+            f"{shop.display_name}'s tools and were left out."
+        )
     st.page_link(shop_page(shop), label=f"Open it in {shop.display_name}", icon=":material/chat:")
 
 
@@ -87,7 +96,12 @@ def _import(runtime: Runtime) -> None:
         outcome = _refusal(error)
     else:
         state.vertical_chat(imported.vertical_id).conversation_id = imported.conversation_id
-        outcome = ImportOutcome(imported.vertical_id, imported.title, imported.cards_left_out)
+        outcome = ImportOutcome(
+            imported.vertical_id,
+            imported.title,
+            imported.cards_left_out,
+            imported.tools_left_out,
+        )
     st.session_state[_outcome_key()] = outcome
 
 

@@ -1,8 +1,10 @@
 """A conversation as the person saw it, for download: Markdown to read, JSON to keep.
 
 Only what was on the page goes out: the words typed or pressed, the replies, and each card's
-essentials (names, quantities, prices, bills, order and booking ids). Tool inputs, raw tool
-output, internal ids, tokens and usage never do.
+essentials (names, quantities, prices, bills, order and booking ids). The JSON also keeps
+the stored tool results the cards came from (tool, input, result text; credential-like
+values redacted), so an import can re-parse them; the Markdown never does. Internal ids,
+tokens and usage go in neither.
 
 The Markdown is opened in other viewers, so every text from the model, a tool or the
 person goes through `safe_markdown`: no raw HTML, no images (each reads "[image: alt]"),

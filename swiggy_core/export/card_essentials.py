@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from swiggy_core.formatting import date_time_label, day_label, time_label
@@ -57,6 +58,12 @@ def essentials_of(card: ParsedToolResult) -> dict[str, Any] | None:
         items = [_compact(label=a.label, address=a.address) for a in card.items]
         return {"type": "addresses", "items": items}
     return _outcome(card)
+
+
+def last_cart_only(cards: Sequence[ParsedToolResult]) -> list[ParsedToolResult]:
+    """The cards of one reply as the page shows them: of several carts, only the last."""
+    last_cart = max((i for i, card in enumerate(cards) if card.type == "cart"), default=-1)
+    return [card for i, card in enumerate(cards) if card.type != "cart" or i == last_cart]
 
 
 def _cart(card: CartResult) -> dict[str, Any]:

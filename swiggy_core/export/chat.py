@@ -1,4 +1,5 @@
-"""A stored conversation as the person saw it: messages, their times and cards, as JSON."""
+"""A stored conversation as the person saw it, as JSON: messages, their times and cards,
+and the stored tool results each reply's cards came from (so an import re-parses them)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any, Final
 from swiggy_core.actions import visible_text
 from swiggy_core.basket_reply import review_for_person
 from swiggy_core.constants import APPROVAL_TOOL_NAME, SWIGGY_TZ
-from swiggy_core.export.card_essentials import essentials_of
+from swiggy_core.export.card_essentials import essentials_of, last_cart_only
+from swiggy_core.export.file_results import exported_results
 from swiggy_core.formatting import clock_label, day_label
 from swiggy_core.models import (
     ChatMessage,
@@ -27,7 +29,9 @@ from swiggy_core.parsers import (
 )
 from swiggy_core.store.records import ConversationInfo, StoredMessage
 
-EXPORT_FORMAT: Final = "swiggy-assistant-chat/1"
+EXPORT_FORMAT: Final = "swiggy-assistant-chat/2"
+# The first format: words and card essentials only, no stored results (still imported).
+WORDS_ONLY_FORMAT: Final = "swiggy-assistant-chat/1"
 # The same words asked again for a fresh reply read as that, not as a second message.
 REGENERATED_NOTE: Final = "(Asked again for a fresh reply.)"
 _SLUG_RE: Final = re.compile(r"[^a-z0-9]+")
@@ -41,6 +45,8 @@ class ExportedMessage:
     # When it was stored ("Mon 23 Nov, 8:05 PM"); None for chats older than message times.
     time: str | None = None
     cards: list[dict[str, Any]] = field(default_factory=list)
+    # The stored MCP results the cards came from: {"tool", "input", "result", "is_error"}.
+    results: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,16 +126,18 @@ def _assistant(message: ChatMessage, cards: dict[str, ParsedToolResult]) -> Expo
     if message.meta.basket is not None:  # its text is the model's; you saw the review
         texts = [review_for_person(message.meta.basket)]
     results = [b for b in message.blocks() if isinstance(b, McpToolResultBlock)]
-    found = [cards[b.tool_use_id] for b in results if b.tool_use_id in cards]
-    # Several cart snapshots in one reply: only the last was shown (as on the page).
-    last_cart = max((i for i, card in enumerate(found) if card.type == "cart"), default=-1)
-    shown = [c for i, c in enumerate(found) if c.type != "cart" or i == last_cart]
+    shown = last_cart_only([cards[b.tool_use_id] for b in results if b.tool_use_id in cards])
     if message.meta.error is not None:
         texts.append(f"(Problem {message.meta.error.code}: {message.meta.error.message})")
     if message.meta.stopped:
         texts.append("(Stopped: the rest of this reply was not fetched.)")
     essentials = [essentials_of(card) for card in shown]
-    return ExportedMessage("assistant", "\n\n".join(texts), cards=[c for c in essentials if c])
+    return ExportedMessage(
+        "assistant",
+        "\n\n".join(texts),
+        cards=[c for c in essentials if c],
+        results=exported_results(message),
+    )
 
 
 def _cards(messages: Sequence[ChatMessage], vertical_id: str) -> dict[str, ParsedToolResult]:

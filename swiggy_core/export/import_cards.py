@@ -1,10 +1,11 @@
 """The cards of an imported chat file, read as typed records and told back as plain words.
 
 A chat file's cards are what another copy of the app says it showed: they are not this
-person's Swiggy data and no tool result stands behind them (the export keeps none). So a
-card is read field by field into a small typed record (unknown card kinds, extra fields
-and wrong types are left out), and shown only as a line of text beginning "From the
-file": never as a live card with buttons, an order, a booking or a cart of this account.
+person's Swiggy data. So a card is read field by field into a small typed record (unknown
+card kinds, extra fields and wrong types are left out), and shown only as a line of text
+beginning "From the file": never as a live card with buttons, an order, a booking or a
+cart of this account. (Only a search or a menu comes back as a real card, and only
+re-parsed from the stored result the file carries: file_results.py.)
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from chat_files import cards_of, exported, payload, stored_reply
 from sqlalchemy import func, select
 from storehelpers import said
 
@@ -18,47 +19,27 @@ from swiggy_core.export.chat_import import (
     ChatImportError,
     import_chat,
 )
-from swiggy_core.models import ChatMessage, McpToolUseBlock, block_from_dict
-from swiggy_core.parsers import CartLine, CartResult, ProductItem, ProductsResult
+from swiggy_core.models import McpToolUseBlock
 from swiggy_core.store import ApprovalStatus, ChatStore
 from swiggy_core.store.schema import approvals, tool_calls
 
 
-def _card_reply(tool_id: str, name: str, card: Any, words: str) -> ChatMessage:
-    blocks = [
-        block_from_dict(
-            {
-                "type": "mcp_tool_use",
-                "id": tool_id,
-                "name": name,
-                "server_name": "swiggy-instamart",
-                "input": {"address_id": "addr-secret"},
-            }
-        ),
-        block_from_dict({"type": "mcp_tool_result", "tool_use_id": tool_id, "content": "raw"}),
-        block_from_dict({"type": "text", "text": words}),
-    ]
-    return ChatMessage(role="assistant", content=blocks, meta={"cards": {tool_id: card}})
-
-
 def _exported(store: ChatStore, user_id: str = "alice") -> bytes:
     chat = store.create_conversation(user_id, "food")
-    products = ProductsResult(
-        items=[ProductItem(name="Amul Taaza 1 L", quantity_description="1 l", price=74.0)]
+    search, cart = (
+        payload("sandbox_instamart_search_products"),
+        payload("sandbox_instamart_update_cart"),
     )
-    cart = CartResult(items=[CartLine(name="Amul Taaza 1 L", quantity=2, line_total=148.0)])
-    cart = cart.model_copy(update={"to_pay": 148.0})
     store.append_messages(
         chat,
         [
             said("Milk for the week"),
-            _card_reply("t1", "search_products", products, "Here is Amul Taaza."),
+            stored_reply("t1", "food", search, "Here is Amul Taaza."),
             said("Two of those"),
-            _card_reply("t2", "update_cart", cart, "Done: two in your cart."),
+            stored_reply("t2", "food", cart, "Done: two in your cart."),
         ],
     )
-    (info,) = store.list_chats(user_id, "food")
-    return to_json(build_export(info, store.load_since(chat), "NutriCart")).encode()
+    return exported(store, user_id, "food", chat)
 
 
 def _texts(store: ChatStore, conversation_id: str) -> list[tuple[str, str]]:
@@ -99,15 +80,16 @@ def test_an_exported_chat_comes_back_as_a_new_chat_of_yours(store):
     assert (listed.id, listed.title) == (imported.conversation_id, imported.title)
     assert _texts(store, imported.conversation_id) == [
         ("user", "Milk for the week"),
-        (
-            "assistant",
-            "Here is Amul Taaza.\n\nFrom the file: Products shown: Amul Taaza 1 L ₹74.",
-        ),
+        ("assistant", "Here is Amul Taaza."),  # and the search as its card
         ("user", "Two of those"),
         (
             "assistant",
-            "Done: two in your cart.\n\nFrom the file: Cart: 2 × Amul Taaza 1 L ₹148; to pay ₹148.",
+            "Done: two in your cart.\n\nFrom the file: Cart: 2 × Amul Taaza Toned Milk ₹54; "
+            "to pay ₹113.",
         ),
+    ]
+    assert [card.type for card in cards_of(store.load_messages(imported.conversation_id))] == [
+        "products"
     ]
     assert imported.cards_left_out == 0
     # Exported again and imported again, the chat reads the same: a fixed point.
@@ -118,6 +100,9 @@ def test_an_exported_chat_comes_back_as_a_new_chat_of_yours(store):
     second = import_chat(store, "alice", again.encode())
     assert second.title == imported.title  # not "Imported: Imported: ..."
     assert _texts(store, second.conversation_id) == _texts(store, imported.conversation_id)
+    assert cards_of(store.load_messages(second.conversation_id)) == cards_of(
+        store.load_messages(imported.conversation_id)
+    )
     found = {hit.chat.id for hit in store.search_chats("alice", "taaza")}
     assert found == {second.conversation_id, imported.conversation_id}
 

@@ -3,16 +3,21 @@ Activity page imports an exported chat file as a new chat, refusing a bad one wi
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
+from typing import Any
 
 from uihelpers import buttons, click, open_page, store_user, texts
 
 from swiggy_core.export import build_export, to_json
-from swiggy_core.models import ChatMessage
+from swiggy_core.models import ChatMessage, McpToolResultBlock, McpToolUseBlock, TextBlock
 from swiggy_core.store import ChatStore
+from swiggy_ui.cart_panel import EMPTY_TEXT
 
 SHOP = "nutricart"
 ACTIVITY = "app_pages/activity.py"
+PAYLOADS = Path(__file__).parents[1] / "fixtures" / "payloads"
 
 
 def _store() -> ChatStore:
@@ -78,14 +83,28 @@ def test_search_with_no_match_says_so(app):
     assert "None of your chats has those words." in texts(at.sidebar.caption)
 
 
+def _call(tool_id: str, name: str) -> list[Any]:
+    """A stored MCP call of the old device: its use and its result, as recorded."""
+    call = json.loads((PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
+    use = McpToolUseBlock(
+        id=tool_id, name=call["tool"], server_name="swiggy-instamart", input=call["input"]
+    )
+    return [use, McpToolResultBlock(tool_use_id=tool_id, content=json.dumps(call["result"]))]
+
+
 def _exported_file() -> bytes:
     store = _store()
     chat = store.create_conversation("old-device@sandbox", "food")
+    reply = [
+        *_call("t1", "sandbox_instamart_search_products"),
+        *_call("t2", "sandbox_instamart_update_cart"),
+        TextBlock(text="Roasted makhana, peri peri, 80 g."),
+    ]
     store.append_messages(
         chat,
         [
             ChatMessage(role="user", content="Makhana for movie night"),
-            ChatMessage(role="assistant", content="Roasted makhana, peri peri, 80 g."),
+            ChatMessage(role="assistant", content=reply),
         ],
     )
     (info,) = store.list_chats("old-device@sandbox", "food")
@@ -114,3 +133,18 @@ def test_an_exported_file_is_imported_and_opens_in_its_shop(app):
     at.switch_page(SHOP).run()
     assert "Makhana for movie night" in _words(at, "user")
     assert "Roasted makhana" in _words(at, "assistant")
+    # The search is a real card again; the cart comes back as words, never as your cart.
+    assert "Amul Taaza Toned Milk" in _words(at, "assistant")
+    assert "From the file: Cart: 2 × Amul Taaza Toned Milk" in _words(at, "assistant")
+    assert EMPTY_TEXT in texts(at.sidebar.caption)
+    assert _cart_calls(user) == []  # (the page itself only reads your open orders)
+    # Its Add buttons act as in any old chat: a turn of yours, on your press.
+    buttons(at, "Add")[0].click().run()
+    assert not at.exception
+    assert "Add 1 × " in _words(at, "user")
+    assert _cart_calls(user)
+    assert EMPTY_TEXT not in texts(at.sidebar.caption)  # your cart, from your own press
+
+
+def _cart_calls(user: str) -> list[str]:
+    return [call.tool for call in _store().tool_calls(user) if "cart" in call.tool]

@@ -1,4 +1,5 @@
-"""Exporting a chat: what the person saw, as Markdown and JSON, and nothing else."""
+"""Exporting a chat: what the person saw, as Markdown and JSON (which also keeps the stored
+tool results its cards came from), and nothing else."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ STARTED = datetime(2026, 11, 23, 14, 35, tzinfo=UTC)  # 8:05 PM in India
 UPDATED = datetime(2026, 11, 23, 15, 0, tzinfo=UTC)
 SECRET_ADDRESS_ID = "addr-9f1c2e"
 RAW_MARKER = "RAW-TOOL-OUTPUT-XYZ"
+APPROVAL_ANSWER = "APPROVAL-ANSWER-XYZ"
 
 
 def _info() -> ConversationInfo:
@@ -76,7 +78,9 @@ def _messages() -> list[ChatMessage]:
             "meta": two_carts.meta.model_copy(update={"cards": {"t2": stale_cart, "t3": cart}}),
         }
     )
-    answer = block_from_dict({"type": "tool_result", "tool_use_id": "a1", "content": RAW_MARKER})
+    answer = block_from_dict(
+        {"type": "tool_result", "tool_use_id": "a1", "content": APPROVAL_ANSWER}
+    )
     placed = OrderPlacedResult(order_id="ORD-42", amount=178.0, payment_method="Cash")
     outcome = ChatMessage(
         role="user", content=[answer], meta={"approval_id": "ap1", "cards": {"a1": placed}}
@@ -122,15 +126,39 @@ def test_json_has_roles_texts_and_card_essentials_only():
 
 
 def test_nothing_beyond_the_page_leaves():
-    for text in (
-        to_json(build_export(_info(), _chat(), "NutriCart")),
-        to_markdown(build_export(_info(), _chat(), "NutriCart")),
-    ):
-        assert SECRET_ADDRESS_ID not in text
-        assert RAW_MARKER not in text
-        assert "search_products" not in text
+    markdown = to_markdown(build_export(_info(), _chat(), "NutriCart"))
+    for text in (to_json(build_export(_info(), _chat(), "NutriCart")), markdown):
+        assert APPROVAL_ANSWER not in text  # the approval tool's answer is never kept
         assert "1234567" not in text
         assert "alice" not in text
+    assert SECRET_ADDRESS_ID not in markdown
+    assert RAW_MARKER not in markdown
+    assert "search_products" not in markdown
+
+
+def test_json_keeps_each_replys_stored_results_for_an_import():
+    data = json.loads(to_json(build_export(_info(), _chat(), "NutriCart")))
+    assert data["format"] == "swiggy-assistant-chat/2"
+    found = {"tool": "search_products", "input": {"address_id": SECRET_ADDRESS_ID}}
+    assert data["messages"][1]["results"] == [{**found, "result": RAW_MARKER, "is_error": False}]
+    assert [r["tool"] for r in data["messages"][2]["results"]] == ["get_cart", "update_cart"]
+    assert [m["results"] for m in data["messages"][3:]] == [[], []]  # the outcome, "Sorry."
+
+
+def test_json_results_keep_no_credentials():
+    reply = _tool_reply("t1", "search_products", ProductsResult())
+    use, result = reply.blocks()
+    reply = reply.model_copy(
+        update={
+            "content": [
+                use.model_copy(update={"input": {"query": "milk", "access_token": "tok-123"}}),
+                result.model_copy(update={"content": "Authorization: Bearer abc.def"}),
+            ]
+        }
+    )
+    text = to_json(build_export(_info(), _stored([reply]), "NutriCart"))
+    assert "tok-123" not in text and "abc.def" not in text
+    assert '"query": "milk"' in text
 
 
 def test_markdown_reads_like_the_chat():
