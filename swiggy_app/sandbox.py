@@ -12,6 +12,8 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
+from swiggy_core.faultpoints import delay_point
+
 if TYPE_CHECKING:
     from swiggy_sandbox.runtime import SandboxServices
     from swiggy_sandbox.servers.summary import ResultForm
@@ -114,6 +116,7 @@ class SandboxStart:
 
     def _start(self) -> None:
         try:
+            delay_point("sandbox.start")  # tests only: a start that is slow every time
             started = start_sandbox(self._result_form, self._database_url)
         except BaseException as error:  # handed to the waiters, who show it
             with self._lock:

@@ -26,3 +26,21 @@ def pause_point(name: str) -> None:
     logger.warning("paused at fault point %s until the process is killed", name)
     while True:
         time.sleep(_NAP_SECONDS)
+
+
+FAULT_DELAY_ENV: Final = "SWIGGY_FAULT_DELAY"
+
+
+def delay_point(name: str) -> None:
+    """Wait here for as long as `SWIGGY_FAULT_DELAY` gives this point ("sandbox.start=10"),
+    so a test sees a slow step every time however fast the machine is. Unset: no wait."""
+    for part in os.environ.get(FAULT_DELAY_ENV, "").split(","):
+        point, _, seconds = part.partition("=")
+        if point.strip() == name:
+            try:
+                wait = float(seconds)
+            except ValueError:
+                return
+            logger.warning("delayed at fault point %s for %.1f s", name, wait)
+            time.sleep(max(wait, 0.0))
+            return

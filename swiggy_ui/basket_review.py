@@ -58,6 +58,14 @@ def drawer(runtime: Runtime, vertical: Vertical) -> Callable[[BasketReview, str,
     return draw
 
 
+def _heading(lines: int, matched: int) -> str:
+    """ "Your list: 4 lines, 3 matched" (or "all matched", "none matched")."""
+    found = (
+        "all matched" if matched == lines else f"{matched} matched" if matched else "none matched"
+    )
+    return f"Your list: {lines} line{'s' if lines != 1 else ''}, {found}"
+
+
 def render_review(
     review: BasketReview, vertical: Vertical, key: str, read: Reader, *, added: bool = False
 ) -> None:
@@ -65,12 +73,14 @@ def render_review(
     once this list was added)."""
     base = f"basket-{vertical.id}-{key}"
     with st.container(border=True, key=base):
-        count = len(review.rows)
-        st.markdown(f"**Your list, matched: {count} line{'s' if count != 1 else ''}**")
+        st.markdown(f"**{_heading(len(review.rows), len(review.matched))}**")
         if added:
             st.caption(":material/check_circle: You added this list to your cart.")
         else:
-            st.caption("Nothing is in your cart yet. Change a pick or a quantity, then Add all.")
+            st.caption(
+                "Nothing from this list is in your cart yet. Change a pick or a quantity, "
+                "then Add all."
+            )
         rows = enumerate(review.rows)
         choices = [_row(row, f"{base}-{index}", done=added) for index, row in rows]
         if review.unmatched:

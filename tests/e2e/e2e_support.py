@@ -80,10 +80,12 @@ class Server:
 
 
 @contextmanager
-def running_app(folder: Path) -> Iterator[Server]:
-    """The offline demo (nothing configured) on a free port, with its own SQLite file."""
+def running_app(folder: Path, **extra: str) -> Iterator[Server]:
+    """The offline demo (nothing configured but `extra`) on a free port, with its own
+    SQLite file."""
     database = folder / "chats.db"
     settings = {"SWIGGY_DATABASE_URL": f"sqlite:///{database}", SANDBOX_NOW_ENV: FIXED_SANDBOX_NOW}
+    settings.update(extra)
     server = spawn_app(folder, settings, "streamlit.log")
     server.database = database
     try:

@@ -29,11 +29,14 @@ from e2e_support import (
 )
 from playwright.sync_api import Browser, Page, expect
 
+from swiggy_core.faultpoints import FAULT_DELAY_ENV
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 INPUT = 'textarea[placeholder="Ask NutriCart…"]'
 LOADING = "Loading your saved addresses…"  # swiggy_ui.address_chooser.LOADING_ADDRESSES
 QUEUED = "your message goes out as soon as it is up"  # swiggy_ui.starting_page.QUEUED_NOTE
+SLOW_START_SECONDS = 10
 # Notes, on every change of the page, whether it was usable while the sandbox started
 # (its input open beside the loading note) and whether a sent message was kept for later.
 WATCH_START = f"""
@@ -53,8 +56,10 @@ watcher.observe(document, everything);
 
 @pytest.fixture(scope="module")
 def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server of its own: the shared one may have started its sandbox already."""
-    with running_app(tmp_path_factory.mktemp("cold")) as app:
+    """A server of its own (the shared one may have started its sandbox already) whose
+    sandbox takes 10 s more to start, so a message sent at once always finds it starting."""
+    slow_start = {FAULT_DELAY_ENV: f"sandbox.start={SLOW_START_SECONDS}"}
+    with running_app(tmp_path_factory.mktemp("cold"), **slow_start) as app:
         yield app
 
 

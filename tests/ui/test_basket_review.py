@@ -44,6 +44,7 @@ def test_a_typed_list_becomes_a_review_and_add_all_fills_the_cart(app: AppTest) 
     assert [box.value for box in quantities] == [1, 2]
     unmatched = texts(at.warning)
     assert "something for dal tadka" in unmatched and ErrorCode.LIST_UNMATCHED.value in unmatched
+    assert "Your list: 3 lines, 2 matched" in texts(at.markdown)
     assert "Amul" not in _sidebar(at) and "Brown Bread" not in _sidebar(at)  # nothing added yet
 
     bread = picks["brown bread x2"]
