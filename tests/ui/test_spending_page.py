@@ -9,7 +9,7 @@ import json
 import os
 
 from spend_records import record_spend
-from uihelpers import open_page, store_user, texts
+from uihelpers import open_page, settled_at_start, store_user, texts
 
 from swiggy_core.approval.limits import SpendingLimits, save_limits
 from swiggy_core.store import ChatStore
@@ -22,6 +22,7 @@ HOSTILE = {"lines": [{"name": "=cmd|' /C calc'!A0"}]}
 
 def _history(at) -> None:
     at.run()
+    settled_at_start()  # these spends stay confirmed and unsettled, as the test wants
     user = store_user(at)
     store = ChatStore(os.environ["SWIGGY_DATABASE_URL"])
     for spend in (

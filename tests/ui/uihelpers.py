@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from page_switch import app_test
@@ -87,3 +88,13 @@ def same_browser(at: AppTest) -> AppTest:
     again = new_app()
     again.session_state["browser_id"] = at.session_state["browser_id"]
     return again
+
+
+def settled_at_start(seconds: float = 120) -> None:
+    """Wait for the app's one pass over cut-off confirmations (it starts with the first
+    page, once the sandbox runs). A test that then stores confirmed, unsettled spends of
+    its own knows that pass will not settle them under the page it looks at."""
+    for thread in threading.enumerate():
+        if thread.name == "settle-at-start":
+            thread.join(seconds)
+            assert not thread.is_alive(), "the settle pass at start did not end"
