@@ -32,11 +32,11 @@ def test_a_typed_list_to_a_reviewed_cart(page: Page, server: Server, screenshot_
 
     send(page, LIST)
     card = page.locator("[class*='st-key-basket-food']").first
-    turn_ended(page, server, card.get_by_text(re.compile(r"^Your list, matched")))
+    turn_ended(page, server, card.get_by_text(re.compile(r"^Your list: ")))
     expect(card.get_by_text("1 l milk", exact=True)).to_be_visible()
     expect(card.get_by_text(re.compile(r"no match in stock"))).to_be_visible()
     expect(card.get_by_text(re.compile(r"E-1034"))).to_be_visible()
-    card.get_by_text(re.compile(r"^Your list, matched")).scroll_into_view_if_needed()
+    card.get_by_text(re.compile(r"^Your list: ")).scroll_into_view_if_needed()
     _shot(page, screenshot_dir, "review")
 
     card.get_by_role("button", name="Add all").click()
