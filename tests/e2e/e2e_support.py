@@ -303,3 +303,18 @@ def whole_page_shot(page: Page, path: Path) -> None:
     finally:
         page.set_viewport_size(size)
     assert path.stat().st_size > 10_000
+
+
+def main_shot(page: Page, path: Path) -> None:
+    """A whole page without a chat in one picture: the viewport grows to the height of
+    Streamlit's <main> (which scrolls by itself), then comes back."""
+    size = page.viewport_size
+    assert size is not None
+    needed = int(page.get_by_test_id("stMain").evaluate("el => el.scrollHeight"))
+    try:
+        page.set_viewport_size({"width": size["width"], "height": max(needed, size["height"])})
+        settled(page)
+        page.screenshot(path=str(path), animations="disabled")
+    finally:
+        page.set_viewport_size(size)
+    assert path.stat().st_size > 10_000

@@ -8,6 +8,7 @@ import pytest
 from e2e_support import (
     Server,
     browser_id,
+    main_shot,
     open_page,
     send,
     settled,
@@ -27,21 +28,6 @@ DOWN_SERVER = "https://notes.invalid/mcp"
 
 def _width(page: Page) -> int:
     return page.viewport_size["width"] if page.viewport_size else 0
-
-
-def _tall_shot(page: Page, path: Path) -> None:
-    """The whole page in one picture: the viewport grows to the height of Streamlit's <main>
-    (which scrolls by itself), then comes back."""
-    size = page.viewport_size
-    assert size is not None
-    needed = int(page.get_by_test_id("stMain").evaluate("el => el.scrollHeight"))
-    try:
-        page.set_viewport_size({"width": size["width"], "height": max(needed, size["height"])})
-        settled(page)
-        page.screenshot(path=str(path), animations="disabled")
-    finally:
-        page.set_viewport_size(size)
-    assert path.stat().st_size > 10_000
 
 
 def _section(page: Page, key: str):
@@ -75,7 +61,7 @@ def test_servers_show_their_health_and_a_persons_own_server(
     settled(page)
     servers.scroll_into_view_if_needed()
     servers.screenshot(path=str(screenshot_dir / f"servers-{width}.png"), animations="disabled")
-    _tall_shot(page, screenshot_dir / f"servers-page-{width}.png")
+    main_shot(page, screenshot_dir / f"servers-page-{width}.png")
 
 
 def test_activity_lists_the_calls_of_a_turn(
@@ -97,4 +83,4 @@ def test_activity_lists_the_calls_of_a_turn(
     expect(page.get_by_role("button", name="Download CSV")).to_be_visible()
     entries.first.get_by_text("instamart").first.click()  # open the newest call's arguments
     shown(page, server, entries.first.get_by_test_id("stCode"))
-    _tall_shot(page, screenshot_dir / f"activity-{width}.png")
+    main_shot(page, screenshot_dir / f"activity-{width}.png")

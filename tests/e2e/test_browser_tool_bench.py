@@ -7,27 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from e2e_support import Server, open_page, settled, shown
+from e2e_support import Server, main_shot, open_page, settled, shown
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 SHOTS = Path("/tmp/shots23")  # where the issue's reviewers look for every part's pictures
-
-
-def _tall_shot(page: Page, path: Path) -> None:
-    """The whole page in one picture: the viewport grows to the height of Streamlit's <main>
-    (which scrolls by itself), then comes back."""
-    size = page.viewport_size
-    assert size is not None
-    needed = int(page.get_by_test_id("stMain").evaluate("el => el.scrollHeight"))
-    try:
-        page.set_viewport_size({"width": size["width"], "height": max(needed, size["height"])})
-        settled(page)
-        page.screenshot(path=str(path), animations="disabled")
-    finally:
-        page.set_viewport_size(size)
-    assert path.stat().st_size > 10_000
 
 
 def test_a_tool_runs_from_its_form(page: Page, server: Server, screenshot_dir: Path) -> None:
@@ -44,11 +29,11 @@ def test_a_tool_runs_from_its_form(page: Page, server: Server, screenshot_dir: P
     shown(page, server, run)
     expect(run).to_contain_text(" ms")
     expect(run.get_by_text("Amul Taaza Toned Milk")).to_be_visible()
-    _tall_shot(page, screenshot_dir / f"tool-bench-{width}.png")
+    main_shot(page, screenshot_dir / f"tool-bench-{width}.png")
     run.get_by_role("tab", name="Copy").click()
     expect(run.get_by_text("$SWIGGY_TOKEN").first).to_be_visible()
     settled(page)
-    _tall_shot(page, screenshot_dir / f"tool-bench-copy-{width}.png")
+    main_shot(page, screenshot_dir / f"tool-bench-copy-{width}.png")
     SHOTS.mkdir(parents=True, exist_ok=True)
     for name in ("tool-bench", "tool-bench-copy"):
         shutil.copyfile(screenshot_dir / f"{name}-{width}.png", SHOTS / f"T-{name}-{width}.png")
