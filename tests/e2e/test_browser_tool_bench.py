@@ -21,8 +21,12 @@ def test_a_tool_runs_from_its_form(page: Page, server: Server, screenshot_dir: P
     tool = page.get_by_test_id("stSelectbox").filter(has_text="Tool")
     tool.locator("input").fill("search_products")
     page.get_by_role("option", name="search_products", exact=True).click()
+    # the first tool's form has no required addressId: wait for the chosen tool's form and
+    # for its run to end, so Run is pressed on a page no run is still redrawing
+    address = page.get_by_role("textbox", name="addressId (required)")
+    expect(address).to_be_visible()
     settled(page)
-    page.get_by_role("textbox", name="addressId (required)").fill("addr_home_indiranagar")
+    address.fill("addr_home_indiranagar")
     page.get_by_role("textbox", name="query (required)").fill("milk")
     page.get_by_role("button", name="Run", exact=True).click()
     run = page.get_by_test_id("stExpander").filter(has_text="#1 · instamart · search_products")
