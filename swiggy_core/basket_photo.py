@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from PIL import Image, UnidentifiedImageError
 
+from swiggy_core.constants import MAX_UPLOAD_BYTES
 from swiggy_core.errors import ErrorCode, InputError
 from swiggy_core.models import Usage
 
@@ -29,8 +30,6 @@ PHOTO_MEDIA_TYPES: Final = {
     "GIF": "image/gif",
     "WEBP": "image/webp",
 }
-PHOTO_FILE_TYPES: Final = ("jpg", "jpeg", "png", "gif", "webp")
-MAX_UPLOAD_BYTES: Final = 15_000_000  # what the app takes in (it resizes before sending)
 MAX_API_IMAGE_BYTES: Final = 5 * 1024 * 1024  # the API's limit for one base64 image
 LONG_EDGE_PX: Final = 1568  # larger images are scaled down by the API anyway
 _MAX_PIXELS: Final = 60_000_000  # past this the file is a decompression bomb, not a photo

@@ -245,3 +245,9 @@ TURN_LEASE_HEARTBEAT_SECONDS: Final = 5.0
 TURN_LEASE_TTL_ENV: Final = "SWIGGY_TURN_LEASE_SECONDS"
 # Where a person sees their Swiggy orders (an outcome nobody could read is checked there).
 SWIGGY_ORDERS_URL: Final = "https://www.swiggy.com/my-account/orders"
+
+# What the grocery shops' chat input takes as an attachment: a list file or a photo (the
+# photo is resized before it is sent), and how large a file it takes in.
+LIST_FILE_TYPES: Final = ("txt", "csv")
+PHOTO_FILE_TYPES: Final = ("jpg", "jpeg", "png", "gif", "webp")
+MAX_UPLOAD_BYTES: Final = 15_000_000

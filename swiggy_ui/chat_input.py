@@ -5,23 +5,30 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from swiggy_core.actions import action_message, check_typed, typed_message, visible_text
 from swiggy_core.basket_list import WantedLine, looks_like_list, read_file, read_list
-from swiggy_core.basket_photo import MAX_UPLOAD_BYTES, PHOTO_FILE_TYPES, Photo, prepare_photo
+from swiggy_core.basket_photo import Photo, prepare_photo
 from swiggy_core.basket_records import ListSource
+from swiggy_core.constants import LIST_FILE_TYPES
 from swiggy_core.errors import InputError
 from swiggy_core.models import ChatMessage, ErrorInfo
 from swiggy_core.verticals import Vertical
 from swiggy_ui import state
+from swiggy_ui.first_paint import (
+    ShopFirstPaint,
+    draw_chat_input,
+    file_options,
+    input_key,
+    take_early_input,
+    takes_lists,
+)
 from swiggy_ui.safe_text import markdown_text, plain
 
 WORKING_PLACEHOLDER = "Working on your last message… press Stop to end it."
-LIST_FILE_TYPES = ("txt", "csv")
 
 
 @dataclass(frozen=True)
@@ -34,11 +41,6 @@ class ShopList:
     photo: Photo | None = None
 
 
-def takes_lists(vertical: Vertical) -> bool:
-    """The grocery shops turn a list, a list file or a photo into a basket review."""
-    return vertical.search_lists == "products" and not vertical.books_tables
-
-
 def take_list(vertical: Vertical, message: ChatMessage) -> ShopList | None:
     """The list `message` was read as when it was typed or attached (None: a message)."""
     found = st.session_state.pop(_list_key(vertical), None)
@@ -47,16 +49,18 @@ def take_list(vertical: Vertical, message: ChatMessage) -> ShopList | None:
     return None
 
 
-def read_input(vertical: Vertical) -> ChatMessage | None:
-    """The next message: a pressed card button's action, else what the person typed."""
+def read_input(vertical: Vertical, first: ShopFirstPaint | None = None) -> ChatMessage | None:
+    """The next message: a pressed card button's action, else what the person typed (here,
+    or in the input drawn before the app loaded: `first` drew it on this run)."""
     action = state.pop_action()
     if action is not None:
         state.queue_toast(action.label)  # shown on the next run (this one reruns at once)
         return action_message(action)
-    submitted = st.chat_input(
-        f"Ask {vertical.display_name}…", key=f"input-{vertical.id}", **_file_options(vertical)
-    )
-    typed, files = _parts(submitted)
+    drawn_here = None if first is not None and first.input_drawn else draw_chat_input(vertical)
+    early = take_early_input(vertical)
+    if early is not None and typed_text(drawn_here):  # sent twice: the first goes first,
+        state.vertical_chat(vertical.id).keep_unsent(typed_text(drawn_here) or "")  # then this
+    typed, files = _parts(early if early is not None else drawn_here)
     if not typed.strip() and not files:
         return None
     try:
@@ -71,17 +75,6 @@ def read_input(vertical: Vertical) -> ChatMessage | None:
     except InputError as error:
         error.kept_text = typed or None  # the page keeps the words for "Send again"
         raise
-
-
-def _file_options(vertical: Vertical) -> dict[str, Any]:
-    """A list file or a photo can be attached on the grocery shops."""
-    if not takes_lists(vertical):
-        return {}
-    return {
-        "accept_file": True,
-        "file_type": [*LIST_FILE_TYPES, *PHOTO_FILE_TYPES],
-        "max_upload_size": MAX_UPLOAD_BYTES // 1_000_000,
-    }
 
 
 def _parts(submitted: object) -> tuple[str, list[UploadedFile]]:
@@ -116,26 +109,37 @@ def _list_key(vertical: Vertical) -> str:
     return f"shop_list::{vertical.id}"
 
 
-def read_or_keep(page: state.VerticalChat, vertical: Vertical) -> ChatMessage | None:
+def read_or_keep(
+    page: state.VerticalChat, vertical: Vertical, first: ShopFirstPaint | None = None
+) -> ChatMessage | None:
     """`read_input`; words it refuses become the page's notice and are kept (then a rerun)."""
     try:
-        return read_input(vertical)
+        return read_input(vertical, first)
     except InputError as error:
         page.notice = ErrorInfo(code=error.code.value, category="input", message=error.message)
         page.unsent = error.kept_text
         st.rerun()
 
 
+def typed_text(submitted: object) -> str | None:
+    """The words of a chat input's value (None when nothing was typed)."""
+    typed, _files = _parts(submitted)
+    return typed if typed.strip() else None
+
+
 def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> str | None:
     """The input while a reply streams: visibly busy, nothing typed can be lost.
 
     Until a run reaches this call the browser still shows the open input of the run
-    before, and Enter there sends: those words are returned, for the page to keep.
+    before, and Enter there sends: those words are returned, for the page to keep (with
+    any typed before the app loaded).
     """
-    key = f"input-{vertical.id}"
-    typed, _files = _parts(st.session_state.get(key))  # read before it is replaced
-    st.chat_input(placeholder, key=key, disabled=True, **_file_options(vertical))
-    return typed if typed.strip() else None
+    key = input_key(vertical)
+    typed = typed_text(st.session_state.get(key))  # read before it is replaced
+    st.chat_input(placeholder, key=key, disabled=True, **file_options(vertical))
+    early = typed_text(take_early_input(vertical))
+    kept = [words for words in (early, typed) if words]
+    return "\n\n".join(kept) or None
 
 
 # A fixed script of the app's own (no text from anyone goes in): bring the newest reply

@@ -7,7 +7,9 @@ from functools import partial
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from swiggy_core.verticals import VERTICALS, Vertical
+from swiggy_core.faultpoints import delay_point
+from swiggy_core.verticals import VERTICALS, Vertical, get_vertical
+from swiggy_ui.first_paint import mark_app_loaded, offline_before_load, shop_first_paint
 from swiggy_ui.shop_links import remember_shop_page
 
 
@@ -24,17 +26,20 @@ def shop_page(vertical: Vertical) -> StreamlitPage:
 
 
 def _render_shop(vertical_id: str) -> None:
-    # Imported on a shop page only: Home shows before the chat machinery has loaded. In a
-    # new process the page is drawn (and usable) while the sandbox starts, then in full.
+    # In a new process the title and the chat input come first, before the app loads; then
+    # the page is drawn (and usable) while the sandbox starts, then in full.
+    first = shop_first_paint(get_vertical(vertical_id))
+    if first.input_drawn:
+        delay_point("app.load")  # a test makes the load slow, to send a message during it
     from swiggy_ui.runtime import get_runtime
     from swiggy_ui.starting_page import render_while_starting
-
-    runtime = get_runtime(wait=False)
-    if render_while_starting(runtime, vertical_id):
-        return
     from swiggy_ui.vertical_page import render_vertical
 
-    render_vertical(runtime, vertical_id)
+    mark_app_loaded()
+    runtime = get_runtime(wait=False)
+    if render_while_starting(runtime, vertical_id, first):
+        return
+    render_vertical(runtime, vertical_id, first)
 
 
 def render_home() -> None:
@@ -47,8 +52,12 @@ def render_home() -> None:
     )
     mode = st.empty()
     _shops()
+    if offline_before_load():  # known before the app loads: say it at once
+        with mode.container():
+            _mode("offline_demo", "")
     from swiggy_ui.runtime import get_runtime, start_background_work
 
+    mark_app_loaded()
     runtime = get_runtime(wait=False)  # the mode needs no sandbox: it starts after this page
     with mode.container():
         _mode(runtime.mode, runtime.mode_label)

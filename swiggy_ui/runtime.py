@@ -11,7 +11,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -30,6 +30,7 @@ from swiggy_ui import state
 from swiggy_ui.account import render_account
 from swiggy_ui.banners import coded_error, temporary_store_banner
 from swiggy_ui.credentials import Credentials, resolve_credentials
+from swiggy_ui.first_paint import deployment_secrets
 from swiggy_ui.identity import Identity, current_identity, remember_browser
 from swiggy_ui.signin_state import current_token
 
@@ -172,22 +173,15 @@ class Runtime:
             st.session_state[saved_key] = chosen.address_id
 
 
-def _secrets() -> dict[str, Any]:
-    try:
-        return dict(st.secrets)
-    except Exception:  # no secrets.toml at all is normal: Streamlit raises on access
-        return {}
-
-
 def secret_strings() -> dict[str, str]:
     """The deployment's secrets that a server's `secret:NAME` credential may name."""
-    return {name: value for name, value in _secrets().items() if isinstance(value, str)}
+    return {name: value for name, value in deployment_secrets().items() if isinstance(value, str)}
 
 
 def load_runtime_settings() -> Settings:
     """Settings, or a clear stop naming the bad setting."""
     try:
-        return load_settings(_secrets(), os.environ)
+        return load_settings(deployment_secrets(), os.environ)
     except SettingsError as error:
         coded_error(error.message, error.code, icon=":material/settings_alert:")
         st.stop()

@@ -20,6 +20,7 @@ from swiggy_core.verticals import Vertical, get_vertical
 from swiggy_ui import chat_input, state
 from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
+from swiggy_ui.first_paint import ShopFirstPaint, take_early_input
 from swiggy_ui.page_header import render_header
 from swiggy_ui.runtime import Runtime, start_background_work
 from swiggy_ui.suggestion_chips import starter_chips, suggestion_chips
@@ -31,21 +32,22 @@ QUEUED_PLACEHOLDER = "Your message goes out as soon as the shop is up…"
 POLL_SECONDS = 0.1
 
 
-def render_while_starting(runtime: Runtime, vertical_id: str) -> bool:
+def render_while_starting(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -> bool:
     """Draw `vertical_id`'s page while the sandbox starts, wait for it, then run the full
-    page. False (drawing nothing) when the sandbox runs, or its start failed (the full page
-    then shows why)."""
+    page. False (drawing nothing more than `first`) when the sandbox runs, or its start
+    failed (the full page then shows why)."""
     if not runtime.app.sandbox_starting:
         return False
     vertical = get_vertical(vertical_id)
     page = state.vertical_chat(vertical.id)
-    render_header(runtime, vertical)
+    with first.header.container():
+        render_header(runtime, vertical)
     history = st.container()
     stored = _stored_history(runtime, vertical)
     messages = list(stored.messages)
     render_cart_panel(runtime, vertical, messages)
     render_chat_list(runtime, vertical)
-    _take_message(page, vertical, messages)
+    take_message(page, vertical, messages, first)
     with history:  # filled after the input: the page is usable before the cards are drawn
         _draw_history(page, vertical, stored)
     start_background_work(runtime)  # only now: the start would slow this page's drawing
@@ -62,16 +64,23 @@ def _stored_history(runtime: Runtime, vertical: Vertical) -> History:
         return EMPTY_HISTORY
 
 
-def _take_message(
-    page: state.VerticalChat, vertical: Vertical, messages: list[ChatMessage]
+def take_message(
+    page: state.VerticalChat,
+    vertical: Vertical,
+    messages: list[ChatMessage],
+    first: ShopFirstPaint,
 ) -> None:
-    """The chat input and the chips; a message sent is kept for the full page to send."""
+    """The chat input (unless `first` drew it) and the chips; a message sent is kept for
+    the full page to send."""
     if page.queued is not None:  # one is waiting already: the input is busy, as in a reply
-        typed = chat_input.busy_input(vertical, QUEUED_PLACEHOLDER)
+        if first.input_drawn:
+            typed = chat_input.typed_text(take_early_input(vertical))
+        else:
+            typed = chat_input.busy_input(vertical, QUEUED_PLACEHOLDER)
         if typed:
             page.keep_unsent(typed)
         return
-    message = chat_input.read_or_keep(page, vertical)
+    message = chat_input.read_or_keep(page, vertical, first)
     if message is None and not messages:
         message = starter_chips(vertical)
     if message is None and messages:

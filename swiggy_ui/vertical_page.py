@@ -24,6 +24,7 @@ from swiggy_ui.banners import error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
 from swiggy_ui.chat_list import render_chat_list
 from swiggy_ui.diet_settings import use_diet
+from swiggy_ui.first_paint import ShopFirstPaint
 from swiggy_ui.live_turn import ELSEWHERE_PLACEHOLDER, note_late_stop
 from swiggy_ui.page_header import render_header
 from swiggy_ui.payment_panel import payment_drawer
@@ -34,12 +35,15 @@ from swiggy_ui.tracking_card import render_active_orders
 from swiggy_ui.turn_controls import render_turn_controls
 
 
-def render_vertical(runtime: Runtime, vertical_id: str) -> None:
+def render_vertical(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -> None:
     """The whole page for `vertical_id` (pages call only this), once the sandbox runs."""
     vertical = get_vertical(vertical_id)
     wait_for_sandbox(runtime)
     page = state.vertical_chat(vertical.id)
-    render_header(runtime, vertical)
+    if first.input_drawn:  # drawn before the app loaded, which then found the shop running:
+        st.rerun()  # the next run draws the whole page (and reads what was typed there)
+    with first.header.container():
+        render_header(runtime, vertical)
     render_active_orders(runtime, vertical)  # orders on their way, live (and the cards' reads)
     session = _guard(page, lambda: runtime.session(vertical.id))
     deferred = False  # a turn held the chat, so a crash it may hide is not settled yet

@@ -1,5 +1,6 @@
-"""A new server's first shop page, opened at once in a real browser: usable while the
-sandbox starts, never broken, and a message sent right away is answered once it runs.
+"""A new server's first shop page, opened at once in a real browser: its title and chat
+input before the app has loaded, usable while the sandbox starts, never broken, and a
+message sent at either moment is answered once the shop runs, shown and stored once.
 
 Nothing begins the sandbox before that page is drawn (no Home visit first), so the page is
 always drawn while it starts: a script added to the page notes what it showed then.
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from e2e_support import (
     FIRST_PAGE_MS,
+    NARROW,
     WIDE,
     Server,
     browser_context,
@@ -37,6 +39,7 @@ INPUT = 'textarea[placeholder="Ask NutriCart…"]'
 LOADING = "Loading your saved addresses…"  # swiggy_ui.address_chooser.LOADING_ADDRESSES
 QUEUED = "your message goes out as soon as it is up"  # swiggy_ui.starting_page.QUEUED_NOTE
 SLOW_START_SECONDS = 10
+APP_LOAD_SECONDS = 6
 # Notes, on every change of the page, whether it was usable while the sandbox started
 # (its input open beside the loading note) and whether a sent message was kept for later.
 WATCH_START = f"""
@@ -75,21 +78,46 @@ def test_the_first_shop_page_is_usable_while_the_sandbox_starts(
     page.add_init_script(WATCH_START)
     page.goto(f"{cold_server.url}/nutricart")
     chat = page.locator(INPUT)
-    expect(chat).to_be_editable(timeout=FIRST_PAGE_MS)  # drawn, and open for a message
+    expect(page.get_by_text(LOADING)).to_be_visible(timeout=FIRST_PAGE_MS)  # app loaded
+    expect(chat).to_be_editable()  # and open for a message while the sandbox starts
     fail_on_exception(page, cold_server)
     send(page, "find milk")  # at once: the shop may not run yet
-
-    add = page.get_by_role("button", name="Add", exact=True)
-    turn_ended(page, cold_server, add.first)  # answered once the shop runs, with cards
+    _answered_once(page, cold_server)
     assert page.evaluate("window.usableWhileStarting"), "the page waited for the sandbox"
-    assert page.evaluate("window.keptWhileStarting"), "the message was not kept while it started"
-    shown(page, cold_server, page.get_by_text("Deliver to"))  # the saved addresses, read now
-    expect(page.get_by_text(LOADING)).to_have_count(0)
 
+
+@pytest.mark.parametrize("width", [WIDE, NARROW], ids=["1400px", "390px"])
+def test_a_message_sent_before_the_app_has_loaded_is_kept_and_answered(
+    browser: Browser, tmp_path: Path, screenshot_dir: Path, width: int
+) -> None:
+    # A server of its own per width: only a process's first page is drawn before its app
+    # loads, and the load is held 6 s so the message always goes out during it.
+    delays = {FAULT_DELAY_ENV: f"app.load={APP_LOAD_SECONDS},sandbox.start=2"}
+    with running_app(tmp_path, **delays) as server, browser_context(browser, width) as context:
+        page = context.new_page()
+        page.add_init_script(WATCH_START)
+        page.goto(f"{server.url}/nutricart")
+        expect(page.locator(INPUT)).to_be_editable(timeout=FIRST_PAGE_MS)
+        expect(page.get_by_role("heading", name="NutriCart", exact=True)).to_be_visible()
+        expect(page.get_by_text(LOADING)).to_have_count(0)  # the app is still loading
+        # what the page shows then (still running, so not the whole-page helper's picture)
+        page.screenshot(path=str(screenshot_dir / f"cold-first-paint-{width}.png"))
+        send(page, "find milk")
+        _answered_once(page, server)
+
+
+def _answered_once(page: Page, server: Server) -> None:
+    """The message sent while the shop was not up: kept, then answered with cards once it
+    runs, shown once and stored once; the saved addresses read."""
+    add = page.get_by_role("button", name="Add", exact=True)
+    turn_ended(page, server, add.first)  # answered once the shop runs, with cards
+    assert page.evaluate("window.keptWhileStarting"), "the message was not kept while it started"
+    shown(page, server, page.get_by_text("Deliver to"))  # the saved addresses, read now
+    expect(page.get_by_text(LOADING)).to_have_count(0)
     asked = page.get_by_test_id("stChatMessage").filter(has_text="find milk")
     expect(asked).to_have_count(1)  # shown once, though it was kept and then sent
     person = store_user(browser_id(page))
-    assert _asked(cold_server.database, person) == ["find milk"]  # stored once
+    assert _asked(server.database, person) == ["find milk"]  # stored once
 
 
 def _asked(database: Path, person: str) -> list[str]:

@@ -19,7 +19,7 @@ from swiggy_app import sandbox as sandbox_module
 from swiggy_core.actions import typed_message
 from swiggy_core.models import TextBlock
 from swiggy_core.store import ChatStore
-from swiggy_ui import starting_page
+from swiggy_ui import first_paint, starting_page
 from swiggy_ui.address_chooser import LOADING_ADDRESSES
 from swiggy_ui.state import VerticalChat
 
@@ -54,6 +54,12 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldSandbox]:
     sandbox = HeldSandbox(monkeypatch)
     yield sandbox
     sandbox.release()
+
+
+@pytest.fixture
+def before_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a new process: the next run finds the app's pages not loaded yet."""
+    monkeypatch.setattr(first_paint, "_app_loaded", False)
 
 
 def _cold_shop_page() -> AppTest:
@@ -123,3 +129,40 @@ def test_a_message_kept_while_the_sandbox_started_goes_out_on_the_full_page(app)
     assert _users(at) == ["find milk"]
     assert buttons(at, "Add")
     assert at.session_state[PAGE].queued is None
+
+
+def test_a_message_sent_while_the_app_loads_is_kept_then_sent(
+    held: HeldSandbox, before_load: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _cold_shop_page()  # title and input first, then the rest once the app has loaded
+    assert not at.exception
+    assert [title.value for title in at.title] == ["NutriCart"]  # the early one, replaced
+    assert len(at.chat_input) == 1 and not at.chat_input[0].disabled
+    assert first_paint.app_loaded()
+
+    monkeypatch.setattr(first_paint, "_app_loaded", False)  # sent while it still loads
+    at.chat_input[0].set_value("find milk").run()
+    assert not at.exception
+    assert _users(at) == ["find milk"]  # read from the early input, kept, shown once
+    assert at.session_state[PAGE].queued is not None
+    held.release()
+    at.run()
+    assert not at.exception
+    assert _users(at) == ["find milk"]
+    assert buttons(at, "Add"), texts(at.chat_message[-1].markdown)
+
+
+def test_a_message_sent_while_the_app_loads_for_a_shop_already_up_is_sent(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = app
+    at.switch_page("nutricart")
+    at.run()  # the sandbox runs
+    # Another visitor's page loaded the app meanwhile and the shop is up: the early input
+    # must not be drawn twice, and what was sent in it goes out.
+    monkeypatch.setattr(first_paint, "_app_loaded", False)
+    at.chat_input[0].set_value("find milk").run()
+    assert not at.exception
+    assert _users(at) == ["find milk"]
+    assert buttons(at, "Add"), texts(at.chat_message[-1].markdown)
+    assert len(at.chat_input) == 1

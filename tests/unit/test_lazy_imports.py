@@ -132,3 +132,20 @@ def test_the_sign_in_libraries_load_with_a_sign_in() -> None:
     before, after = _loaded(FIRST_PAGE, use)
     assert "requests_oauthlib" not in before
     assert "requests_oauthlib" in after
+
+
+def test_what_a_page_draws_before_the_app_loads_needs_none_of_it() -> None:
+    # A new process's first page draws its title and chat input (Home: the offline demo's
+    # note) from these modules alone, before the store, the card models or the sandbox.
+    probe = (
+        "import sys\n"
+        "import swiggy_core.logsafe, swiggy_core.verticals, swiggy_ui.home\n"
+        "heavy = ('pydantic', 'sqlalchemy', 'PIL', 'swiggy_core.store', 'swiggy_core.models',"
+        " 'swiggy_ui.runtime', 'swiggy_app', 'swiggy_sandbox', 'mcp', 'anthropic')\n"
+        "print(','.join(name for name in heavy if name in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == ""
