@@ -38,8 +38,10 @@ class VerticalChat:
     # A message that could not be stored (database fault), or words typed while a reply
     # ran: shown again, never lost.
     unsent: str | None = None
-    # A message sent while the sandbox was starting: the page sends it once the shop runs.
+    # A message sent while the sandbox was starting: the page sends it once the shop runs,
+    # on the run after the first whole page has been drawn (see vertical_page).
     queued: ChatMessage | None = None
+    queued_drawn: bool = False
     # A coded problem raised by a button (shown once as a banner on the next run).
     notice: ErrorInfo | None = None
     # Approvals whose dialog has opened by itself once already.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -30,9 +32,13 @@ from swiggy_ui.page_header import render_header
 from swiggy_ui.payment_panel import payment_drawer
 from swiggy_ui.runtime import Runtime, wait_for_sandbox
 from swiggy_ui.safe_text import markdown_text
+from swiggy_ui.starting_page import QUEUED_PLACEHOLDER
 from swiggy_ui.suggestion_chips import starter_chips
 from swiggy_ui.tracking_card import render_active_orders
 from swiggy_ui.turn_controls import render_turn_controls
+
+SEND_QUEUED_AFTER = timedelta(milliseconds=100)  # the whole page drawn, then the message goes
+_KEY_DRAWN = "queued-page-drawn"  # the run that drew the page with the waiting message ran
 
 
 def render_vertical(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -> None:
@@ -206,9 +212,13 @@ def _send_input(
     vertical: Vertical,
     history: list[ChatMessage],
 ) -> TurnHandle | None:
+    if page.queued is not None and not page.queued_drawn:
+        _draw_queued(page, vertical, page.queued)
+        return None
     message = chat_input.read_or_keep(page, vertical)
     if page.queued is not None:  # sent while the sandbox started: it goes out first
-        message, page.queued = page.queued, message
+        message, page.queued, page.queued_drawn = page.queued, message, False
+        st.session_state.pop(_KEY_DRAWN, None)
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
     if message is None and not history:
@@ -232,6 +242,29 @@ def _send_input(
         st.rerun()
     page.unsent = None
     return handle
+
+
+def _draw_queued(page: state.VerticalChat, vertical: Vertical, queued: ChatMessage) -> None:
+    """The first whole page after the sandbox started: drawn to its end with the waiting
+    message, which the next run sends.
+
+    A run that ends early (as one that sends does) leaves the starting page's copy of the
+    chat on screen beside the new one until a run ends, which a reply's run only does with
+    the reply: the chat would show twice meanwhile.
+    """
+    _keep_typed(page, chat_input.busy_input(vertical, QUEUED_PLACEHOLDER))
+    chat_input.show_user(queued)
+    page.queued_drawn = True
+    _send_when_drawn()
+
+
+@st.fragment(run_every=SEND_QUEUED_AFTER)
+def _send_when_drawn() -> None:
+    """Run the whole page again once this run has ended: called in this run, it only notes
+    that; its first timed run (Streamlit times it from the run's end) asks for the page."""
+    if st.session_state.pop(_KEY_DRAWN, False):
+        st.rerun(scope="app")
+    st.session_state[_KEY_DRAWN] = True
 
 
 def _keep_typed(page: state.VerticalChat, typed: str | None) -> None:

@@ -90,7 +90,11 @@ def test_the_page_is_usable_while_the_sandbox_starts(held: HeldSandbox) -> None:
     assert _users(at) == ["find milk"]
 
     held.release()
-    at.run()  # the page waits for the sandbox now, then draws in full and sends it
+    at.run()  # the page waits for the sandbox now, then draws in full with it waiting
+    assert not at.exception
+    assert _users(at) == ["find milk"]
+    assert at.chat_input[0].placeholder == starting_page.QUEUED_PLACEHOLDER
+    at.run()  # the run the page's timer asks for once that one has ended: it is sent
     assert not at.exception
     assert _users(at) == ["find milk"]
     assert buttons(at, "Add"), texts(at.chat_message[-1].markdown)  # the reply's product cards
@@ -124,7 +128,10 @@ def test_a_message_kept_while_the_sandbox_started_goes_out_on_the_full_page(app)
     page: VerticalChat = at.session_state[PAGE]
     page.queued = typed_message("find milk")
     at.session_state[PAGE] = page
-    at.run()
+    at.run()  # drawn in full with the message waiting (nothing of the last page left over)
+    assert not at.exception
+    assert _users(at) == ["find milk"] and not buttons(at, "Add")
+    at.run()  # then sent
     assert not at.exception
     assert _users(at) == ["find milk"]
     assert buttons(at, "Add")
@@ -147,6 +154,7 @@ def test_a_message_sent_while_the_app_loads_is_kept_then_sent(
     assert at.session_state[PAGE].queued is not None
     held.release()
     at.run()
+    at.run()  # drawn in full with it waiting, then sent
     assert not at.exception
     assert _users(at) == ["find milk"]
     assert buttons(at, "Add"), texts(at.chat_message[-1].markdown)
