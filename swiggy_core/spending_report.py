@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from swiggy_core.constants import PAISE_PER_RUPEE, SWIGGY_TZ
+from swiggy_core.spreadsheet import spreadsheet_cell
 from swiggy_core.store.spend_history import SpendRecord
 
 
@@ -47,8 +48,6 @@ KIND_LABELS: Final = {
 # Outcomes (or approval statuses) of a spend that never happened.
 NOT_PLACED_OUTCOMES: Final = frozenset({"failed", "refused", "declined", "expired", "superseded"})
 CSV_COLUMNS: Final = ("Day", "Shop", "What", "Amount (₹)", "Status", "Counts against your limits")
-# A spreadsheet runs a cell starting with one of these as a formula (after any spaces).
-_FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "\n")
 _WHAT_ITEMS: Final = 3
 
 
@@ -224,9 +223,3 @@ def spends_csv(lines: Iterable[SpendLine]) -> str:
         )
         writer.writerow([spreadsheet_cell(value) for value in row])
     return buffer.getvalue()
-
-
-def spreadsheet_cell(value: str) -> str:
-    """The text as a cell a spreadsheet shows rather than runs: a leading quote before
-    anything that would start a formula."""
-    return "'" + value if value.lstrip(" ").startswith(_FORMULA_STARTS) else value

@@ -20,6 +20,7 @@ from typing import Any, Final, Literal
 from sqlalchemy import insert, select
 
 from swiggy_core import logsafe
+from swiggy_core.spreadsheet import spreadsheet_cell
 from swiggy_core.store.database import Database
 from swiggy_core.store.redaction import redact
 from swiggy_core.store.schema import (
@@ -49,8 +50,6 @@ CSV_COLUMNS: Final = (
 )
 # The stores' user ids end in the world they belong to (`person@sandbox`, `person@swiggy`).
 WORLDS: Final = ("sandbox", "swiggy")
-# A spreadsheet would run a cell starting with one of these as a formula.
-_FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,16 +147,12 @@ def tool_calls_csv(entries: Iterable[ToolCallEntry]) -> str:
             entry.error_code or "",
             json.dumps(entry.arguments, ensure_ascii=False, sort_keys=True),
         )
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([spreadsheet_cell(value) for value in row])
     return buffer.getvalue()
 
 
 def _cut(value: str | None, length: int) -> str | None:
     return value[:length] if value else None
-
-
-def _cell(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
 
 def _entry(row: Any) -> ToolCallEntry:

@@ -164,6 +164,13 @@ def test_csv_cells_never_start_a_spreadsheet_formula():
     assert row["tool"] == "'=HYPERLINK(1)" and row["conversation"] == "'@cmd"
 
 
+def test_csv_cells_behind_spaces_or_a_line_break_never_start_a_formula_either():
+    # A spreadsheet skips leading spaces before a formula; a line break opens a new line.
+    exported = tool_calls_csv([entry(tool="  =HYPERLINK(1)", conversation_id="\n=cmd")])
+    (row,) = list(csv.DictReader(io.StringIO(exported)))
+    assert row["tool"] == "'  =HYPERLINK(1)" and row["conversation"] == "'\n=cmd"
+
+
 def test_the_world_is_read_from_the_store_user_id():
     assert world_of("u-1a2b@sandbox") == "sandbox"
     assert world_of("b-xyz@swiggy") == "swiggy"
