@@ -11,6 +11,8 @@ model or the shop, so nothing here can half-happen.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import streamlit as st
 
 from swiggy_core.models import ChatMessage
@@ -30,6 +32,9 @@ QUEUED_NOTE = "Starting the sandbox shop… your message goes out as soon as it 
 QUEUED_PLACEHOLDER = "Your message goes out as soon as the shop is up…"
 # How often the wait looks at the sandbox, and lets a click or a message interrupt it.
 POLL_SECONDS = 0.1
+# The full page is drawn with the waiting message, then sends it this long after.
+SEND_QUEUED_AFTER = timedelta(milliseconds=100)
+_KEY_DRAWN = "queued-page-drawn"  # the run that drew that page has called the timer
 
 
 def render_while_starting(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -> bool:
@@ -118,3 +123,35 @@ def _wait_then_rerun(runtime: Runtime, page: state.VerticalChat) -> None:
         while not sandbox.wait(POLL_SECONDS):
             state.vertical_chat(page.vertical_id)
     st.rerun()
+
+
+def draw_queued(page: state.VerticalChat, vertical: Vertical) -> str | None:
+    """The first whole page after the sandbox started, drawn to its end with the waiting
+    message, which the next run sends; the words typed meanwhile, for the page to keep.
+
+    A run that ends early (as one that sends does) leaves this page's copy of the chat on
+    screen beside the new one until a run ends, which a reply's run only does with the
+    reply: the chat would show twice meanwhile.
+    """
+    typed = chat_input.busy_input(vertical, QUEUED_PLACEHOLDER)
+    if page.queued is not None:
+        chat_input.show_user(page.queued)
+    page.queued_drawn = True
+    _send_when_drawn()
+    return typed
+
+
+def take_queued(page: state.VerticalChat) -> ChatMessage | None:
+    """The waiting message, to send now (its page has been drawn)."""
+    queued, page.queued, page.queued_drawn = page.queued, None, False
+    st.session_state.pop(_KEY_DRAWN, None)
+    return queued
+
+
+@st.fragment(run_every=SEND_QUEUED_AFTER)
+def _send_when_drawn() -> None:
+    """Run the whole page again once this run has ended: called in this run, it only notes
+    that; its first timed run (Streamlit times it from the run's end) asks for the page."""
+    if st.session_state.pop(_KEY_DRAWN, False):
+        st.rerun(scope="app")
+    st.session_state[_KEY_DRAWN] = True

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -20,7 +18,7 @@ from swiggy_core.store import StoreError
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.turn.session import ChatSession
 from swiggy_core.verticals import Vertical, get_vertical
-from swiggy_ui import basket_review, chat, chat_input, state, turn_states
+from swiggy_ui import basket_review, chat, chat_input, starting_page, state, turn_states
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
@@ -32,13 +30,9 @@ from swiggy_ui.page_header import render_header
 from swiggy_ui.payment_panel import payment_drawer
 from swiggy_ui.runtime import Runtime, wait_for_sandbox
 from swiggy_ui.safe_text import markdown_text
-from swiggy_ui.starting_page import QUEUED_PLACEHOLDER
 from swiggy_ui.suggestion_chips import starter_chips
 from swiggy_ui.tracking_card import render_active_orders
 from swiggy_ui.turn_controls import render_turn_controls
-
-SEND_QUEUED_AFTER = timedelta(milliseconds=100)  # the whole page drawn, then the message goes
-_KEY_DRAWN = "queued-page-drawn"  # the run that drew the page with the waiting message ran
 
 
 def render_vertical(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -> None:
@@ -213,12 +207,11 @@ def _send_input(
     history: list[ChatMessage],
 ) -> TurnHandle | None:
     if page.queued is not None and not page.queued_drawn:
-        _draw_queued(page, vertical, page.queued)
+        _keep_typed(page, starting_page.draw_queued(page, vertical))
         return None
     message = chat_input.read_or_keep(page, vertical)
     if page.queued is not None:  # sent while the sandbox started: it goes out first
-        message, page.queued, page.queued_drawn = page.queued, message, False
-        st.session_state.pop(_KEY_DRAWN, None)
+        message, page.queued = starting_page.take_queued(page), message
     if message is None and page.unsent:
         message = _unsent_retry(page, vertical)
     if message is None and not history:
@@ -242,29 +235,6 @@ def _send_input(
         st.rerun()
     page.unsent = None
     return handle
-
-
-def _draw_queued(page: state.VerticalChat, vertical: Vertical, queued: ChatMessage) -> None:
-    """The first whole page after the sandbox started: drawn to its end with the waiting
-    message, which the next run sends.
-
-    A run that ends early (as one that sends does) leaves the starting page's copy of the
-    chat on screen beside the new one until a run ends, which a reply's run only does with
-    the reply: the chat would show twice meanwhile.
-    """
-    _keep_typed(page, chat_input.busy_input(vertical, QUEUED_PLACEHOLDER))
-    chat_input.show_user(queued)
-    page.queued_drawn = True
-    _send_when_drawn()
-
-
-@st.fragment(run_every=SEND_QUEUED_AFTER)
-def _send_when_drawn() -> None:
-    """Run the whole page again once this run has ended: called in this run, it only notes
-    that; its first timed run (Streamlit times it from the run's end) asks for the page."""
-    if st.session_state.pop(_KEY_DRAWN, False):
-        st.rerun(scope="app")
-    st.session_state[_KEY_DRAWN] = True
 
 
 def _keep_typed(page: state.VerticalChat, typed: str | None) -> None:
