@@ -7,8 +7,9 @@ and stops when the page shows what it shows once it is ready:
 
 - bare: `bench/_bare_page.py` (a title and a chat input): its chat input, enabled;
 - shop: the app's first shop page, `/nutricart`: its chat input, enabled (you can type and
-  send); then, not timed against a target, until the page is complete: the sandbox runs
-  and the header's "Deliver to" shows your saved addresses;
+  send: a new process draws the title and the input before the app loads, and keeps what
+  you send then for the shop); then, not timed against a target, until the page is
+  complete: the sandbox runs and the header's "Deliver to" shows your saved addresses;
 - home: the app's Home page, `/`: its heading and the mode it runs in.
 
 The pages are interleaved (the order rotates every trial). Prints each trial, the medians,
