@@ -39,7 +39,7 @@ INPUT = 'textarea[placeholder="Ask NutriCart…"]'
 LOADING = "Loading your saved addresses…"  # swiggy_ui.address_chooser.LOADING_ADDRESSES
 QUEUED = "your message goes out as soon as it is up"  # swiggy_ui.starting_page.QUEUED_NOTE
 SLOW_START_SECONDS = 10
-APP_LOAD_SECONDS = 6
+APP_LOAD_SECONDS = 15  # longer than a loaded machine takes to show the early page
 ASKED = "find milk"
 REPLYING = "Working on your last message"  # swiggy_ui.chat_input.WORKING_PLACEHOLDER
 # Notes, on every change of the page, whether it was usable while the sandbox started
@@ -99,7 +99,7 @@ def test_a_message_sent_before_the_app_has_loaded_is_kept_and_answered(
     browser: Browser, tmp_path: Path, screenshot_dir: Path, width: int
 ) -> None:
     # A server of its own per width: only a process's first page is drawn before its app
-    # loads, and the load is held 6 s so the message always goes out during it.
+    # loads, and the load is held long enough that the message always goes out during it.
     delays = {FAULT_DELAY_ENV: f"app.load={APP_LOAD_SECONDS},sandbox.start=2"}
     with running_app(tmp_path, **delays) as server, browser_context(browser, width) as context:
         page = context.new_page()
