@@ -58,8 +58,9 @@ def read_input(vertical: Vertical, first: ShopFirstPaint | None = None) -> ChatM
         return action_message(action)
     drawn_here = None if first is not None and first.input_drawn else draw_chat_input(vertical)
     early = take_early_input(vertical)
-    if early is not None and typed_text(drawn_here):  # sent twice: the first goes first,
-        state.vertical_chat(vertical.id).keep_unsent(typed_text(drawn_here) or "")  # then this
+    typed_here = typed_text(drawn_here)
+    if early is not None and typed_here:  # sent twice: the first goes first, then this
+        state.vertical_chat(vertical.id).keep_unsent(typed_here)
     typed, files = _parts(early if early is not None else drawn_here)
     if not typed.strip() and not files:
         return None

@@ -32,6 +32,7 @@ from swiggy_core.store import StoreError
 from swiggy_core.verticals import VERTICALS, Vertical
 from swiggy_ui import state
 from swiggy_ui.banners import coded_error, support_code
+from swiggy_ui.first_paint import deployment_secrets
 from swiggy_ui.runtime import Runtime, get_runtime
 from swiggy_ui.safe_text import plain
 from swiggy_ui.servers_panel import safe_target
@@ -74,10 +75,7 @@ def render_tool_bench() -> None:
 
 def _switch_in_secrets() -> dict[str, Any]:
     """The owner's switch as the secrets file holds it (a string, or a TOML true / false)."""
-    try:
-        value = st.secrets.get(TOOL_BENCH_ENV)
-    except Exception:  # no secrets file at all is normal: Streamlit raises on access
-        value = None
+    value = deployment_secrets().get(TOOL_BENCH_ENV)
     return {} if value is None else {TOOL_BENCH_ENV: value}
 
 
