@@ -13,9 +13,9 @@ Whose CPU is whose:
 - A turn's CPU is this process's CPU time (`time.process_time`, every thread: the one that
   stores the person's message, the turn's own thread, the MCP client's event loop) from
   `session.send` until the turn has ended; `handle.wait` blocks without using CPU.
-- Subtracted from it: the process CPU spent inside the Anthropic SDK (opening the
-  stream, each step of its event iterator, `get_final_message`, closing) and inside the
-  MCP client calls the app makes (`McpManager.call_tool` / `list_tools` /
+- Subtracted from it: the process CPU spent inside the Anthropic SDK (building and
+  opening the stream, each step of its event iterator, `get_final_message`, closing) and
+  inside the MCP client calls the app makes (`McpManager.call_tool` / `list_tools` /
   `send_request`; their work runs on the loop thread while the turn's thread waits).
   While the turn's thread is inside one of those calls no other code of ours runs, so
   the CPU of those intervals is the SDK's and the MCP client's, reported beside ours.
@@ -125,8 +125,8 @@ class TimedClient:
     @contextmanager
     def stream(self, **kwargs: Any) -> Iterator[Any]:
         self._outside.stream_kwargs = kwargs
-        manager = self._client.beta.messages.stream(**kwargs)
-        with self._outside.inside():
+        with self._outside.inside():  # the SDK checks and transforms the request here
+            manager = self._client.beta.messages.stream(**kwargs)
             stream = manager.__enter__()
         try:
             yield TimedStream(stream, self._outside)

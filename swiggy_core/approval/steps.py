@@ -109,8 +109,8 @@ class SessionSteps:
         except McpCallError as error:
             self._audit("approval_refused", {"tool": asked.tool, "reason": error.message})
             return refuse_request(handle, asked.tool, error, error.message)
-        self.store.supersede_approvals(conversation_id)  # one open question at a time
-        record = self.store.create_approval(
+        # One open question at a time: the chat's pending one is superseded as it is stored.
+        self.store.open_approval(
             NewApproval(
                 user_id=self.user_id,
                 conversation_id=conversation_id,
@@ -122,14 +122,15 @@ class SessionSteps:
                 view=prepared.view.model_dump(mode="json"),
                 tool_use_id=use.id,
                 expires_at=self.expires_at(),
-            )
-        )
-        self._audit(
-            "approval_requested",
-            {"approval": record.id, "tool": record.tool, "arguments": record.arguments},
-            conversation_id,
+            ),
+            self._requested,
         )
         return None
+
+    def _requested(self, record: ApprovalRecord) -> tuple[str, dict[str, Any]]:
+        """The audit entry of an approval just asked for."""
+        detail = {"approval": record.id, "tool": record.tool, "arguments": record.arguments}
+        return "approval_requested", {"vertical": self.vertical.id, **detail}
 
     def execute_approval(self, record: ApprovalRecord, handle: TurnHandle) -> ApprovalAnswer | None:
         """Re-read what it acts on, refuse if it changed, else call the tool exactly once.

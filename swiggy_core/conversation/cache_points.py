@@ -20,6 +20,7 @@ the conversation (3 and 4, and the local engine's tool rounds) five minutes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
@@ -43,6 +44,8 @@ POLICY_TTLS: Final[dict[str, tuple[CacheTtl, CacheTtl]]] = {
     "1h": ("1h", "1h"),
     "1h-prefix": ("1h", "5m"),
 }
+# A cache_control key with its value and one comma beside it, as compact JSON writes it.
+_CACHE_MARK: Final = re.compile(r',"cache_control":\{[^{}]*\}|"cache_control":\{[^{}]*\},?')
 
 
 def cache_mark(ttl: CacheTtl) -> dict[str, str]:
@@ -65,8 +68,11 @@ def min_cacheable_tokens(model: str) -> int:
 
 def estimated_tokens(value: Any) -> int:
     """About how many tokens `value` costs as JSON (cache_control keys not counted)."""
-    encoded = json.dumps(without_cache_marks(value), ensure_ascii=False, separators=(",", ":"))
-    return len(encoded) // CHARS_PER_TOKEN_ESTIMATE
+    encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # The marks are cut from the text rather than from a copy of `value`: copying a whole
+    # request on every estimate cost more than encoding it. A mark is a flat object, and
+    # a string holding the same words is encoded with escaped quotes, so never matches.
+    return len(_CACHE_MARK.sub("", encoded)) // CHARS_PER_TOKEN_ESTIMATE
 
 
 def is_turn_context(block: Any) -> bool:

@@ -10,15 +10,16 @@ stops that path).
 from __future__ import annotations
 
 import json
-import uuid
 import zlib
 from collections.abc import Callable, Collection
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Connection, Row, select, text, update
+from sqlalchemy import Connection, Select, select, text, update
 
+from swiggy_core.store import approval_queries as queries
 from swiggy_core.store.approval_states import ApprovalStatus, check_moves, statuses
+from swiggy_core.store.audit import write_audit
 from swiggy_core.store.database import Database
 from swiggy_core.store.records import ApprovalRecord, NewApproval
 from swiggy_core.store.schema import approvals, as_utc, utc_now
@@ -26,62 +27,63 @@ from swiggy_core.store.spending import ledger_columns, spent_on
 
 # PostgreSQL advisory-lock namespace for "one person's confirmations, one at a time".
 _SPEND_LOCK_NAMESPACE: Final = 0x5350
+# An audit entry: its action and its detail.
+AuditEntry = tuple[str, dict[str, Any]]
 
 
 def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
-    now = utc_now()
-    record = ApprovalRecord(
-        user_id=new.user_id,
-        conversation_id=new.conversation_id,
-        vertical_id=new.vertical_id,
-        server_key=new.server_key,
-        tool=new.tool,
-        arguments=new.arguments,
-        digest=new.digest,
-        view=new.view,
-        tool_use_id=new.tool_use_id,
-        expires_at=as_utc(new.expires_at),
-        id=uuid.uuid4().hex,
-        status=ApprovalStatus.PENDING,
-        created_at=now,
-        updated_at=now,
-        result=None,
-        note="",
-    )
-    stored = (column.name for column in approvals.columns if hasattr(record, column.name))
-    row = {name: getattr(record, name) for name in stored}
-    row.update(arguments=json.dumps(record.arguments), view=json.dumps(record.view))
-    row.update(ledger_columns(record.result))
+    record, row = queries.new_row(new)
     with db.write() as conn:
-        conn.execute(approvals.insert().values(**row))
+        conn.execute(queries.INSERT, row)
+    return record
+
+
+def open_approval(
+    db: Database, new: NewApproval, audited: Callable[[ApprovalRecord], AuditEntry]
+) -> ApprovalRecord:
+    """The conversation's one open question: its pending approvals are superseded, `new`
+    is stored as pending and `audited(record)` is appended to the audit trail, all in one
+    transaction (never a moment with the old one closed and the new one missing)."""
+    record, row = queries.new_row(new)
+    stale = (queries.STALE, {"chat_id": new.conversation_id})
+    with db.write() as conn:
+        _move_candidates(conn, stale, ApprovalStatus.SUPERSEDED, "", record.created_at)
+        conn.execute(queries.INSERT, row)
+        action, detail = audited(record)
+        write_audit(conn, new.user_id, action, detail, new.conversation_id)
     return record
 
 
 def get_approval(db: Database, approval_id: str) -> ApprovalRecord | None:
     with db.read() as conn:
-        row = conn.execute(select(approvals).where(approvals.c.id == approval_id)).one_or_none()
-    return None if row is None else _record(row)
+        row = conn.execute(queries.BY_ID, {"approval_id": approval_id}).one_or_none()
+    return None if row is None else queries.record_of(row)
 
 
 def approvals_for(
-    db: Database, conversation_id: str, wanted: Collection[str] | None
+    db: Database,
+    conversation_id: str,
+    wanted: Collection[str] | None,
+    tool_use_ids: Collection[str] | None = None,
 ) -> list[ApprovalRecord]:
-    query = select(approvals).where(approvals.c.conversation_id == conversation_id)
+    if tool_use_ids is not None and not tool_use_ids:
+        return []
+    values: dict[str, Any] = {"chat_id": conversation_id}
     if wanted is not None:
-        query = query.where(approvals.c.status.in_(_names(wanted)))
+        values["statuses"] = _names(wanted)
+    if tool_use_ids is not None:
+        values["uses"] = sorted(tool_use_ids)
+    query = queries.chat_query(wanted is not None, tool_use_ids is not None)
     with db.read() as conn:
-        rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
-    return [_record(row) for row in rows]
+        rows = conn.execute(query, values).all()
+    return [queries.record_of(row) for row in rows]
 
 
 def approvals_of_user(db: Database, user_id: str, wanted: Collection[str]) -> list[ApprovalRecord]:
     """A person's approvals in these statuses, across all their conversations."""
-    query = select(approvals).where(
-        approvals.c.user_id == user_id, approvals.c.status.in_(_names(wanted))
-    )
     with db.read() as conn:
-        rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
-    return [_record(row) for row in rows]
+        rows = conn.execute(queries.OF_USER, {"user_id": user_id, "statuses": _names(wanted)}).all()
+    return [queries.record_of(row) for row in rows]
 
 
 def approvals_in(db: Database, wanted: Collection[str]) -> list[ApprovalRecord]:
@@ -89,7 +91,7 @@ def approvals_in(db: Database, wanted: Collection[str]) -> list[ApprovalRecord]:
     query = select(approvals).where(approvals.c.status.in_(_names(wanted)))
     with db.read() as conn:
         rows = conn.execute(query.order_by(approvals.c.created_at, approvals.c.id)).all()
-    return [_record(row) for row in rows]
+    return [queries.record_of(row) for row in rows]
 
 
 def transition(
@@ -188,45 +190,59 @@ def _lock_key(user_id: str) -> int:
 def expire_approvals(db: Database, now: datetime | None) -> list[str]:
     """Pending approvals past their expiry become "expired"; returns their ids."""
     moment = as_utc(now) if now else utc_now()
-    due = select(approvals.c.id).where(
-        approvals.c.status == ApprovalStatus.PENDING.value, approvals.c.expires_at <= moment
-    )
-    return _move_pending(db, due, ApprovalStatus.EXPIRED, note="", now=moment)
+    return _move_pending(db, (queries.DUE, {"moment": moment}), ApprovalStatus.EXPIRED, "", moment)
 
 
 def supersede_approvals(
     db: Database, conversation_id: str, server_key: str | None, note: str
 ) -> list[str]:
     """Pending approvals of a conversation (optionally one server) become "superseded"."""
-    stale = select(approvals.c.id).where(
-        approvals.c.status == ApprovalStatus.PENDING.value,
-        approvals.c.conversation_id == conversation_id,
-    )
-    if server_key is not None:
-        stale = stale.where(approvals.c.server_key == server_key)
-    return _move_pending(db, stale, ApprovalStatus.SUPERSEDED, note=note, now=utc_now())
+    if server_key is None:
+        stale = (queries.STALE, {"chat_id": conversation_id})
+    else:
+        stale = (queries.STALE_OF_SERVER, {"chat_id": conversation_id, "server_key": server_key})
+    return _move_pending(db, stale, ApprovalStatus.SUPERSEDED, note, utc_now())
 
 
 def _move_pending(
-    db: Database, candidates: Any, to_status: ApprovalStatus, *, note: str, now: datetime
+    db: Database,
+    candidates: tuple[Select[Any], dict[str, Any]],
+    to_status: ApprovalStatus,
+    note: str,
+    now: datetime,
+) -> list[str]:
+    query, values = candidates
+    with db.read() as conn:  # most turns find none: no write lock is taken for them
+        if conn.execute(query, values).first() is None:
+            return []
+    with db.write() as conn:
+        return _move_candidates(conn, candidates, to_status, note, now)
+
+
+def _move_candidates(
+    conn: Connection,
+    candidates: tuple[Select[Any], dict[str, Any]],
+    to_status: ApprovalStatus,
+    note: str,
+    now: datetime,
 ) -> list[str]:
     # Each candidate still goes through compare-and-set: one confirmed meanwhile is left alone.
-    with db.write() as conn:
-        ids = [str(approval_id) for approval_id in conn.execute(candidates).scalars()]
-        return [
-            approval_id
-            for approval_id in ids
-            if _compare_and_set(
-                conn,
-                approval_id,
-                (ApprovalStatus.PENDING,),
-                to_status,
-                result=None,
-                note=note,
-                now=now,
-                require_unexpired=False,
-            )
-        ]
+    query, values = candidates
+    ids = [str(approval_id) for approval_id in conn.execute(query, values).scalars()]
+    return [
+        approval_id
+        for approval_id in ids
+        if _compare_and_set(
+            conn,
+            approval_id,
+            (ApprovalStatus.PENDING,),
+            to_status,
+            result=None,
+            note=note,
+            now=now,
+            require_unexpired=False,
+        )
+    ]
 
 
 def _compare_and_set(
@@ -242,41 +258,22 @@ def _compare_and_set(
 ) -> bool:
     check_moves(from_statuses, to_status)  # the one place a status changes: always checked
     (target,) = statuses((to_status,))
-    changes: dict[str, Any] = {"status": target.value, "updated_at": now}
+    values: dict[str, Any] = {
+        "approval_id": approval_id,
+        "from_statuses": [status.value for status in statuses(from_statuses)],
+        "to_status": target.value,
+        "moved_at": now,
+    }
     if result is not None:
         # The spend's day and amount as columns too: today's spending finds this row by them.
-        changes.update(result=json.dumps(result), **ledger_columns(result))
+        ledger = ledger_columns(result)
+        values.update(new_result=json.dumps(result), day=ledger["spend_day"])
+        values["paise"] = ledger["spend_paise"]
     if note:
-        changes["note"] = note
-    statement = update(approvals).where(
-        approvals.c.id == approval_id,
-        approvals.c.status.in_([status.value for status in statuses(from_statuses)]),
-    )
-    if require_unexpired:
-        statement = statement.where(approvals.c.expires_at > now)
-    return conn.execute(statement.values(**changes)).rowcount == 1
+        values["new_note"] = note
+    statement = queries.move_statement(result is not None, bool(note), require_unexpired)
+    return conn.execute(statement, values).rowcount == 1
 
 
 def _names(wanted: Collection[str]) -> list[str]:
     return [status.value for status in statuses(wanted)]
-
-
-def _record(row: Row[Any]) -> ApprovalRecord:
-    return ApprovalRecord(
-        user_id=row.user_id,
-        conversation_id=row.conversation_id,
-        vertical_id=row.vertical_id,
-        server_key=row.server_key,
-        tool=row.tool,
-        arguments=json.loads(row.arguments),
-        digest=row.digest,
-        view=json.loads(row.view),
-        tool_use_id=row.tool_use_id,
-        expires_at=row.expires_at,
-        id=row.id,
-        status=ApprovalStatus(row.status),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        result=None if row.result is None else json.loads(row.result),
-        note=row.note,
-    )

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import insert, select
+from sqlalchemy import Connection, bindparam, insert, select
 
 from swiggy_core.store.database import Database, upsert
 from swiggy_core.store.redaction import redact
 from swiggy_core.store.schema import audit, preferences, utc_now
 from swiggy_core.store.spending import record_spend_entry
+
+# Built once: building a statement per call (and its cache key) cost more than running it.
+_INSERT: Final = insert(audit)
+_PREFERENCE: Final = select(preferences.c.value).where(
+    preferences.c.user_id == bindparam("user_id"), preferences.c.name == bindparam("name")
+)
 
 
 def record_audit(
@@ -25,18 +31,28 @@ def record_audit(
 
     A spend's entry also keeps its row of today's spending, in the same transaction.
     """
-    body = json.dumps(redact(detail), default=str)
     with db.write() as conn:
-        conn.execute(
-            insert(audit).values(
-                at=utc_now(),
-                user_id=user_id,
-                action=action,
-                detail=body,
-                conversation_id=conversation_id,
-            )
-        )
-        record_spend_entry(conn, user_id, action, body)
+        write_audit(conn, user_id, action, detail, conversation_id)
+
+
+def write_audit(
+    conn: Connection,
+    user_id: str,
+    action: str,
+    detail: dict[str, Any],
+    conversation_id: str | None,
+) -> None:
+    """`record_audit` inside a transaction the caller holds."""
+    body = json.dumps(redact(detail), default=str)
+    row = {
+        "at": utc_now(),
+        "user_id": user_id,
+        "action": action,
+        "detail": body,
+        "conversation_id": conversation_id,
+    }
+    conn.execute(_INSERT, row)
+    record_spend_entry(conn, user_id, action, body)
 
 
 def audit_entries(
@@ -64,9 +80,6 @@ def set_preference(db: Database, user_id: str, name: str, value: dict[str, Any])
 
 
 def get_preference(db: Database, user_id: str, name: str) -> dict[str, Any] | None:
-    query = select(preferences.c.value).where(
-        preferences.c.user_id == user_id, preferences.c.name == name
-    )
     with db.read() as conn:
-        body = conn.execute(query).scalar_one_or_none()
+        body = conn.execute(_PREFERENCE, {"user_id": user_id, "name": name}).scalar_one_or_none()
     return None if body is None else dict(json.loads(body))

@@ -150,14 +150,26 @@ class ChatStore:
         """Store a new approval in status "pending"."""
         return approvals.create_approval(self._db, new)
 
+    def open_approval(
+        self, new: NewApproval, audited: Callable[[ApprovalRecord], approvals.AuditEntry]
+    ) -> ApprovalRecord:
+        """Supersede the chat's pending approvals, store `new` as pending and audit it, as
+        one transaction."""
+        return approvals.open_approval(self._db, new, audited)
+
     def get_approval(self, approval_id: str) -> ApprovalRecord | None:
         return approvals.get_approval(self._db, approval_id)
 
     def approvals_for(
-        self, conversation_id: str, statuses: Collection[str] | None = None
+        self,
+        conversation_id: str,
+        statuses: Collection[str] | None = None,
+        *,
+        tool_use_ids: Collection[str] | None = None,
     ) -> list[ApprovalRecord]:
-        """A conversation's approvals (optionally only these statuses), oldest first."""
-        return approvals.approvals_for(self._db, conversation_id, statuses)
+        """A conversation's approvals (optionally only these statuses, only those asked by
+        these tool uses), oldest first."""
+        return approvals.approvals_for(self._db, conversation_id, statuses, tool_use_ids)
 
     def approvals_of_user(self, user_id: str, statuses: Collection[str]) -> list[ApprovalRecord]:
         """A person's approvals in these statuses across their conversations, oldest first."""

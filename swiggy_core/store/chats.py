@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from typing import Final
 
 from pydantic import ValidationError
-from sqlalchemy import Connection, case, delete, func, insert, select, update
+from sqlalchemy import Connection, bindparam, case, delete, func, insert, select, update
 
 from swiggy_core.errors import ErrorCode
 from swiggy_core.models import ChatMessage, conversation_adapter
@@ -45,6 +45,28 @@ _GONE: Final = (
 _UNREADABLE: Final = (
     "A stored message in this chat could not be read. Start a new chat; "
     "the old one is kept in the database."
+)
+
+# A turn's statements, built once: building one per call (and its cache key) cost more
+# than running it.
+# Touching the conversation sets its title only while it has none ("" keeps it as it is).
+_TOUCH: Final = (
+    update(conversations)
+    .where(conversations.c.id == bindparam("chat_id"))
+    .values(
+        updated_at=bindparam("touched_at"),
+        title=case(
+            (conversations.c.title == "", bindparam("new_title")), else_=conversations.c.title
+        ),
+    )
+)
+_LAST_SEQ: Final = select(func.max(messages.c.seq)).where(
+    messages.c.conversation_id == bindparam("chat_id")
+)
+_SINCE: Final = (
+    select(messages.c.seq, messages.c.body, messages.c.created_at)
+    .where(messages.c.conversation_id == bindparam("chat_id"), messages.c.seq > bindparam("after"))
+    .order_by(messages.c.seq)
 )
 
 
@@ -91,21 +113,12 @@ def _append_once(
 ) -> list[int]:
     # Touching the conversation first takes its row lock (PostgreSQL), so appenders to
     # one conversation queue here instead of colliding on seq below.
-    new_title = (
-        case((conversations.c.title == "", title), else_=conversations.c.title)
-        if title
-        else conversations.c.title
-    )
     touched = conn.execute(
-        update(conversations)
-        .where(conversations.c.id == conversation_id)
-        .values(updated_at=utc_now(), title=new_title)
+        _TOUCH, {"chat_id": conversation_id, "touched_at": utc_now(), "new_title": title}
     )
     if touched.rowcount != 1:
         raise store_error(ErrorCode.STORE_FAILED, _GONE)
-    last = conn.execute(
-        select(func.max(messages.c.seq)).where(messages.c.conversation_id == conversation_id)
-    ).scalar_one()
+    last = conn.execute(_LAST_SEQ, {"chat_id": conversation_id}).scalar_one()
     start = -1 if last is None else int(last)
     seqs = list(range(start + 1, start + 1 + len(bodies)))
     now = utc_now()
@@ -120,13 +133,8 @@ def _append_once(
 
 
 def load_since(db: Database, conversation_id: str, after_seq: int) -> list[StoredMessage]:
-    query = (
-        select(messages.c.seq, messages.c.body, messages.c.created_at)
-        .where(messages.c.conversation_id == conversation_id, messages.c.seq > after_seq)
-        .order_by(messages.c.seq)
-    )
     with db.read() as conn:
-        rows = conn.execute(query).all()
+        rows = conn.execute(_SINCE, {"chat_id": conversation_id, "after": after_seq}).all()
     chat = _parse([row.body for row in rows])
     return [
         StoredMessage(row.seq, message, row.created_at)
@@ -135,9 +143,8 @@ def load_since(db: Database, conversation_id: str, after_seq: int) -> list[Store
 
 
 def last_seq(db: Database, conversation_id: str) -> int:
-    query = select(func.max(messages.c.seq)).where(messages.c.conversation_id == conversation_id)
     with db.read() as conn:
-        last = conn.execute(query).scalar_one()
+        last = conn.execute(_LAST_SEQ, {"chat_id": conversation_id}).scalar_one()
     return -1 if last is None else int(last)
 
 

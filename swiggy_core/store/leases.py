@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any, Final
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 
 from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError, is_conflict
@@ -43,6 +44,7 @@ def acquire(
     moment = as_utc(now)
     info = LeaseInfo(conversation_id, holder, process[:TITLE_LENGTH], kind, moment + ttl)
     row = {
+        "conversation_id": conversation_id,
         "holder": holder,
         "process": info.process,
         "kind": kind,
@@ -51,23 +53,12 @@ def acquire(
     }
     try:
         with db.write() as conn:
-            taken = conn.execute(
-                update(turn_leases)
-                .where(
-                    turn_leases.c.conversation_id == conversation_id,
-                    turn_leases.c.expires_at <= moment,
-                )
-                .values(**row)
-            )
+            taken = conn.execute(_TAKE_EXPIRED, {**_renamed(row), "moment": moment})
             if taken.rowcount != 1:
-                exists = conn.execute(
-                    select(turn_leases.c.holder).where(
-                        turn_leases.c.conversation_id == conversation_id
-                    )
-                ).first()
+                exists = conn.execute(_HOLDER, {"chat_id": conversation_id}).first()
                 if exists is not None:
                     return None
-                conn.execute(insert(turn_leases).values(conversation_id=conversation_id, **row))
+                conn.execute(_INSERT, row)
     except StoreError as error:
         if is_conflict(error):  # another process inserted the same chat's row first
             return None
@@ -94,12 +85,7 @@ def renew(
 def release(db: Database, conversation_id: str, holder: str) -> None:
     """Give the lease back (only the holder's own row is removed)."""
     with db.write() as conn:
-        conn.execute(
-            delete(turn_leases).where(
-                turn_leases.c.conversation_id == conversation_id,
-                turn_leases.c.holder == holder,
-            )
-        )
+        conn.execute(_RELEASE, {"chat_id": conversation_id, "the_holder": holder})
 
 
 def live_lease(db: Database, conversation_id: str, now: datetime) -> LeaseInfo | None:
@@ -128,6 +114,28 @@ def live_leases(db: Database, conversation_ids: list[str], now: datetime) -> set
             )
         ).scalars()
         return {str(value) for value in rows}
+
+
+# A turn's lease statements, built once (building one per call cost more than running it).
+_TAKEN_COLUMNS: Final = ("holder", "process", "kind", "acquired_at", "expires_at")
+_OWN_ROW: Final = turn_leases.c.conversation_id == bindparam("chat_id")
+_TAKE_EXPIRED: Final = (
+    update(turn_leases)
+    .where(_OWN_ROW, turn_leases.c.expires_at <= bindparam("moment"))
+    .values({name: bindparam(f"new_{name}") for name in _TAKEN_COLUMNS})
+)
+_HOLDER: Final = select(turn_leases.c.holder).where(_OWN_ROW)
+_INSERT: Final = insert(turn_leases)
+_RELEASE: Final = delete(turn_leases).where(
+    _OWN_ROW, turn_leases.c.holder == bindparam("the_holder")
+)
+
+
+def _renamed(row: dict[str, Any]) -> dict[str, Any]:
+    """A lease row's values under the names `_TAKE_EXPIRED` binds them by."""
+    return {"chat_id": row["conversation_id"]} | {
+        f"new_{name}": row[name] for name in _TAKEN_COLUMNS
+    }
 
 
 class LeaseBook:

@@ -50,6 +50,7 @@ CSV_COLUMNS: Final = (
 )
 # The stores' user ids end in the world they belong to (`person@sandbox`, `person@swiggy`).
 WORLDS: Final = ("sandbox", "swiggy")
+_INSERT: Final = insert(tool_calls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,22 +86,21 @@ def safe_arguments(arguments: Any) -> dict[str, Any]:
 def record_tool_call(db: Database, entry: ToolCallEntry) -> None:
     """Append one entry (arguments redacted, long names cut to their columns)."""
     arguments = json.dumps(safe_arguments(entry.arguments), ensure_ascii=False)
+    row = {
+        "at": as_utc(entry.at),
+        "user_id": entry.user_id[:USER_ID_LENGTH],
+        "world": entry.world[:NAME_LENGTH],
+        "vertical_id": entry.vertical_id[:VERTICAL_ID_LENGTH],
+        "conversation_id": _cut(entry.conversation_id, ID_LENGTH),
+        "server": entry.server[:NAME_LENGTH],
+        "tool": entry.tool[:TITLE_LENGTH],
+        "arguments": arguments,
+        "outcome": entry.outcome,
+        "duration_ms": max(0.0, float(entry.duration_ms)),
+        "error_code": _cut(entry.error_code, STATUS_LENGTH),
+    }
     with db.write() as conn:
-        conn.execute(
-            insert(tool_calls).values(
-                at=as_utc(entry.at),
-                user_id=entry.user_id[:USER_ID_LENGTH],
-                world=entry.world[:NAME_LENGTH],
-                vertical_id=entry.vertical_id[:VERTICAL_ID_LENGTH],
-                conversation_id=_cut(entry.conversation_id, ID_LENGTH),
-                server=entry.server[:NAME_LENGTH],
-                tool=entry.tool[:TITLE_LENGTH],
-                arguments=arguments,
-                outcome=entry.outcome,
-                duration_ms=max(0.0, float(entry.duration_ms)),
-                error_code=_cut(entry.error_code, STATUS_LENGTH),
-            )
-        )
+        conn.execute(_INSERT, row)  # built once: building it per call cost more than running it
 
 
 def tool_call_entries(

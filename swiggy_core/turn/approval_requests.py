@@ -3,6 +3,7 @@ answering requests the person left open, and the errors a Confirm can meet."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from swiggy_core.approval.request_tool import ApprovalAnswer, ApprovalRequest
@@ -42,14 +43,19 @@ def close_open_requests(
     if not asked:  # the last reply asked nothing: no approval to read
         return message
     answers: list[ToolResultBlock] = []
-    records = {r.tool_use_id: r for r in store.approvals_for(conversation_id)}
+    # Only the approvals those requests made: a chat's older ones are never read here.
+    asked_records = store.approvals_for(conversation_id, tool_use_ids=asked)
+    records = {r.tool_use_id: r for r in asked_records}
     for use_id in asked:
         record = records.get(use_id)
         if record is None:
             continue
         if record.status == ApprovalStatus.PENDING:
-            store.supersede_approvals(record.conversation_id, record.server_key)
-            record = store.get_approval(record.id) or record  # confirmed meanwhile?
+            moved = store.supersede_approvals(record.conversation_id, record.server_key)
+            if record.id in moved:  # closed by this message, as it was asked
+                record = replace(record, status=ApprovalStatus.SUPERSEDED)
+            else:  # confirmed (or closed) meanwhile: answer with what really happened
+                record = store.get_approval(record.id) or record
         answer = answer_of(get_vertical(record.vertical_id), record)
         answers.append(ToolResultBlock(tool_use_id=record.tool_use_id, content=answer.as_text()))
     if not answers:

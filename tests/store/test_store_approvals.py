@@ -135,6 +135,50 @@ def test_approvals_for_lists_oldest_first_and_filters_by_status(store, conversat
     assert store.approvals_for("another-conversation") == []
 
 
+def test_approvals_for_finds_those_asked_by_given_tool_uses(store, conversation_id):
+    asked = [new_approval(conversation_id, tool_use_id=f"ask{n}") for n in range(3)]
+    asked = [store.create_approval(new) for new in asked]
+    store.transition_approval(asked[2].id, ["pending"], "declined", note="no thanks")
+    found = store.approvals_for(conversation_id, tool_use_ids={"ask2", "ask0", "gone"})
+    assert [a.id for a in found] == [asked[0].id, asked[2].id]
+    pending = store.approvals_for(conversation_id, ["pending"], tool_use_ids=["ask2", "ask1"])
+    assert [a.id for a in pending] == [asked[1].id]
+    assert store.approvals_for(conversation_id, tool_use_ids=[]) == []
+    assert store.approvals_for("another-conversation", tool_use_ids=["ask0"]) == []
+
+
+def _requested(record):
+    return "approval_requested", {"approval": record.id, "api_key": "sk-ant-secret-123456"}
+
+
+def test_opening_an_approval_supersedes_the_open_one_and_audits_it(store, conversation_id):
+    other = store.create_conversation("alice", "food")
+    old = store.create_approval(new_approval(conversation_id, tool_use_id="ask0"))
+    confirmed = store.create_approval(new_approval(conversation_id, tool_use_id="ask1"))
+    store.transition_approval(confirmed.id, ["pending"], "executing")
+    elsewhere = store.create_approval(new_approval(other))
+    new = store.open_approval(new_approval(conversation_id, tool_use_id="ask2"), _requested)
+    assert store.get_approval(new.id) == new and new.status == "pending"
+    assert store.get_approval(old.id).status == "superseded"
+    assert store.get_approval(confirmed.id).status == "executing"
+    assert store.get_approval(elsewhere.id).status == "pending"
+    entries = store.audit_entries("alice", conversation_id=conversation_id)
+    assert entries == [("approval_requested", {"approval": new.id, "api_key": "[redacted]"})]
+
+
+def test_an_approval_that_cannot_be_audited_is_not_opened(store, conversation_id):
+    old = store.create_approval(new_approval(conversation_id, tool_use_id="ask0"))
+
+    def unauditable(record):
+        raise RuntimeError("the audit entry could not be made")
+
+    with pytest.raises(RuntimeError):
+        store.open_approval(new_approval(conversation_id, tool_use_id="ask1"), unauditable)
+    # One transaction: the open question is still the old one, and nothing new is stored.
+    assert [(a.id, a.status) for a in store.approvals_for(conversation_id)] == [(old.id, "pending")]
+    assert store.audit_entries("alice", conversation_id=conversation_id) == []
+
+
 def test_approvals_outlive_their_conversation(store, conversation_id):
     approval = store.create_approval(new_approval(conversation_id))
     store.delete_conversation(conversation_id)

@@ -18,6 +18,7 @@ from swiggy_core.constants import (
     BETA_EXTENDED_CACHE_TTL,
     CACHE_MAX_BREAKPOINTS,
     CACHE_WINDOW_STEP_MESSAGES,
+    CHARS_PER_TOKEN_ESTIMATE,
     MAX_CONTEXT_MESSAGES,
     TURN_CONTEXT_HEADER,
 )
@@ -317,3 +318,24 @@ def test_a_request_can_be_sent_under_another_policy_with_nothing_else_changed() 
         assert mark_of(other, marks(other)[0]) == cache_mark(prefix)
         assert mark_of(other, marks(other)[-1]) == cache_mark(conversation)
     assert marks(params) and "ttl" in mark_of(params, marks(params)[0])  # untouched
+
+
+def test_a_size_estimate_leaves_out_exactly_the_cache_marks() -> None:
+    params = requests_of_a_chat(6, SONNET)[-1]
+    request_parts = {key: params[key] for key in ("tools", "system", "messages")}
+    assert marks(params)  # the request is marked: the estimate has marks to leave out
+    unmarked = cache_points.without_cache_marks(request_parts)
+    encoded = json.dumps(unmarked, ensure_ascii=False, separators=(",", ":"))
+    expected = len(encoded) // CHARS_PER_TOKEN_ESTIMATE
+    assert estimated_tokens(request_parts) == estimated_tokens(unmarked) == expected
+    # A mark alone in its object, first or last in it, and words that only look like one.
+    lookalike = '"cache_control":{"type":"ephemeral"}'
+    for value in (
+        {"cache_control": {"type": "ephemeral"}},
+        {"cache_control": {"type": "ephemeral", "ttl": "1h"}, "type": "text", "text": "a"},
+        {"type": "text", "text": lookalike * 9, "cache_control": cache_mark("1h")},
+    ):
+        plain_text = json.dumps(
+            cache_points.without_cache_marks(value), ensure_ascii=False, separators=(",", ":")
+        )
+        assert estimated_tokens(value) == len(plain_text) // CHARS_PER_TOKEN_ESTIMATE

@@ -20,8 +20,9 @@ from swiggy_core.engine import exchanges
 from swiggy_core.engine.exchanges import conversation_exchanges
 from swiggy_core.engine.setup import TurnSetup, build_turn_params
 from swiggy_core.hooks import exchanges_of
-from swiggy_core.models import ChatMessage, block_from_dict
-from swiggy_core.store import ChatStore
+from swiggy_core.models import ChatMessage, ToolResultBlock, block_from_dict
+from swiggy_core.store import ChatStore, approval_queries
+from swiggy_core.turn.approval_requests import close_open_requests
 
 TURNS = 60
 BIG = json.dumps({"success": True, "data": {"products": [{"name": "x" * 90}] * 80}})
@@ -112,3 +113,23 @@ def test_the_local_engines_call_history_reads_only_new_messages(
     read = _counted(monkeypatch, exchanges, "exchange_of")
     conversation_exchanges(history)
     assert read[0] == 1  # the one new answered call
+
+
+def test_answering_the_open_request_reads_only_its_approval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    conversation_id = store.create_conversation("alice", "food")
+    for index in range(TURNS):  # a long chat: each turn asked, and was left open
+        store.open_approval(
+            new_approval(conversation_id, tool_use_id=f"ask{index}"),
+            lambda record: ("approval_requested", {"approval": record.id}),
+        )
+    history = _turn(TURNS - 1, ask=True)
+    decoded = _counted(monkeypatch, approval_queries, "record_of")
+    said = ChatMessage(role="user", content="now with bread")
+    message = close_open_requests(store, conversation_id, history, said)
+    assert decoded[0] == 1  # the asked one; superseding it needs no second read
+    answer = message.blocks()[0]
+    assert isinstance(answer, ToolResultBlock) and answer.tool_use_id == f"ask{TURNS - 1}"
+    store.close()
