@@ -29,6 +29,8 @@ from swiggy_core.store.spending import ledger_columns, spent_on
 _SPEND_LOCK_NAMESPACE: Final = 0x5350
 # An audit entry: its action and its detail.
 AuditEntry = tuple[str, dict[str, Any]]
+# The approvals a move looks at: a query of their ids and the values it is bound with.
+Candidates = tuple[Select[Any], dict[str, Any]]
 
 
 def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
@@ -205,11 +207,7 @@ def supersede_approvals(
 
 
 def _move_pending(
-    db: Database,
-    candidates: tuple[Select[Any], dict[str, Any]],
-    to_status: ApprovalStatus,
-    note: str,
-    now: datetime,
+    db: Database, candidates: Candidates, to_status: ApprovalStatus, note: str, now: datetime
 ) -> list[str]:
     query, values = candidates
     with db.read() as conn:  # most turns find none: no write lock is taken for them
@@ -220,11 +218,7 @@ def _move_pending(
 
 
 def _move_candidates(
-    conn: Connection,
-    candidates: tuple[Select[Any], dict[str, Any]],
-    to_status: ApprovalStatus,
-    note: str,
-    now: datetime,
+    conn: Connection, candidates: Candidates, to_status: ApprovalStatus, note: str, now: datetime
 ) -> list[str]:
     # Each candidate still goes through compare-and-set: one confirmed meanwhile is left alone.
     query, values = candidates
