@@ -107,13 +107,13 @@ def test_the_page_counts_hidden_turns_from_the_kept_history(
 
     monkeypatch.setattr("swiggy_ui.chat.turn_starts_of", no_scan)
     replayed: list[str] = []  # every tool call the cart is replayed through
-    real_apply = cart._apply
+    real_apply = cart.apply_call
 
     def counted_apply(state: object, call: Any, *rest: object) -> object:
         replayed.append(call.id)
         return real_apply(state, call, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(cart, "_apply", counted_apply)
+    monkeypatch.setattr(cart, "apply_call", counted_apply)
     app.session_state["browser_id"] = BROWSER
     at = open_page(app, "nutricart")
     assert not at.exception

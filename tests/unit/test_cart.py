@@ -455,13 +455,13 @@ def test_a_grown_chat_replays_only_its_new_calls(monkeypatch: pytest.MonkeyPatch
     chat = [connector_turn(SEARCH, update) for _ in range(30)]
     _, progress = derive_cart_after(chat, "food", None)
     replayed: list[str] = []
-    real_apply = cart._apply
+    real_apply = cart.apply_call
 
     def counted_apply(state: CartState, call: Any, *rest: Any) -> CartState:
         replayed.append(call.name)
         return real_apply(state, call, *rest)
 
-    monkeypatch.setattr(cart, "_apply", counted_apply)
+    monkeypatch.setattr(cart, "apply_call", counted_apply)
     grown = [*chat, connector_turn(update)]
     kept, _ = derive_cart_after(grown, "food", progress)
     assert replayed == ["update_cart"]
