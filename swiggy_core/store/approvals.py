@@ -47,7 +47,7 @@ def open_approval(
     is stored as pending and `audited(record)` is appended to the audit trail, all in one
     transaction (never a moment with the old one closed and the new one missing)."""
     record, row = queries.new_row(new)
-    stale = (queries.STALE, {"chat_id": new.conversation_id})
+    stale = _stale(new.conversation_id, None)
     with db.write() as conn:
         _move_candidates(conn, stale, ApprovalStatus.SUPERSEDED, "", record.created_at)
         conn.execute(queries.INSERT, row)
@@ -199,11 +199,16 @@ def supersede_approvals(
     db: Database, conversation_id: str, server_key: str | None, note: str
 ) -> list[str]:
     """Pending approvals of a conversation (optionally one server) become "superseded"."""
+    return _move_pending(
+        db, _stale(conversation_id, server_key), ApprovalStatus.SUPERSEDED, note, utc_now()
+    )
+
+
+def _stale(conversation_id: str, server_key: str | None) -> Candidates:
+    """A conversation's pending approvals (of one server, when given)."""
     if server_key is None:
-        stale = (queries.STALE, {"chat_id": conversation_id})
-    else:
-        stale = (queries.STALE_OF_SERVER, {"chat_id": conversation_id, "server_key": server_key})
-    return _move_pending(db, stale, ApprovalStatus.SUPERSEDED, note, utc_now())
+        return queries.STALE, {"chat_id": conversation_id}
+    return queries.STALE_OF_SERVER, {"chat_id": conversation_id, "server_key": server_key}
 
 
 def _move_pending(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import bindparam, delete, insert, select, update
 
@@ -53,7 +53,10 @@ def acquire(
     }
     try:
         with db.write() as conn:
-            taken = conn.execute(_TAKE_EXPIRED, {**_renamed(row), "moment": moment})
+            takeover = {f"new_{name}": row[name] for name in _TAKEN_COLUMNS}
+            taken = conn.execute(
+                _TAKE_EXPIRED, {**takeover, "chat_id": conversation_id, "moment": moment}
+            )
             if taken.rowcount != 1:
                 exists = conn.execute(_HOLDER, {"chat_id": conversation_id}).first()
                 if exists is not None:
@@ -129,13 +132,6 @@ _INSERT: Final = insert(turn_leases)
 _RELEASE: Final = delete(turn_leases).where(
     _OWN_ROW, turn_leases.c.holder == bindparam("the_holder")
 )
-
-
-def _renamed(row: dict[str, Any]) -> dict[str, Any]:
-    """A lease row's values under the names `_TAKE_EXPIRED` binds them by."""
-    return {"chat_id": row["conversation_id"]} | {
-        f"new_{name}": row[name] for name in _TAKEN_COLUMNS
-    }
 
 
 class LeaseBook:
