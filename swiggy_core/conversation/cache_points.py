@@ -97,25 +97,47 @@ def mark_cache_breakpoints(
     """
     minimum = min_cacheable_tokens(model)
     prefix_ttl, conversation_ttl = POLICY_TTLS[CACHE_POLICY]
-    size = sum(estimated_tokens(tool) for tool in tools)
+    prefix = _PrefixSize(minimum)
+    prefix.add(tools)
     spots: list[tuple[int, Block, CacheTtl]] = []
     if tools:
-        spots.append((size, tools[-1], prefix_ttl))
-    size += sum(estimated_tokens(block) for block in system)
+        spots.append((prefix.tokens, tools[-1], prefix_ttl))
+    prefix.add(system)
     if system:
-        spots.append((size, system[-1], prefix_ttl))
+        spots.append((prefix.tokens, system[-1], prefix_ttl))
     users = [index for index, message in enumerate(messages) if message["role"] == "user"]
     sized_to = 0
     for index in users[-2:]:
-        size += sum(estimated_tokens(message) for message in messages[sized_to:index])
+        prefix.add(messages[sized_to:index])
         sized_to = index
         block = _last_stable_block(messages[index])
         if block is not None:
-            through = size + _tokens_through(messages[index], block)
-            spots.append((through, block, conversation_ttl))
+            spots.append((prefix.through(messages[index], block), block, conversation_ttl))
     for tokens, block, ttl in spots[-CACHE_MAX_BREAKPOINTS:]:
         if tokens >= minimum:
             block["cache_control"] = cache_mark(ttl)
+
+
+class _PrefixSize:
+    """The estimated size of a growing prompt prefix, counted only until it reaches the
+    cacheable minimum: every longer prefix reaches it too, so the rest (most of a long
+    chat) is never encoded just to be measured."""
+
+    def __init__(self, minimum: int) -> None:
+        self.minimum = minimum
+        self.tokens = 0
+
+    def add(self, parts: Sequence[Any]) -> None:
+        for part in parts:
+            if self.tokens >= self.minimum:
+                return
+            self.tokens += estimated_tokens(part)
+
+    def through(self, message: dict[str, Any], block: Block) -> int:
+        """The size of the prefix that ends with `block` of `message` (not added)."""
+        if self.tokens >= self.minimum:
+            return self.tokens
+        return self.tokens + _tokens_through(message, block)
 
 
 def _last_stable_block(message: dict[str, Any]) -> Block | None:

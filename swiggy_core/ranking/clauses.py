@@ -104,13 +104,22 @@ def read_budget(text: str) -> tuple[float | None, str]:
 
 def read_diet(text: str) -> tuple[Diet | None, str]:
     """The diet a request names ("pure veg", "Jain", "eggetarian"), longest phrase first."""
-    said = sorted(((s, diet) for diet in lexicon().diets for s in diet.said), key=_longest)
-    for phrase, diet in said:
-        pattern = r"[\s-]+".join(re.escape(word) for word in phrase.split())
-        match = re.search(rf"(?<![a-z]){pattern}(?![a-z])", text)
+    for pattern, diet in _diet_patterns():
+        match = pattern.search(text)
         if match is not None:
             return diet, _cut(text, match)
     return None, text
+
+
+@cache
+def _diet_patterns() -> tuple[tuple[re.Pattern[str], Diet], ...]:
+    said = sorted(((s, diet) for diet in lexicon().diets for s in diet.said), key=_longest)
+    return tuple((_phrase_pattern(phrase), diet) for phrase, diet in said)
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    words = r"[\s-]+".join(re.escape(word) for word in phrase.split())
+    return re.compile(rf"(?<![a-z]){words}(?![a-z])")
 
 
 def _longest(row: tuple[str, Diet]) -> int:

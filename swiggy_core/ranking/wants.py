@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from swiggy_core.ranking.amounts import UNITS, Amount
 from swiggy_core.ranking.clauses import read_budget, read_count, read_diet, read_party, read_size
@@ -85,6 +86,7 @@ def read_wants(query: str | None, request: str | None = None) -> Wants:
     )
 
 
+@lru_cache(maxsize=256)  # a chat's searches repeat their words; Wants is immutable
 def _read(text: str) -> Wants:
     text = _CLEAN_RE.sub(" ", text.lower().replace("₹", " rs "))
     if not text.strip():

@@ -132,14 +132,26 @@ def _append_once(
     return seqs
 
 
-def load_since(db: Database, conversation_id: str, after_seq: int) -> list[StoredMessage]:
+def load_after(
+    db: Database, conversation_id: str, known_seq: int
+) -> tuple[bool, list[StoredMessage]]:
+    """In one snapshot: whether the conversation still extends the copy that ends at
+    `known_seq`, and the messages it needs: those stored after it when it does, every
+    message when it does not (deleted or replaced elsewhere)."""
     with db.read() as conn:
-        rows = conn.execute(_SINCE, {"chat_id": conversation_id, "after": after_seq}).all()
+        last = conn.execute(_LAST_SEQ, {"chat_id": conversation_id}).scalar_one()
+        newest = -1 if last is None else int(last)
+        if newest == known_seq:
+            return True, []
+        extends = newest > known_seq
+        after = known_seq if extends else -1
+        rows = conn.execute(_SINCE, {"chat_id": conversation_id, "after": after}).all()
     chat = _parse([row.body for row in rows])
-    return [
+    stored = [
         StoredMessage(row.seq, message, row.created_at)
         for row, message in zip(rows, chat, strict=True)
     ]
+    return extends, stored
 
 
 def last_seq(db: Database, conversation_id: str) -> int:

@@ -24,8 +24,6 @@ from swiggy_core.store.faults import store_error, translated_faults
 
 # Seconds to wait for a PostgreSQL server to accept a connection.
 POSTGRES_CONNECT_TIMEOUT_SECONDS: Final = 10
-# Execution option that makes a connection begin with SQLite's BEGIN IMMEDIATE.
-_WRITE_OPTION: Final = "swiggy_store_write"
 _POSTGRES_PREFIXES: Final = ("postgres://", "postgresql://")
 _MEMORY_NAMES: Final = ("", ":memory:")
 
@@ -52,6 +50,23 @@ def upsert(
     added = sqlite.insert(table).values(**row)
     return added.on_conflict_do_update(
         index_elements=keys, set_={name: added.excluded[name] for name in replaced}
+    )
+
+
+def insert_new(dialect: str, table: Table, keys: Sequence[Column[Any]]) -> Insert:
+    """INSERT into `table` that does nothing when a row with the same `keys` exists (its
+    result's rowcount says which happened); spelt alike in both dialect modules."""
+    # An INSERT's rowcount is kept only on request (psycopg's is gone once it is read).
+    kept = {"preserve_rowcount": True}
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        added = postgresql.insert(table).on_conflict_do_nothing(index_elements=keys)
+        return added.execution_options(**kept)
+    from sqlalchemy.dialects import sqlite
+
+    return (
+        sqlite.insert(table).on_conflict_do_nothing(index_elements=keys).execution_options(**kept)
     )
 
 
@@ -91,7 +106,7 @@ class Database:
                 url = url.set(database=str(self.file))
         with translated_faults():
             self.engine: Engine = _make_engine(url, busy_timeout_ms)
-        self._writer = self.engine.execution_options(**{_WRITE_OPTION: True})
+        self._sqlite = self.engine.dialect.name == "sqlite"
         self._identity: tuple[int, int] | None = None
 
     @property
@@ -109,15 +124,31 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """One transaction that intends to write (SQLite: BEGIN IMMEDIATE, so writers queue)."""
         self._check_file()
-        with translated_faults(), self._writer.begin() as conn:
+        with translated_faults(), self.engine.begin() as conn:
+            self._begin_sqlite(conn, "BEGIN IMMEDIATE")
             yield conn
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """One read-only snapshot."""
         self._check_file()
-        with translated_faults(), self.engine.connect() as conn:
+        with translated_faults(), self.engine.connect() as conn, conn.begin() as transaction:
+            self._begin_sqlite(conn, "BEGIN")
             yield conn
+            transaction.rollback()
+
+    def _begin_sqlite(self, conn: Connection, begin: str) -> None:
+        # SQLite's driver runs in autocommit mode (see `prepare_sqlite`), so the
+        # transaction SQLAlchemy just began is begun on the driver here. Issued here
+        # rather than from a "begin" event: any connection event makes SQLAlchemy
+        # dispatch events around every statement, which cost more than the statements.
+        # IMMEDIATE takes the write lock up front, so a read-then-write transaction can
+        # never fail half-way because another writer committed in between; it waits
+        # (busy_timeout) instead. Errors are sqlite3's; translated_faults codes them.
+        if self._sqlite:
+            driver = conn.connection.driver_connection
+            assert driver is not None  # a connection in a transaction is open
+            driver.execute(begin)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -182,13 +213,14 @@ def _make_engine(url: URL, busy_timeout_ms: int) -> Engine:
 def prepare_sqlite(
     engine: Engine, busy_timeout_ms: int, *, on_file: bool, always_immediate: bool = False
 ) -> None:
-    """Busy timeout, WAL on a file, and BEGIN issued by us: IMMEDIATE for a transaction
-    that intends to write (every transaction, with `always_immediate`)."""
+    """Busy timeout, WAL on a file, and the driver in autocommit mode, so that BEGIN is
+    issued by us: by `Database` per transaction, or, with `always_immediate`, BEGIN
+    IMMEDIATE for every transaction of the engine."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         # The driver would otherwise begin transactions lazily (before the first write,
-        # not the first read); `_on_begin` emits BEGIN itself instead.
+        # not the first read).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
@@ -201,18 +233,13 @@ def prepare_sqlite(
         finally:
             cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # IMMEDIATE takes the write lock up front, so a read-then-write transaction can
-        # never fail half-way because another writer committed in between; it waits
-        # (busy_timeout) instead.
-        write = always_immediate or bool(conn.get_execution_options().get(_WRITE_OPTION))
-        # Straight to the driver: the full execute path cost more than the BEGIN itself,
-        # twice a turn's every transaction. Its errors are sqlite3's, which the
-        # transaction's translated_faults turns into coded StoreErrors like any other.
-        driver = conn.connection.driver_connection
-        assert driver is not None  # a connection being begun is open
-        driver.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    if always_immediate:
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: Connection) -> None:
+            driver = conn.connection.driver_connection
+            assert driver is not None  # a connection being begun is open
+            driver.execute("BEGIN IMMEDIATE")
 
 
 def prepare_postgres(engine: Engine, busy_timeout_ms: int) -> None:

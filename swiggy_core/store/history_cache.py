@@ -2,8 +2,9 @@
 
 Messages are append-only (a stored message is never rewritten), so a conversation read
 once needs only the rows after its newest seq on the next read: one small query instead
-of fetching and validating the whole chat every turn. One cheap `max(seq)` per read keeps
-the copy true when another process appended to or deleted the conversation.
+of fetching and validating the whole chat every turn. One cheap `max(seq)` per read, in
+the same snapshot, keeps the copy true when another process appended to or deleted the
+conversation.
 
 What is asked about the whole chat is kept with the copy and extended the same way (where
 each turn begins, which tool uses are still unanswered), so neither a rerun that draws
@@ -92,16 +93,10 @@ class HistoryCache:
 
     def load(self, db: Database, conversation_id: str) -> History:
         """The conversation as the database holds it now."""
-        newest = chats.last_seq(db, conversation_id)
         with self._lock:
             cached = self._entries.get(conversation_id, EMPTY_HISTORY)
-        known = cached.last_seq
-        if newest == known:
-            found = cached
-        elif newest > known:
-            found = cached.extended(chats.load_since(db, conversation_id, known))
-        else:  # fewer than before: deleted (or replaced) elsewhere, so read it afresh
-            found = EMPTY_HISTORY.extended(chats.load_since(db, conversation_id, -1))
+        extends, rows = chats.load_after(db, conversation_id, cached.last_seq)
+        found = (cached if extends else EMPTY_HISTORY).extended(rows)
         self._keep(conversation_id, found)
         return found
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
+from functools import cache, partial
 from typing import Final
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Insert, bindparam, delete, select, update
 
-from swiggy_core.store.database import Database
-from swiggy_core.store.faults import StoreError, is_conflict
+from swiggy_core.store.database import Database, insert_new
 from swiggy_core.store.schema import TITLE_LENGTH, as_utc, turn_leases
 
 
@@ -51,21 +50,17 @@ def acquire(
         "acquired_at": moment,
         "expires_at": info.expires_at,
     }
-    try:
-        with db.write() as conn:
-            takeover = {f"new_{name}": row[name] for name in _TAKEN_COLUMNS}
-            taken = conn.execute(
-                _TAKE_EXPIRED, {**takeover, "chat_id": conversation_id, "moment": moment}
-            )
-            if taken.rowcount != 1:
-                exists = conn.execute(_HOLDER, {"chat_id": conversation_id}).first()
-                if exists is not None:
-                    return None
-                conn.execute(_INSERT, row)
-    except StoreError as error:
-        if is_conflict(error):  # another process inserted the same chat's row first
+    with db.write() as conn:
+        # Usually the chat has no row (a turn deletes its own when it ends): one insert.
+        if conn.execute(_insert_new(db.dialect), row).rowcount == 1:
+            return info
+        # A row is there: a live turn's, or one a dead process left past its expiry.
+        takeover = {f"new_{name}": row[name] for name in _TAKEN_COLUMNS}
+        taken = conn.execute(
+            _TAKE_EXPIRED, {**takeover, "chat_id": conversation_id, "moment": moment}
+        )
+        if taken.rowcount != 1:
             return None
-        raise
     return info
 
 
@@ -127,11 +122,14 @@ _TAKE_EXPIRED: Final = (
     .where(_OWN_ROW, turn_leases.c.expires_at <= bindparam("moment"))
     .values({name: bindparam(f"new_{name}") for name in _TAKEN_COLUMNS})
 )
-_HOLDER: Final = select(turn_leases.c.holder).where(_OWN_ROW)
-_INSERT: Final = insert(turn_leases)
 _RELEASE: Final = delete(turn_leases).where(
     _OWN_ROW, turn_leases.c.holder == bindparam("the_holder")
 )
+
+
+@cache  # per dialect, built on first use: PostgreSQL's module is imported only if used
+def _insert_new(dialect: str) -> Insert:
+    return insert_new(dialect, turn_leases, [turn_leases.c.conversation_id])
 
 
 class LeaseBook:

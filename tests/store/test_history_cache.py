@@ -23,19 +23,19 @@ def test_a_second_load_reads_only_the_new_rows(
     store.append_messages(conversation_id, sample_chat() * 20)
     first = store.load_messages(conversation_id)
     rows_read: list[int] = []
-    real = chats.load_since
+    real = chats.load_after
 
-    def counting(db: object, cid: str, after: int) -> list[object]:
-        found = real(db, cid, after)  # type: ignore[arg-type]
+    def counting(db: object, cid: str, known: int) -> tuple[bool, list[object]]:
+        extends, found = real(db, cid, known)  # type: ignore[arg-type]
         rows_read.append(len(found))
-        return found  # type: ignore[return-value]
+        return extends, found  # type: ignore[return-value]
 
-    monkeypatch.setattr(chats, "load_since", counting)
+    monkeypatch.setattr(chats, "load_after", counting)
     assert _dumped(store.load_messages(conversation_id)) == _dumped(first)
-    assert rows_read == []  # nothing new: not one row fetched or parsed again
+    assert rows_read == [0]  # nothing new: not one row fetched or parsed again
     store.append_messages(conversation_id, [ChatMessage(role="user", content="and eggs")])
     again = store.load_messages(conversation_id)
-    assert rows_read == [1]
+    assert rows_read == [0, 1]
     assert len(again) == len(first) + 1 and again[-1].text() == "and eggs"
 
 

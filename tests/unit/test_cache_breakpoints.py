@@ -197,6 +197,33 @@ def test_no_breakpoint_goes_on_a_prefix_under_the_models_minimum() -> None:
     assert ("system", len(small["system"]) - 1, 0) in marks(request(history, SONNET))
 
 
+@pytest.mark.parametrize("model", [HAIKU, SONNET])
+def test_a_long_chat_is_sized_only_until_its_prefix_is_cacheable(
+    model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    history: list[ChatMessage] = []
+    for turn in range(12):
+        history += [ChatMessage(role="user", content=f"find milk {turn}"), reply(turn)]
+    history.append(ChatMessage(role="user", content="and bread"))
+    expected = marks(request(history, model))
+    sized: list[Any] = []
+
+    def counting(value: Any) -> int:
+        sized.append(value)
+        return estimated_tokens(value)
+
+    monkeypatch.setattr(cache_points, "estimated_tokens", counting)
+    params = request(history, model)
+    assert marks(params) == expected  # the same breakpoints: the conversation's two at least
+    assert len([mark for mark in expected if mark[0] == "messages"]) == 2
+    sized_messages = [value for value in sized if isinstance(value, dict) and "role" in value]
+    if model == SONNET:  # tools and system prompt reach 1,024 tokens: no message is encoded
+        assert sized_messages == []
+    else:  # counted up to the 4,096 tokens Haiku needs, then no further
+        assert 0 < len(sized_messages) < len(params["messages"]) // 2
+        assert sum(estimated_tokens(value) for value in sized) >= min_cacheable_tokens(model)
+
+
 def _local_request_after(turns: int) -> dict[str, Any]:
     """The local engine's request after `turns` searches for milk and a new question."""
     history: list[ChatMessage] = []
