@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 
 import pytest
+from sqlalchemy import event
 from storehelpers import sample_chat
 
 from swiggy_core.models import ChatMessage, TextBlock, ToolResultBlock, ToolUseBlock
@@ -37,6 +38,19 @@ def test_a_second_load_reads_only_the_new_rows(
     again = store.load_messages(conversation_id)
     assert rows_read == [0, 1]
     assert len(again) == len(first) + 1 and again[-1].text() == "and eggs"
+
+
+def test_a_load_reads_one_snapshot(store: ChatStore) -> None:
+    """The newest seq and the rows after the copy come from one transaction: no other
+    writer can slip in between the two."""
+    conversation_id = store.create_conversation("u1", "food")
+    store.append_messages(conversation_id, sample_chat())
+    store.load_messages(conversation_id)
+    store.append_messages(conversation_id, [ChatMessage(role="user", content="and eggs")])
+    checkouts: list[object] = []
+    event.listen(store.engine, "checkout", lambda *args: checkouts.append(args))
+    assert store.load_messages(conversation_id)[-1].text() == "and eggs"
+    assert len(checkouts) == 1
 
 
 def test_another_process_appends_and_deletes_are_seen(

@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import event
+
 from swiggy_core.store import ChatStore
 from swiggy_core.turn.lease import TurnElsewhere, TurnGate
 
@@ -35,6 +37,26 @@ def test_one_holder_at_a_time_and_takeover_only_after_expiry(
     assert second.leases.live(chat, T0 + timedelta(seconds=52)) is not None
     second.leases.release(chat, "turn-b")
     assert second.leases.live(chat, T0 + timedelta(seconds=52)) is None
+
+
+def test_a_free_chat_is_leased_with_one_statement(
+    open_store: Callable[..., ChatStore],
+) -> None:
+    store = open_store()
+    chat = store.create_conversation("asha@sandbox", "food")
+    statements: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        statements.append(statement.split()[0])
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    take = {"process": "test", "kind": "message", "ttl": TTL}
+    assert store.leases.acquire(chat, "turn-a", now=T0, **take) is not None
+    assert statements == ["INSERT"]
+    statements.clear()  # held and live: the insert finds its row, the takeover finds it live
+    assert store.leases.acquire(chat, "turn-b", now=T0, **take) is None
+    assert statements == ["INSERT", "UPDATE"]
+    assert store.leases.live(chat, T0).holder == "turn-a"  # type: ignore[union-attr]
 
 
 def test_racing_acquirers_on_separate_engines_get_exactly_one_lease(
