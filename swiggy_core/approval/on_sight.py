@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from swiggy_core.approval.request_tool import ApprovalAnswer
 from swiggy_core.approval.settle import answer_of
 from swiggy_core.approval.steps import SessionSteps
-from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock, tool_pairs
+from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
 from swiggy_core.store.approval_states import PAYING, UNSETTLED
@@ -34,6 +34,8 @@ class Settled:
     settled: tuple[ApprovalRecord, ...] = ()  # approvals moved out of executing/unknown
     answered: tuple[str, ...] = ()  # tool_use ids that got their answer now
     deferred: bool = False  # a live turn held the chat: nothing was looked at; look again
+    # The approvals of requests still open after settling (a pending one, say), as read.
+    requests: tuple[ApprovalRecord, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -69,29 +71,24 @@ def settle_conversation(
     `steps_for(vertical_id)` gives the approval steps of that vertical (its MCP reads).
     The caller holds the chat's lease.
     """
+    open_uses = store.load_history(conversation_id).open_uses  # kept: no scan of the chat
+    found = store.approvals_to_settle(conversation_id, open_uses)
+    unsettled = [record for record in found if record.status in UNSETTLED]
     settled: list[ApprovalRecord] = []
-    for record in store.approvals_for(conversation_id, [status.value for status in UNSETTLED]):
+    for record in unsettled:
         run, recorded = steps_for(record.vertical_id).settle(record)
         if recorded and run.status != record.status:
             settled.append(record)
-    answered = _answer_open_requests(store, conversation_id)
-    return Settled(settled=tuple(settled), answered=tuple(answered))
-
-
-def _answer_open_requests(store: ChatStore, conversation_id: str) -> list[str]:
-    """Answer each decided (or still unknown) approval whose request has no result yet."""
-    decided = store.approvals_for(conversation_id, [status.value for status in _OUTCOMES])
-    if not decided:
-        return []
-    open_uses = store.load_history(conversation_id).open_uses  # kept: no scan of the chat
+    if unsettled:  # settled here or elsewhere: the open requests' approvals read afresh
+        found = store.approvals_for(conversation_id, tool_use_ids=open_uses)
+    requests = [record for record in found if record.tool_use_id in open_uses]
     answered: list[str] = []
-    for record in decided:
-        if record.tool_use_id not in open_uses:
-            continue
-        vertical = get_vertical(record.vertical_id)
-        append_answer(store, record, answer_of(vertical, record))
-        answered.append(record.tool_use_id)
-    return answered
+    for record in requests:
+        if record.status in _OUTCOMES:  # decided (or still unknown): its answer is due
+            append_answer(store, record, answer_of(get_vertical(record.vertical_id), record))
+            answered.append(record.tool_use_id)
+    still_open = tuple(record for record in requests if record.tool_use_id not in answered)
+    return Settled(settled=tuple(settled), answered=tuple(answered), requests=still_open)
 
 
 # Confirmed ones: what happened to the money is told at once. A request the person left
@@ -116,16 +113,14 @@ def append_answer(store: ChatStore, record: ApprovalRecord, answer: ApprovalAnsw
 
 
 def needs_settling(store: ChatStore, conversation_id: str) -> bool:
-    """Whether the chat has a confirmation to settle or an outcome to show (cheap: one
-    query unless a confirmed approval exists)."""
-    if store.approvals_for(conversation_id, [status.value for status in UNSETTLED]):
-        return True
-    decided = store.approvals_for(conversation_id, [status.value for status in _OUTCOMES])
-    if not decided:
-        return False
-    history = store.load_messages(conversation_id)
-    answered = {pair.use.id for pair in tool_pairs(history) if pair.result is not None}
-    return any(record.tool_use_id not in answered for record in decided)
+    """Whether the chat has a confirmation to settle or an outcome to show (one read of
+    the approvals, whatever the chat's length and past orders)."""
+    open_uses = store.load_history(conversation_id).open_uses
+    return any(
+        record.status in UNSETTLED
+        or (record.tool_use_id in open_uses and record.status in _OUTCOMES)
+        for record in store.approvals_to_settle(conversation_id, open_uses)
+    )
 
 
 def last_is_unanswered(history: list[ChatMessage]) -> bool:

@@ -11,7 +11,7 @@ import json
 import uuid
 from typing import Any, Final
 
-from sqlalchemy import Row, Select, Update, bindparam, select, update
+from sqlalchemy import Row, Select, Update, bindparam, or_, select, update
 
 from swiggy_core.store.approval_states import ApprovalStatus
 from swiggy_core.store.records import ApprovalRecord, NewApproval
@@ -35,6 +35,18 @@ STALE: Final = select(approvals.c.id).where(
     PENDING, approvals.c.conversation_id == bindparam("chat_id")
 )
 STALE_OF_SERVER: Final = STALE.where(approvals.c.server_key == bindparam("server_key"))
+# A chat's approvals in some statuses, with every one its open requests made (any status).
+IN_STATUS_OR_ASKED: Final = (
+    select(approvals)
+    .where(
+        approvals.c.conversation_id == bindparam("chat_id"),
+        or_(
+            approvals.c.status.in_(bindparam("statuses", expanding=True)),
+            approvals.c.tool_use_id.in_(bindparam("uses", expanding=True)),
+        ),
+    )
+    .order_by(*OLDEST_FIRST)
+)
 
 
 @functools.cache

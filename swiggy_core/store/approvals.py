@@ -18,7 +18,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, Select, select, text, update
 
 from swiggy_core.store import approval_queries as queries
-from swiggy_core.store.approval_states import ApprovalStatus, check_moves, statuses
+from swiggy_core.store.approval_states import UNSETTLED, ApprovalStatus, check_moves, statuses
 from swiggy_core.store.audit import write_audit
 from swiggy_core.store.database import Database
 from swiggy_core.store.records import ApprovalRecord, NewApproval
@@ -78,6 +78,17 @@ def approvals_for(
     query = queries.chat_query(wanted is not None, tool_use_ids is not None)
     with db.read() as conn:
         rows = conn.execute(query, values).all()
+    return [queries.record_of(row) for row in rows]
+
+
+def approvals_to_settle(
+    db: Database, conversation_id: str, open_uses: Collection[str]
+) -> list[ApprovalRecord]:
+    """In one read: the chat's approvals a dead turn may have left unsettled, and every
+    approval that its still-open requests (`open_uses`, tool use ids) made."""
+    values = {"chat_id": conversation_id, "statuses": _names(UNSETTLED), "uses": sorted(open_uses)}
+    with db.read() as conn:
+        rows = conn.execute(queries.IN_STATUS_OR_ASKED, values).all()
     return [queries.record_of(row) for row in rows]
 
 

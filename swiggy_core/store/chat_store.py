@@ -160,6 +160,13 @@ class ChatStore:
     def get_approval(self, approval_id: str) -> ApprovalRecord | None:
         return approvals.get_approval(self._db, approval_id)
 
+    def approvals_to_settle(
+        self, conversation_id: str, open_uses: Collection[str]
+    ) -> list[ApprovalRecord]:
+        """The chat's approvals a dead turn may have left unsettled, and those its open
+        requests (tool use ids) made, whatever their status; oldest first, one read."""
+        return approvals.approvals_to_settle(self._db, conversation_id, open_uses)
+
     def approvals_for(
         self,
         conversation_id: str,

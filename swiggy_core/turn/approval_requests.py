@@ -3,6 +3,7 @@ answering requests the person left open, and the errors a Confirm can meet."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -29,11 +30,18 @@ from swiggy_core.verticals import VERTICALS, get_vertical
 
 
 def close_open_requests(
-    store: ChatStore, conversation_id: str, history: list[ChatMessage], message: ChatMessage
+    store: ChatStore,
+    conversation_id: str,
+    history: list[ChatMessage],
+    message: ChatMessage,
+    known: Sequence[ApprovalRecord] = (),
 ) -> ChatMessage:
     """Answer approval requests the person left open, truthfully: a pending one is
     superseded by this message; a decided one is answered with what really happened (the
-    chat has been settled first, so a confirmed one is never told "did not confirm")."""
+    chat has been settled first, so a confirmed one is never told "did not confirm").
+
+    `known`: the open requests' approvals as settling just read them (under the same
+    lease); they are read again only when one of the requests is not among them."""
     last = history[-1] if history else None
     asked = [
         pair.use.id
@@ -43,9 +51,11 @@ def close_open_requests(
     if not asked:  # the last reply asked nothing: no approval to read
         return message
     answers: list[ToolResultBlock] = []
-    # Only the approvals those requests made: a chat's older ones are never read here.
-    asked_records = store.approvals_for(conversation_id, tool_use_ids=asked)
-    records = {r.tool_use_id: r for r in asked_records}
+    records = {record.tool_use_id: record for record in known}
+    if any(use_id not in records for use_id in asked):
+        # Only the approvals those requests made: a chat's older ones are never read here.
+        asked_records = store.approvals_for(conversation_id, tool_use_ids=asked)
+        records = {record.tool_use_id: record for record in asked_records}
     for use_id in asked:
         record = records.get(use_id)
         if record is None:

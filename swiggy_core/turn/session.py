@@ -254,9 +254,10 @@ class ChatSession:
 
         def store_message() -> None:
             self.store.expire_approvals(self.clock())
-            self._settle(conversation_id)
+            requests = self._settle(conversation_id).requests
             history = self.store.load_messages(conversation_id)
-            message = close_open_requests(self.store, conversation_id, history, make(history))
+            message = make(history)
+            message = close_open_requests(self.store, conversation_id, history, message, requests)
             self.store.append_messages(conversation_id, [message])
 
         return self._start(kind, store_message, answer or self._model_turn)

@@ -82,10 +82,6 @@ def test_settling_before_a_message_reads_no_earlier_message(
     chat = [message for index in range(TURNS) for message in _turn(index)]
     store.append_messages(conversation_id, [*chat, *_turn(TURNS, ask=True)])
 
-    def no_scan(messages: object) -> list[object]:
-        raise AssertionError("settling scanned the whole chat for open requests")
-
-    monkeypatch.setattr(on_sight, "tool_pairs", no_scan)
     steps: Any = lambda vertical_id: None  # noqa: E731  # nothing is left to settle by reading
     assert not on_sight.settle_conversation(store, conversation_id, steps).changed
     assert store.load_history(conversation_id).open_uses == {f"ask{TURNS}"}
@@ -95,6 +91,30 @@ def test_settling_before_a_message_reads_no_earlier_message(
     settled = on_sight.settle_conversation(store, conversation_id, steps)
     assert settled.answered == (f"ask{TURNS}",)
     assert store.load_history(conversation_id).open_uses == frozenset()
+    store.close()
+
+
+def test_settling_decodes_only_the_approvals_of_open_requests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    conversation_id = store.create_conversation("alice", "food")
+    for index in range(TURNS):  # a long chat of orders placed, each one answered
+        store.append_messages(conversation_id, _turn(index, ask=True))
+        record = store.create_approval(new_approval(conversation_id, tool_use_id=f"ask{index}"))
+        store.transition_approval(record.id, ["pending"], "executing")
+        store.transition_approval(record.id, ["executing"], "done")
+        answer = ToolResultBlock(tool_use_id=f"ask{index}", content="placed")
+        store.append_messages(conversation_id, [ChatMessage(role="user", content=[answer])])
+    store.append_messages(conversation_id, _turn(TURNS, ask=True))
+    store.create_approval(new_approval(conversation_id, tool_use_id=f"ask{TURNS}"))
+    decoded = _counted(monkeypatch, approval_queries, "record_of")
+    steps: Any = lambda vertical_id: None  # noqa: E731  # nothing is left to settle by reading
+    assert not on_sight.needs_settling(store, conversation_id)
+    settled = on_sight.settle_conversation(store, conversation_id, steps)
+    assert not settled.changed
+    assert [record.tool_use_id for record in settled.requests] == [f"ask{TURNS}"]
+    assert decoded[0] == 2  # the open request's pending approval, once per look
     store.close()
 
 
