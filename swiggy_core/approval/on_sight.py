@@ -23,6 +23,7 @@ from swiggy_core.models import ChatMessage, MessageMeta, ToolResultBlock
 from swiggy_core.parsers import ParsedToolResult, StatusResult, parse_tool_result
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore
 from swiggy_core.store.approval_states import PAYING, UNSETTLED
+from swiggy_core.store.history_cache import EMPTY_HISTORY, History
 from swiggy_core.turn.lease import TurnElsewhere, TurnGate
 from swiggy_core.verticals import get_vertical
 
@@ -36,6 +37,7 @@ class Settled:
     deferred: bool = False  # a live turn held the chat: nothing was looked at; look again
     # The approvals of requests still open after settling (a pending one, say), as read.
     requests: tuple[ApprovalRecord, ...] = ()
+    history: History = EMPTY_HISTORY  # the chat as settling left it (read under the lease)
 
     @property
     def changed(self) -> bool:
@@ -71,7 +73,8 @@ def settle_conversation(
     `steps_for(vertical_id)` gives the approval steps of that vertical (its MCP reads).
     The caller holds the chat's lease.
     """
-    open_uses = store.load_history(conversation_id).open_uses  # kept: no scan of the chat
+    history = store.load_history(conversation_id)
+    open_uses = history.open_uses  # kept with the history: no scan of the chat
     found = store.approvals_to_settle(conversation_id, open_uses)
     unsettled = [record for record in found if record.status in UNSETTLED]
     settled: list[ApprovalRecord] = []
@@ -88,7 +91,9 @@ def settle_conversation(
             append_answer(store, record, answer_of(get_vertical(record.vertical_id), record))
             answered.append(record.tool_use_id)
     still_open = tuple(record for record in requests if record.tool_use_id not in answered)
-    return Settled(settled=tuple(settled), answered=tuple(answered), requests=still_open)
+    if answered:  # the answers were appended: the chat as it is now
+        history = store.load_history(conversation_id)
+    return Settled(tuple(settled), tuple(answered), requests=still_open, history=history)
 
 
 # Confirmed ones: what happened to the money is told at once. A request the person left

@@ -207,12 +207,15 @@ def expire_approvals(db: Database, now: datetime | None) -> list[str]:
 
 
 def supersede_approvals(
-    db: Database, conversation_id: str, server_key: str | None, note: str
+    db: Database, conversation_id: str, server_key: str | None, note: str, *, seen: bool = False
 ) -> list[str]:
-    """Pending approvals of a conversation (optionally one server) become "superseded"."""
-    return _move_pending(
-        db, _stale(conversation_id, server_key), ApprovalStatus.SUPERSEDED, note, utc_now()
-    )
+    """Pending approvals of a conversation (optionally one server) become "superseded".
+    `seen`: the caller has just read a pending one, so no read looks for one first."""
+    stale = _stale(conversation_id, server_key)
+    if seen:
+        with db.write() as conn:
+            return _move_candidates(conn, stale, ApprovalStatus.SUPERSEDED, note, utc_now())
+    return _move_pending(db, stale, ApprovalStatus.SUPERSEDED, note, utc_now())
 
 
 def _stale(conversation_id: str, server_key: str | None) -> Candidates:

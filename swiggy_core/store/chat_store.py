@@ -240,9 +240,16 @@ class ChatStore:
         return approvals.expire_approvals(self._db, now)
 
     def supersede_approvals(
-        self, conversation_id: str, server_key: str | None = None, note: str = ""
+        self,
+        conversation_id: str,
+        server_key: str | None = None,
+        note: str = "",
+        *,
+        seen: bool = False,
     ) -> list[str]:
-        return approvals.supersede_approvals(self._db, conversation_id, server_key, note)
+        """The chat's pending approvals (of one server) become "superseded"; `seen` when
+        the caller has just read one pending (then no read looks for one first)."""
+        return approvals.supersede_approvals(self._db, conversation_id, server_key, note, seen=seen)
 
     # -- audit and preferences ---------------------------------------------------------
     def record_audit(

@@ -61,7 +61,7 @@ def close_open_requests(
         if record is None:
             continue
         if record.status == ApprovalStatus.PENDING:
-            moved = store.supersede_approvals(record.conversation_id, record.server_key)
+            moved = store.supersede_approvals(record.conversation_id, record.server_key, seen=True)
             if record.id in moved:  # closed by this message, as it was asked
                 record = replace(record, status=ApprovalStatus.SUPERSEDED)
             else:  # confirmed (or closed) meanwhile: answer with what really happened

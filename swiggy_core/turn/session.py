@@ -254,10 +254,11 @@ class ChatSession:
 
         def store_message() -> None:
             self.store.expire_approvals(self.clock())
-            requests = self._settle(conversation_id).requests
-            history = self.store.load_messages(conversation_id)
-            message = make(history)
-            message = close_open_requests(self.store, conversation_id, history, message, requests)
+            settled = self._settle(conversation_id)  # under the lease: the chat as it is
+            history = list(settled.history.messages)
+            message = close_open_requests(
+                self.store, conversation_id, history, make(history), settled.requests
+            )
             self.store.append_messages(conversation_id, [message])
 
         return self._start(kind, store_message, answer or self._model_turn)

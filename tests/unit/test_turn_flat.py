@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from approval_records import new_approval
+from sqlalchemy import event
 
 from swiggy_core.approval import on_sight
 from swiggy_core.constants import APPROVAL_TOOL_NAME
@@ -152,4 +153,25 @@ def test_answering_the_open_request_reads_only_its_approval(
     assert decoded[0] == 1  # the asked one; superseding it needs no second read
     answer = message.blocks()[0]
     assert isinstance(answer, ToolResultBlock) and answer.tool_use_id == f"ask{TURNS - 1}"
+    store.close()
+
+
+def test_a_request_settling_just_read_is_superseded_in_one_transaction(
+    tmp_path: Path,
+) -> None:
+    store = ChatStore(f"sqlite:///{tmp_path / 'chats.db'}")
+    conversation_id = store.create_conversation("alice", "food")
+    store.append_messages(conversation_id, _turn(0, ask=True))
+    store.create_approval(new_approval(conversation_id, tool_use_id="ask0"))
+    history = store.load_messages(conversation_id)
+    steps: Any = lambda vertical_id: None  # noqa: E731  # nothing is left to settle by reading
+    known = on_sight.settle_conversation(store, conversation_id, steps).requests
+    transactions: list[object] = []
+    event.listen(store.engine, "checkout", lambda *args: transactions.append(args))
+    said = ChatMessage(role="user", content="now with bread")
+    message = close_open_requests(store, conversation_id, history, said, known)
+    assert len(transactions) == 1  # no read of the approval again, no look for one first
+    answer = message.blocks()[0]
+    assert isinstance(answer, ToolResultBlock) and "superseded" in str(answer.content)
+    assert store.approvals_for(conversation_id, ["superseded"])
     store.close()
