@@ -21,6 +21,7 @@ from swiggy_core.errors import ActionRefused, ErrorCode
 from swiggy_core.formatting import rupees
 from swiggy_core.store import ChatStore
 from swiggy_core.store.spending import AMOUNT_KEY, DAY_KEY, SETTLED_AUDIT, SPEND_AUDIT
+from swiggy_core.store.spending_state import SpendingState
 
 LIMITS_PREFERENCE: Final = "spending_limits"
 _WHERE = "Nothing was placed. You can change your limits on the Connections page."
@@ -34,8 +35,10 @@ __all__ = [
     "SpendingLimitExceeded",
     "SpendingLimits",
     "budget_for",
+    "budget_of",
     "check_spend",
     "india_day",
+    "limits_of",
     "load_limits",
     "paise",
     "parse_limit",
@@ -137,7 +140,12 @@ def parse_limit(value: Any) -> int | None:
 
 def load_limits(store: ChatStore, user_id: str) -> SpendingLimits:
     """The person's limits in this world; a malformed stored value counts as unset."""
-    stored = store.get_preference(user_id, LIMITS_PREFERENCE) or {}
+    return limits_of(store.get_preference(user_id, LIMITS_PREFERENCE))
+
+
+def limits_of(stored: dict[str, Any] | None) -> SpendingLimits:
+    """The limits a stored preference value says; malformed parts count as unset."""
+    stored = stored or {}
     return SpendingLimits(
         per_order=_stored_limit(stored, "per_order"),
         per_day=_stored_limit(stored, "per_day"),
@@ -161,6 +169,11 @@ def budget_for(
     limits = load_limits(store, user_id)
     spent = store.spent_today(user_id, india_day(now), excluding=excluding)
     return Budget(limits=limits, spent_today=spent)
+
+
+def budget_of(state: SpendingState) -> Budget:
+    """The budget a spending snapshot (`ChatStore.spending_state`) gives."""
+    return Budget(limits=limits_of(state.limits), spent_today=state.spent_today)
 
 
 def _stored_limit(stored: dict[str, Any], name: str) -> int | None:

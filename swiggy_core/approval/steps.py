@@ -11,7 +11,7 @@ and `prepare` / `recheck` validate the action against fresh reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -29,10 +29,11 @@ from swiggy_core.approval.execute import unknown_outcome
 from swiggy_core.approval.limits import (
     AMOUNT_KEY,
     DAY_KEY,
+    LIMITS_PREFERENCE,
     SETTLED_AUDIT,
     SPEND_AUDIT,
     SpendingLimitExceeded,
-    budget_for,
+    budget_of,
     india_day,
 )
 from swiggy_core.approval.own_tool_call import execute_action
@@ -94,10 +95,12 @@ class SessionSteps:
         try:
             if own is not None:
                 prepared = prepare_action(own, asked.arguments)
-            elif self._paying():
-                raise ApprovalInvalid(PAYMENT_UNDER_WAY)
             else:
-                budget = budget_for(self.store, self.user_id, self.now())
+                day = india_day(self.now())
+                state = self.store.spending_state(self.user_id, day, LIMITS_PREFERENCE)
+                if self._waits_for_payment(state.paying):
+                    raise ApprovalInvalid(PAYMENT_UNDER_WAY)
+                budget = budget_of(state)
                 prepared = prepare(self.vertical, asked, self.setup.address, self.read, budget)
         except SpendingLimitExceeded as error:
             # Above a limit: nothing is stored as pending; the person sees the coded reason.
@@ -256,7 +259,11 @@ class SessionSteps:
 
     def _paying(self) -> bool:
         """Whether a UPI order of this shop still waits for the person's payment."""
-        paying = self.store.approvals_of_user(self.user_id, [s.value for s in PAYING])
+        return self._waits_for_payment(
+            self.store.approvals_of_user(self.user_id, [s.value for s in PAYING])
+        )
+
+    def _waits_for_payment(self, paying: Iterable[ApprovalRecord]) -> bool:
         return any(record.server_key == self.vertical.server_key for record in paying)
 
     def _spend_audited(self, approval_id: str) -> bool:

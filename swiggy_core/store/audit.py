@@ -81,5 +81,10 @@ def set_preference(db: Database, user_id: str, name: str, value: dict[str, Any])
 
 def get_preference(db: Database, user_id: str, name: str) -> dict[str, Any] | None:
     with db.read() as conn:
-        body = conn.execute(_PREFERENCE, {"user_id": user_id, "name": name}).scalar_one_or_none()
+        return preference_in(conn, user_id, name)
+
+
+def preference_in(conn: Connection, user_id: str, name: str) -> dict[str, Any] | None:
+    """A per-user setting, read in the caller's transaction."""
+    body = conn.execute(_PREFERENCE, {"user_id": user_id, "name": name}).scalar_one_or_none()
     return None if body is None else dict(json.loads(body))

@@ -27,6 +27,7 @@ from swiggy_core.store.records import (
     StoredMessage,
 )
 from swiggy_core.store.spend_history import SpendRecord, spend_history
+from swiggy_core.store.spending_state import SpendingState, spending_state
 from swiggy_core.store.tool_audit import ToolCallEntry
 
 # How long an SQLite writer waits for another writer's lock before reporting "busy".
@@ -226,6 +227,11 @@ class ChatStore:
         """pending → executing after `check(today's paise)`, one confirmation per person
         at a time; False when it was no longer pending (or expired)."""
         return approvals.begin_spend(self._db, approval_id, user_id, facts, check, day=day, now=now)
+
+    def spending_state(self, user_id: str, day: str, limits_name: str) -> SpendingState:
+        """The person's limits, what they spent on `day` and their orders awaiting a
+        payment, in one read (what a new spending request is checked against)."""
+        return spending_state(self._db, user_id, day, limits_name)
 
     def spent_today(self, user_id: str, day: str, *, excluding: str | None = None) -> int:
         """Paise the person's spends of the India date `day` add up to."""

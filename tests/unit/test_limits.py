@@ -8,13 +8,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from approval_records import new_approval
+from sqlalchemy import event
 
 from swiggy_core.approval import ApprovalView, approval_amount
 from swiggy_core.approval.limits import (
+    LIMITS_PREFERENCE,
     Budget,
     SpendingLimitExceeded,
     SpendingLimits,
     budget_for,
+    budget_of,
     check_spend,
     india_day,
     load_limits,
@@ -114,6 +117,13 @@ def test_today_counts_done_and_unsettled_spends_of_that_india_date(store: ChatSt
     assert spent_on(store, USER, "2026-11-23") == 30_010
     save_limits(store, USER, SpendingLimits(per_day=100_000))
     assert budget_for(store, USER, EVENING_UTC).spent_today == 30_010
+    # What a new request is checked against: the same budget, from one transaction.
+    transactions: list[object] = []
+    event.listen(store.engine, "checkout", lambda *args: transactions.append(args))
+    state = store.spending_state(USER, india_day(EVENING_UTC), LIMITS_PREFERENCE)
+    assert len(transactions) == 1
+    assert budget_of(state) == budget_for(store, USER, EVENING_UTC)
+    assert budget_of(state).limits.per_day == 100_000 and state.paying == ()
 
 
 def test_the_per_order_limit_refuses_only_a_larger_total() -> None:
