@@ -169,7 +169,8 @@ class Runtime:
             return
         saved_key = f"{KEY_SAVED_ADDRESS}::{self.credentials.backend}"
         if st.session_state.get(saved_key) != chosen.address_id:
-            self.store.set_preference(self.user_id, ADDRESS_PREFERENCE, chosen.model_dump())
+            address = chosen.model_dump()
+            self.store.set_preference(self.user_id, ADDRESS_PREFERENCE, address, best_effort=True)
             st.session_state[saved_key] = chosen.address_id
 
 

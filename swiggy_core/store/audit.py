@@ -71,11 +71,13 @@ def audit_entries(
     return [(row.action, json.loads(row.detail)) for row in rows]
 
 
-def set_preference(db: Database, user_id: str, name: str, value: dict[str, Any]) -> None:
+def set_preference(
+    db: Database, user_id: str, name: str, value: dict[str, Any], *, wait_ms: int | None = None
+) -> None:
     """Remember a small per-user setting (e.g. the chosen address); never a secret."""
     row = {"user_id": user_id, "name": name, "value": json.dumps(redact(value))}
     keys = [preferences.c.user_id, preferences.c.name]
-    with db.write() as conn:
+    with db.write(wait_ms=wait_ms) as conn:
         conn.execute(upsert(db.dialect, preferences, row, keys, ["value"]))
 
 

@@ -14,7 +14,7 @@ from swiggy_core.store import approvals, audit, chat_listing, chat_search, chats
 from swiggy_core.store.approval_states import UNSETTLED
 from swiggy_core.store.chat_listing import Paging
 from swiggy_core.store.chat_search import ChatHit
-from swiggy_core.store.database import Database
+from swiggy_core.store.database import BEST_EFFORT_WAIT_MS, Database
 from swiggy_core.store.faults import StoreError
 from swiggy_core.store.history_cache import History, HistoryCache
 from swiggy_core.store.leases import LeaseBook
@@ -298,8 +298,13 @@ class ChatStore:
             self._db, user_id, limit=limit, server=server, tool=tool, outcome=outcome, since=since
         )
 
-    def set_preference(self, user_id: str, name: str, value: dict[str, Any]) -> None:
-        audit.set_preference(self._db, user_id, name, value)
+    def set_preference(
+        self, user_id: str, name: str, value: dict[str, Any], *, best_effort: bool = False
+    ) -> None:
+        """Remember a per-user setting; `best_effort` gives up soon on a locked database
+        (for what is only a convenience, like the address last chosen)."""
+        wait_ms = BEST_EFFORT_WAIT_MS if best_effort else None
+        audit.set_preference(self._db, user_id, name, value, wait_ms=wait_ms)
 
     def get_preference(self, user_id: str, name: str) -> dict[str, Any] | None:
         return audit.get_preference(self._db, user_id, name)

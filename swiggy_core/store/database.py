@@ -24,6 +24,9 @@ from swiggy_core.store.faults import store_error, translated_faults
 
 # Seconds to wait for a PostgreSQL server to accept a connection.
 POSTGRES_CONNECT_TIMEOUT_SECONDS: Final = 10
+# How long a best-effort write (an audit row, a remembered choice) waits for another
+# writer before it gives up: a locked database must not hold a page up for seconds.
+BEST_EFFORT_WAIT_MS: Final = 250
 _POSTGRES_PREFIXES: Final = ("postgres://", "postgresql://")
 _MEMORY_NAMES: Final = ("", ":memory:")
 
@@ -107,6 +110,7 @@ class Database:
         with translated_faults():
             self.engine: Engine = _make_engine(url, busy_timeout_ms)
         self._sqlite = self.engine.dialect.name == "sqlite"
+        self._busy_timeout_ms = int(busy_timeout_ms)
         self._identity: tuple[int, int] | None = None
 
     @property
@@ -121,11 +125,17 @@ class Database:
                 raise store_error(ErrorCode.STORE_MISSING)
 
     @contextmanager
-    def write(self) -> Iterator[Connection]:
-        """One transaction that intends to write (SQLite: BEGIN IMMEDIATE, so writers queue)."""
+    def write(self, *, wait_ms: int | None = None) -> Iterator[Connection]:
+        """One transaction that intends to write (SQLite: BEGIN IMMEDIATE, so writers queue).
+
+        `wait_ms`: how long it waits for another writer's lock, when that should be shorter
+        than the store's busy timeout (a best-effort write must not hold the page up)."""
         self._check_file()
         with translated_faults(), self.engine.begin() as conn:
-            self._begin_sqlite(conn, "BEGIN IMMEDIATE")
+            if self._sqlite:
+                self._begin_immediate(_driver_of(conn), wait_ms)
+            elif wait_ms is not None:  # PostgreSQL: for this transaction only
+                conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(wait_ms)}")
             yield conn
 
     @contextmanager
@@ -133,22 +143,28 @@ class Database:
         """One read-only snapshot."""
         self._check_file()
         with translated_faults(), self.engine.connect() as conn, conn.begin() as transaction:
-            self._begin_sqlite(conn, "BEGIN")
+            if self._sqlite:
+                _driver_of(conn).execute("BEGIN")
             yield conn
             transaction.rollback()
 
-    def _begin_sqlite(self, conn: Connection, begin: str) -> None:
-        # SQLite's driver runs in autocommit mode (see `prepare_sqlite`), so the
-        # transaction SQLAlchemy just began is begun on the driver here. Issued here
-        # rather than from a "begin" event: any connection event makes SQLAlchemy
-        # dispatch events around every statement, which cost more than the statements.
+    # SQLite's driver runs in autocommit mode (see `prepare_sqlite`), so the transaction
+    # SQLAlchemy has just begun is begun on the driver here. Issued here rather than from a
+    # "begin" event: any connection event makes SQLAlchemy dispatch events around every
+    # statement, which cost more than the statements. Errors are sqlite3's, which
+    # translated_faults codes like any other.
+    def _begin_immediate(self, driver: sqlite3.Connection, wait_ms: int | None) -> None:
         # IMMEDIATE takes the write lock up front, so a read-then-write transaction can
         # never fail half-way because another writer committed in between; it waits
-        # (busy_timeout) instead. Errors are sqlite3's; translated_faults codes them.
-        if self._sqlite:
-            driver = conn.connection.driver_connection
-            assert driver is not None  # a connection in a transaction is open
-            driver.execute(begin)
+        # (busy_timeout) instead. Once the lock is held, nothing else in it waits.
+        if wait_ms is None:
+            driver.execute("BEGIN IMMEDIATE")
+            return
+        driver.execute(f"PRAGMA busy_timeout={int(wait_ms)}")
+        try:
+            driver.execute("BEGIN IMMEDIATE")
+        finally:
+            driver.execute(f"PRAGMA busy_timeout={self._busy_timeout_ms}")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -158,6 +174,12 @@ class Database:
             return
         if _identity_of(self.file) != self._identity:
             raise store_error(ErrorCode.STORE_MISSING)
+
+
+def _driver_of(conn: Connection) -> Any:
+    driver = conn.connection.driver_connection
+    assert driver is not None  # a connection in a transaction is open
+    return driver
 
 
 def sqlite_file_of(url: URL) -> Path | None:

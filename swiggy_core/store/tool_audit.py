@@ -21,7 +21,7 @@ from sqlalchemy import insert, select
 
 from swiggy_core import logsafe
 from swiggy_core.spreadsheet import spreadsheet_cell
-from swiggy_core.store.database import Database
+from swiggy_core.store.database import BEST_EFFORT_WAIT_MS, Database
 from swiggy_core.store.redaction import redact
 from swiggy_core.store.schema import (
     ID_LENGTH,
@@ -99,7 +99,8 @@ def record_tool_call(db: Database, entry: ToolCallEntry) -> None:
         "duration_ms": max(0.0, float(entry.duration_ms)),
         "error_code": _cut(entry.error_code, STATUS_LENGTH),
     }
-    with db.write() as conn:
+    # Best effort: the audit hook tries a busy database again a few times, then moves on.
+    with db.write(wait_ms=BEST_EFFORT_WAIT_MS) as conn:
         conn.execute(_INSERT, row)  # built once: building it per call cost more than running it
 
 
