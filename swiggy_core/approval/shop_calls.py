@@ -53,7 +53,7 @@ class ShopCalls:
         """One call the app runs itself, through the session's post hooks (the audit)."""
         info = self._scope().info(key, tool, args)
         run = lambda: self.manager.call_tool(target, token, tool, args, user=self.user_id)  # noqa: E731
-        return run_hooked(info, run, self._hooks.after)
+        return run_hooked(info, run, self._hooks.observe)  # the app reads it, no model
 
     def call(self, tool: str, arguments: dict[str, Any]) -> str:
         """A call of the vertical's own server (a failure as a JSON envelope, like its answers)."""

@@ -49,4 +49,5 @@ class ConnectorCalls:
             return
         began = self._started.pop(tool_use_id, time.perf_counter())
         info = self.scope.info(server_key(server_name), name, arguments)
-        self.hooks.after(outcome_of(info, ToolOutput(text, is_error), began))
+        # The connector has given the model its result already: only the audit runs.
+        self.hooks.observe(outcome_of(info, ToolOutput(text, is_error), began))

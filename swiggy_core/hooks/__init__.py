@@ -91,10 +91,15 @@ PostHook = Callable[[ToolOutcome], ToolOutput | None]
 
 @dataclass(frozen=True)
 class ToolHooks:
-    """The pre and post hooks of a session; a hook that breaks is logged and skipped."""
+    """The pre and post hooks of a session; a hook that breaks is logged and skipped.
+
+    `post` hooks see every outcome (the audit); `shape` hooks then make what the model
+    gets of it, and run only where a model will read the output (`after`, not `observe`).
+    """
 
     pre: tuple[PreHook, ...] = ()
     post: tuple[PostHook, ...] = ()
+    shape: tuple[PostHook, ...] = ()
 
     def before(self, info: ToolCallInfo) -> Denial | None:
         """The first refusal, or None when every pre hook lets the call run."""
@@ -109,18 +114,28 @@ class ToolHooks:
         return None
 
     def after(self, outcome: ToolOutcome) -> ToolOutput:
-        """Run every post hook in order; the output the last one gave is what the model gets."""
-        for hook in self.post:
-            try:
-                changed = hook(outcome)
-            except Exception as error:  # an audit fault must never fail the turn
-                logger.warning(
-                    "post-tool hook failed for %s (%s)", outcome.info.tool, type(error).__name__
-                )
-                continue
-            if changed is not None:
-                outcome = replace(outcome, output=changed)
-        return outcome.output
+        """Run every post hook, then every shape hook, in order; the output the last one
+        gave is what the model gets."""
+        return _run(self.shape, _run(self.post, outcome)).output
+
+    def observe(self, outcome: ToolOutcome) -> None:
+        """Run the post hooks only, for an outcome no model reads from here: a result the
+        connector already gave the model, a call the app runs itself."""
+        _run(self.post, outcome)
+
+
+def _run(hooks: tuple[PostHook, ...], outcome: ToolOutcome) -> ToolOutcome:
+    for hook in hooks:
+        try:
+            changed = hook(outcome)
+        except Exception as error:  # an audit fault must never fail the turn
+            logger.warning(
+                "post-tool hook failed for %s (%s)", outcome.info.tool, type(error).__name__
+            )
+            continue
+        if changed is not None:
+            outcome = replace(outcome, output=changed)
+    return outcome
 
 
 NO_HOOKS = ToolHooks()

@@ -201,4 +201,4 @@ def default_hooks(
     pre.append(require_listed_slot)
     if budget is not None:
         pre.append(rate_budget(budget))
-    return ToolHooks(pre=tuple(pre), post=(audit_to(record, world=world), shrink_result))
+    return ToolHooks(pre=tuple(pre), post=(audit_to(record, world=world),), shape=(shrink_result,))

@@ -123,18 +123,18 @@ def run_on_bench(
     run = BenchRun(server=server.config.key, tool=name, arguments=dict(arguments), at=clock())
     denial = hooks.before(info)
     if denial is not None:
-        hooks.after(denied_outcome(info, denial))
+        hooks.observe(denied_outcome(info, denial))
         return replace(run, error_code=str(denial.code), error=denial.shown)
     started = time.perf_counter()
     try:
         output = caller.call_tool(server, server.token, name, info.arguments, user=scope.user_id)
     except McpCallError as failure:
         outcome = outcome_of(info, ToolOutput(str(failure), True), started, str(failure.code))
-        hooks.after(outcome)
+        hooks.observe(outcome)
         run = replace(run, error_code=str(failure.code), error=failure.message)
         return replace(run, duration_ms=outcome.duration_ms)
     outcome = outcome_of(info, output, started)
-    hooks.after(outcome)  # the audit; what the model would get is not the bench's concern
+    hooks.observe(outcome)  # the audit; what a model would get is not the bench's concern
     taken = outcome.duration_ms
     return replace(run, output=output, duration_ms=taken, error_code=outcome.error_code)
 

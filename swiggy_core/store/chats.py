@@ -60,6 +60,7 @@ _TOUCH: Final = (
         ),
     )
 )
+_INSERT: Final = insert(messages)
 _LAST_SEQ: Final = select(func.max(messages.c.seq)).where(
     messages.c.conversation_id == bindparam("chat_id")
 )
@@ -123,7 +124,7 @@ def _append_once(
     seqs = list(range(start + 1, start + 1 + len(bodies)))
     now = utc_now()
     conn.execute(
-        insert(messages),
+        _INSERT,
         [
             {"conversation_id": conversation_id, "seq": seq, "body": body, "created_at": now}
             for seq, body in zip(seqs, bodies, strict=True)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from swiggy_core.engine.connector_hooks import ConnectorCalls
 from swiggy_core.engine.local_tools import prefixed_name
 from swiggy_core.errors import ErrorCode
 from swiggy_core.hooks import (
@@ -20,6 +21,7 @@ from swiggy_core.hooks import (
     denied_outcome,
     error_code_of,
     exchanges_of,
+    rules,
 )
 from swiggy_core.hooks.rules import (
     SLOT_NEEDED,
@@ -281,3 +283,32 @@ def test_prefixed_names_are_what_the_api_accepts() -> None:
     assert prefixed_name("my.server", "get forecast/v2") == "my_server__get_forecast_v2"
     long = prefixed_name("k" * 40, "t" * 40)
     assert len(long) == 64 and long.startswith("k" * 40 + "__")
+
+
+def test_only_an_output_a_model_reads_is_shaped_for_it() -> None:
+    shaped: list[str] = []
+
+    def shorten(outcome: ToolOutcome) -> ToolOutput:
+        shaped.append(outcome.output.text)
+        return outcome.output._replace(text="short")
+
+    entries: list[ToolCallEntry] = []
+    hooks = ToolHooks(post=(audit_to(entries.append),), shape=(shorten,))
+    info = SCOPE.info("instamart", "search_products", {"query": "milk"})
+    outcome = ToolOutcome(info, ToolOutput("a long result", False), 1.0, None)
+    hooks.observe(outcome)  # the app's own call, or one the connector ran: audited only
+    assert len(entries) == 1 and shaped == []
+    assert hooks.after(outcome).text == "short"  # the local engine's call: for the model
+    assert len(entries) == 2 and shaped == ["a long result"]
+
+
+def test_a_connector_result_is_audited_and_not_shrunk_for_a_model_that_has_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shrunk: list[str] = []
+    monkeypatch.setattr(rules, "shrink_for_model", lambda text, arguments: shrunk.append(text))
+    entries: list[ToolCallEntry] = []
+    calls = ConnectorCalls(default_hooks(entries.append), SCOPE)
+    result = json.dumps({"success": True, "data": {"products": [{"name": "milk"}] * 50}})
+    calls.finished("mcp-1", "search_products", "swiggy-instamart", {"query": "milk"}, result, False)
+    assert [entry.tool for entry in entries] == ["search_products"] and shrunk == []
