@@ -58,6 +58,7 @@ from swiggy_core.parsers import ParsedToolResult
 from swiggy_core.shops import shop_for
 from swiggy_core.store import ApprovalRecord, ApprovalStatus, ChatStore, NewApproval
 from swiggy_core.store.approval_states import PAYING
+from swiggy_core.store.tool_audit import ToolCallEntry
 from swiggy_core.turn.approval_requests import refuse_request
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.verticals import Vertical
@@ -89,7 +90,18 @@ class SessionSteps:
         conversation_id: str,
         handle: TurnHandle,
     ) -> ApprovalAnswer | None:
-        """Store a pending approval; or the refusal the model must hear (None = pending)."""
+        """Store a pending approval; or the refusal the model must hear (None = pending).
+        The reads that prepare it are audited in the transaction that stores it."""
+        with self.store.holding_tool_calls() as reads:
+            return self._open_approval(request, conversation_id, handle, reads)
+
+    def _open_approval(
+        self,
+        request: tuple[ToolUseBlock, ApprovalRequest],
+        conversation_id: str,
+        handle: TurnHandle,
+        reads: list[ToolCallEntry],
+    ) -> ApprovalAnswer | None:
         use, asked = request
         own = self.own_tool(asked.tool)
         try:
@@ -127,6 +139,7 @@ class SessionSteps:
                 expires_at=self.expires_at(),
             ),
             self._requested,
+            reads,
         )
         return None
 

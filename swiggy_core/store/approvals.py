@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any, Final
 
@@ -24,6 +24,7 @@ from swiggy_core.store.database import Database
 from swiggy_core.store.records import ApprovalRecord, NewApproval
 from swiggy_core.store.schema import approvals, as_utc, utc_now
 from swiggy_core.store.spending import ledger_columns, spent_on
+from swiggy_core.store.tool_audit import ToolCallEntry, write_tool_calls
 
 # PostgreSQL advisory-lock namespace for "one person's confirmations, one at a time".
 _SPEND_LOCK_NAMESPACE: Final = 0x5350
@@ -41,11 +42,15 @@ def create_approval(db: Database, new: NewApproval) -> ApprovalRecord:
 
 
 def open_approval(
-    db: Database, new: NewApproval, audited: Callable[[ApprovalRecord], AuditEntry]
+    db: Database,
+    new: NewApproval,
+    audited: Callable[[ApprovalRecord], AuditEntry],
+    tool_calls: Sequence[ToolCallEntry] = (),
 ) -> ApprovalRecord:
     """The conversation's one open question: its pending approvals are superseded, `new`
-    is stored as pending and `audited(record)` is appended to the audit trail, all in one
-    transaction (never a moment with the old one closed and the new one missing)."""
+    is stored as pending, `audited(record)` is appended to the audit trail and the calls
+    that prepared it to the tool-call audit, all in one transaction (never a moment with
+    the old one closed and the new one missing)."""
     record, row = queries.new_row(new)
     stale = _stale(new.conversation_id, None)
     with db.write() as conn:
@@ -53,6 +58,7 @@ def open_approval(
         conn.execute(queries.INSERT, row)
         action, detail = audited(record)
         write_audit(conn, new.user_id, action, detail, new.conversation_id)
+        write_tool_calls(conn, tool_calls)
     return record
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Final, Unpack
 
@@ -10,7 +11,16 @@ from sqlalchemy.engine import Engine
 
 from swiggy_core.logsafe import install_redaction
 from swiggy_core.models import ChatMessage
-from swiggy_core.store import approvals, audit, chat_listing, chat_search, chats, tokens, tool_audit
+from swiggy_core.store import (
+    approvals,
+    audit,
+    chat_listing,
+    chat_search,
+    chats,
+    held_calls,
+    tokens,
+    tool_audit,
+)
 from swiggy_core.store.approval_states import UNSETTLED
 from swiggy_core.store.chat_listing import Paging
 from swiggy_core.store.chat_search import ChatHit
@@ -152,11 +162,23 @@ class ChatStore:
         return approvals.create_approval(self._db, new)
 
     def open_approval(
-        self, new: NewApproval, audited: Callable[[ApprovalRecord], approvals.AuditEntry]
+        self,
+        new: NewApproval,
+        audited: Callable[[ApprovalRecord], approvals.AuditEntry],
+        tool_calls: list[ToolCallEntry] | None = None,
     ) -> ApprovalRecord:
         """Supersede the chat's pending approvals, store `new` as pending and audit it, as
-        one transaction."""
-        return approvals.open_approval(self._db, new, audited)
+        one transaction; with the held calls that prepared it (`holding_tool_calls`),
+        which are then taken from that list."""
+        record = approvals.open_approval(self._db, new, audited, tool_calls or ())
+        if tool_calls:
+            tool_calls.clear()  # written
+        return record
+
+    def holding_tool_calls(self) -> AbstractContextManager[list[ToolCallEntry]]:
+        """Hold the tool calls recorded in this context (this thread) for the approval they
+        prepare; those left are written together when the holding ends."""
+        return held_calls.holding(self._db)
 
     def get_approval(self, approval_id: str) -> ApprovalRecord | None:
         return approvals.get_approval(self._db, approval_id)
@@ -280,7 +302,12 @@ class ChatStore:
 
     # -- the audit of every tool call ---------------------------------------------------
     def record_tool_call(self, entry: ToolCallEntry) -> None:
-        """Append one tool call to the audit (arguments redacted)."""
+        """Append one tool call to the audit (arguments redacted), or to the rows held in
+        this context (`holding_tool_calls`)."""
+        held = held_calls.held_here()
+        if held is not None:
+            held.append(entry)
+            return
         tool_audit.record_tool_call(self._db, entry)
 
     def tool_calls(

@@ -12,12 +12,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from sqlalchemy import insert, select
+from sqlalchemy import Connection, insert, select
 
 from swiggy_core import logsafe
 from swiggy_core.spreadsheet import spreadsheet_cell
@@ -85,8 +85,19 @@ def safe_arguments(arguments: Any) -> dict[str, Any]:
 
 def record_tool_call(db: Database, entry: ToolCallEntry) -> None:
     """Append one entry (arguments redacted, long names cut to their columns)."""
-    arguments = json.dumps(safe_arguments(entry.arguments), ensure_ascii=False)
-    row = {
+    # Best effort: the audit hook tries a busy database again a few times, then moves on.
+    with db.write(wait_ms=BEST_EFFORT_WAIT_MS) as conn:
+        write_tool_calls(conn, [entry])
+
+
+def write_tool_calls(conn: Connection, entries: Sequence[ToolCallEntry]) -> None:
+    """Append these entries in the caller's transaction."""
+    if entries:  # built once: building it per call cost more than running it
+        conn.execute(_INSERT, [_row(entry) for entry in entries])
+
+
+def _row(entry: ToolCallEntry) -> dict[str, Any]:
+    return {
         "at": as_utc(entry.at),
         "user_id": entry.user_id[:USER_ID_LENGTH],
         "world": entry.world[:NAME_LENGTH],
@@ -94,14 +105,11 @@ def record_tool_call(db: Database, entry: ToolCallEntry) -> None:
         "conversation_id": _cut(entry.conversation_id, ID_LENGTH),
         "server": entry.server[:NAME_LENGTH],
         "tool": entry.tool[:TITLE_LENGTH],
-        "arguments": arguments,
+        "arguments": json.dumps(safe_arguments(entry.arguments), ensure_ascii=False),
         "outcome": entry.outcome,
         "duration_ms": max(0.0, float(entry.duration_ms)),
         "error_code": _cut(entry.error_code, STATUS_LENGTH),
     }
-    # Best effort: the audit hook tries a busy database again a few times, then moves on.
-    with db.write(wait_ms=BEST_EFFORT_WAIT_MS) as conn:
-        conn.execute(_INSERT, row)  # built once: building it per call cost more than running it
 
 
 def tool_call_entries(
