@@ -304,7 +304,7 @@ class ChatStore:
     def record_tool_call(self, entry: ToolCallEntry) -> None:
         """Append one tool call to the audit (arguments redacted), or to the rows held in
         this context (`holding_tool_calls`)."""
-        held = held_calls.held_here()
+        held = held_calls.held_here(self._db)
         if held is not None:
             held.append(entry)
             return

@@ -20,20 +20,25 @@ from swiggy_core.store.tool_audit import ToolCallEntry, write_tool_calls
 
 logger = logging.getLogger(__name__)
 
-_HELD: ContextVar[list[ToolCallEntry] | None] = ContextVar("held_tool_calls", default=None)
+# The database whose rows are held, and the rows: another store's calls are never taken.
+_HELD: ContextVar[tuple[Database, list[ToolCallEntry]] | None] = ContextVar(
+    "held_tool_calls", default=None
+)
 
 
-def held_here() -> list[ToolCallEntry] | None:
-    """The rows held in this context (thread, task), or None when nothing holds them."""
-    return _HELD.get()
+def held_here(db: Database) -> list[ToolCallEntry] | None:
+    """The rows held for `db` in this context (thread, task); None when none are."""
+    held = _HELD.get()
+    return held[1] if held is not None and held[0] is db else None
 
 
 @contextmanager
 def holding(db: Database) -> Iterator[list[ToolCallEntry]]:
-    """Hold the tool calls recorded in this context in the list given; what is left in it
-    at the end is written then, in one transaction (best effort, like every audit row)."""
+    """Hold the tool calls recorded for `db` in this context in the list given; what is
+    left in it at the end is written then, in one transaction (best effort, like every
+    audit row)."""
     rows: list[ToolCallEntry] = []
-    token = _HELD.set(rows)
+    token = _HELD.set((db, rows))
     try:
         yield rows
     finally:

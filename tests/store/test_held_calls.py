@@ -1,6 +1,6 @@
 """The reads that prepare an approval are audited in the transaction that stores it, on
 SQLite and PostgreSQL; rows left when the holding ends are written together then; a
-holding keeps only its own thread's calls."""
+holding keeps only its own thread's and its own store's calls."""
 
 from __future__ import annotations
 
@@ -80,3 +80,13 @@ def test_a_holding_keeps_only_its_own_threads_calls(
         store.record_tool_call(_read("get_cart"))
         assert [entry.tool for entry in reads] == ["get_cart"]
     assert len(store.tool_calls(USER)) == 2
+
+
+def test_a_holding_keeps_only_its_own_stores_calls(
+    open_store: Callable[..., ChatStore],
+) -> None:
+    mine, other = open_store(), open_store()  # two engines in one thread
+    with mine.holding_tool_calls() as reads:
+        other.record_tool_call(_read("get_orders"))
+        assert reads == []
+    assert [entry.tool for entry in other.tool_calls(USER)] == ["get_orders"]
