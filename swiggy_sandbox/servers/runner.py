@@ -13,6 +13,7 @@ from swiggy_core.constants import LOOPBACK_BIND_ADDRESS, MCP_SERVERS
 from swiggy_sandbox.lifecycle import StartsOnEnter
 from swiggy_sandbox.servers.auth import TokenStore
 from swiggy_sandbox.servers.http_app import build_http_app
+from swiggy_sandbox.servers.stream_ends import StreamsEndOnStop
 
 _START_TIMEOUT_SECONDS = 10.0
 _STOP_TIMEOUT_SECONDS = 5.0
@@ -40,6 +41,7 @@ class SandboxHttpServer(StartsOnEnter):
         self._app_options = app_options
         self._owns_shop = app_options.get("shop") is None
         self._server: uvicorn.Server | None = None
+        self._streams: StreamsEndOnStop | None = None
         self._thread: threading.Thread | None = None
         self._base_url = ""
 
@@ -66,8 +68,9 @@ class SandboxHttpServer(StartsOnEnter):
         except BaseException:
             sock.close()  # e.g. the shop's database refused us: free the port at once
             raise
+        self._streams = StreamsEndOnStop(self.app)
         config = uvicorn.Config(
-            self.app,
+            self._streams,
             log_level=self._log_level,
             lifespan="on",
             timeout_graceful_shutdown=_GRACEFUL_SHUTDOWN_SECONDS,
@@ -89,6 +92,8 @@ class SandboxHttpServer(StartsOnEnter):
         """Shut down and wait for the thread (forcing exit if connections linger)."""
         if self._server is None or self._thread is None:
             return
+        if self._streams is not None:
+            self._streams.end_streams()  # else each open stream waits out the grace period
         self._server.should_exit = True
         self._thread.join(_STOP_TIMEOUT_SECONDS)
         if self._thread.is_alive():
