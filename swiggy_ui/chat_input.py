@@ -3,7 +3,6 @@ message drawn at once, a note from the run before, and the page following a repl
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import streamlit as st
@@ -141,48 +140,6 @@ def busy_input(vertical: Vertical, placeholder: str = WORKING_PLACEHOLDER) -> st
     early = typed_text(take_early_input(vertical))
     kept = [words for words in (early, typed) if words]
     return "\n\n".join(kept) or None
-
-
-# A fixed script of the app's own (no text from anyone goes in): bring the newest reply
-# into view. Streamlit follows a growing chat only when the view is already at its end,
-# so a message sent while scrolled up, or a card pressed in an older reply, would answer
-# below the screen. The reply keeps growing for a while (and later on a busy machine), so
-# the script follows it for a few seconds, and lets go as soon as the person scrolls,
-# clicks or pages up.
-# `nonce` makes each turn's copy a new element, so it runs again.
-_SCROLL_SCRIPT = """<script>/* {nonce} */
-const doc = window.parent.document;
-// Kept on the page, per turn: once you scroll during a reply, no later run pulls you down.
-const letGo = window.parent.swiggyLetGo = window.parent.swiggyLetGo || {{}};
-const turn = "{turn}";
-const kinds = ["wheel", "touchmove", "mousedown", "keydown"];
-const paging = ["PageUp", "ArrowUp", "Home"];
-const onInput = (event) => {{
-  if (event.type !== "keydown" || paging.includes(event.key)) letGo[turn] = true;
-}};
-kinds.forEach((kind) => doc.addEventListener(kind, onInput, {{passive: true}}));
-const started = Date.now();
-function toEnd() {{
-  if (letGo[turn] || Date.now() - started > 5000) {{
-    kinds.forEach((kind) => doc.removeEventListener(kind, onInput));
-    return;
-  }}
-  const main = doc.querySelector('[data-testid="stAppScrollToBottomContainer"]')
-    || doc.querySelector('[data-testid="stMain"]');
-  if (main) main.scrollTo({{top: main.scrollHeight}});
-  setTimeout(toEnd, 200);
-}}
-toEnd();
-</script>"""
-
-
-def scroll_to_newest(turn_id: str, *, drawn: bool = False) -> None:
-    """Follow the newest reply of `turn_id` for a few seconds, until you scroll: while it
-    streams, and again once (`drawn`) when its stored cards replace the live text, which
-    makes the page taller after the first follow has ended."""
-    safe = re.sub(r"[^A-Za-z0-9_-]", "", turn_id)
-    nonce = f"{safe}-{'drawn' if drawn else 'live'}"
-    st.iframe(_SCROLL_SCRIPT.format(nonce=nonce, turn=safe), height=1, width=1)
 
 
 def show_toast() -> None:

@@ -18,7 +18,15 @@ from swiggy_core.store import StoreError
 from swiggy_core.turn.handle import TurnHandle
 from swiggy_core.turn.session import ChatSession
 from swiggy_core.verticals import Vertical, get_vertical
-from swiggy_ui import basket_review, chat, chat_input, starting_page, state, turn_states
+from swiggy_ui import (
+    basket_review,
+    chat,
+    chat_input,
+    follow_reply,
+    starting_page,
+    state,
+    turn_states,
+)
 from swiggy_ui.approval_dialog import render_approval
 from swiggy_ui.banners import error_banner, report_offer
 from swiggy_ui.cart_panel import render_cart_panel
@@ -70,7 +78,7 @@ def render_vertical(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -
     if handle is not None:  # a turn started by an earlier run (or another tab): watch it
         _keep_typed(page, chat.busy_input(vertical))
         if page.watching is not None and page.watching.id == handle.id:
-            chat_input.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
+            follow_reply.scroll_to_newest(handle.id)  # this page sent it: bring the reply into view
             page.follow_drawn = handle.id
         _watch(page, handle, vertical)
         page.watching = None
@@ -80,7 +88,7 @@ def render_vertical(runtime: Runtime, vertical_id: str, first: ShopFirstPaint) -
         _absorb(page, page.watching)
         page.watching = None
     if page.follow_drawn is not None:  # the reply this page sent, drawn in full now
-        chat_input.scroll_to_newest(page.follow_drawn, drawn=True)
+        follow_reply.scroll_to_newest(page.follow_drawn, drawn=True)
         page.follow_drawn = None
     chat_input.show_toast()  # on the settled run: a run that watches a turn ends in a rerun
     if _guard(page, session.replying_elsewhere):
