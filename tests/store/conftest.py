@@ -1,4 +1,10 @@
-"""Store fixtures: every store test runs on an SQLite file and on a real PostgreSQL."""
+"""Store fixtures: every store test runs on an SQLite file and on a real PostgreSQL.
+
+A test's PostgreSQL database is a copy of one the store has already migrated (made once
+per session), unless the test is marked `empty_database`: it builds an older schema itself
+and watches the store migrate it. Migrating afresh for each test cost about as much as
+the rest of the test together.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +21,31 @@ from storehelpers import libpq_url, sqlalchemy_url
 from swiggy_core.store import ChatStore
 
 
+@pytest.fixture(scope="session")
+def migrated_template(postgres_url: str) -> Iterator[str]:
+    """The name of a database the store has migrated: what each test's database copies."""
+    name = f"store_template_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(libpq_url(postgres_url), autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    ChatStore(sqlalchemy_url(postgres_url, name)).close()  # a copy needs no one connected
+    try:
+        yield name
+    finally:
+        with psycopg.connect(libpq_url(postgres_url), autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 @pytest.fixture
 def postgres_database(request: pytest.FixtureRequest) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test; dropped afterwards."""
+    """A fresh PostgreSQL database for one test, dropped afterwards: migrated by the
+    store already, or empty for a test marked `empty_database`."""
     server_url: str = request.getfixturevalue("postgres_url")
     name = f"store_{uuid.uuid4().hex[:12]}"
+    copied = ""
+    if request.node.get_closest_marker("empty_database") is None:
+        copied = f" TEMPLATE {request.getfixturevalue('migrated_template')}"
     with psycopg.connect(libpq_url(server_url), autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
+        admin.execute(f"CREATE DATABASE {name}{copied}")
     try:
         yield sqlalchemy_url(server_url, name)
     finally:

@@ -226,6 +226,7 @@ def _old_rows(rng: random.Random, count: int) -> tuple[list[dict[str, Any]], lis
     return approval_rows, audit_rows
 
 
+@pytest.mark.empty_database
 def test_the_migration_back_fills_older_spends_to_the_same_paise(database_url, open_store) -> None:
     """More rows than one back-fill batch, odd facts included: every person, day and
     excluded approval comes to what the older code computed on the same database."""

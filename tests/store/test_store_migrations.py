@@ -27,6 +27,8 @@ from swiggy_core.store import ChatStore, StoreError
 from swiggy_core.store.migrations import LATEST_VERSION
 from swiggy_core.store.schema import metadata
 
+# Every database here starts empty: old schemas are built by hand, fresh ones migrated.
+pytestmark = pytest.mark.empty_database
 OPENERS = 6
 
 # The tables exactly as the first store (swiggy_core/store.py) created them with create_all.

@@ -9,6 +9,7 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import create_engine, inspect, text
 from test_store_migrations import _make_old_database
 
@@ -37,6 +38,7 @@ def entry(**changes: object) -> ToolCallEntry:
     return ToolCallEntry(**fields)  # type: ignore[arg-type]
 
 
+@pytest.mark.empty_database
 def test_migration_5_adds_the_table_and_its_index_to_an_old_database(database_url, open_store):
     _make_old_database(database_url)
     store = open_store()
