@@ -51,12 +51,13 @@ window.swiggyFollow = function (turn) {
 };
 """
 
+_FOLLOWER_SOURCE = json.dumps(_FOLLOWER)  # a JS string literal, made once
 # `nonce` makes each turn's copy a new element, so it runs again.
 _STARTER = """<script>/* {nonce} */
 const page = window.parent;
 if (!page.swiggyFollow) {{
   const follower = page.document.createElement("script");
-  follower.textContent = {follower};
+  follower.textContent = {source};
   page.document.head.appendChild(follower);
 }}
 page.swiggyFollow("{turn}");
@@ -69,5 +70,5 @@ def scroll_to_newest(turn_id: str, *, drawn: bool = False) -> None:
     which makes the page taller after the first follow may have ended."""
     safe = re.sub(r"[^A-Za-z0-9_-]", "", turn_id)
     nonce = f"{safe}-{'drawn' if drawn else 'live'}"
-    script = _STARTER.format(nonce=nonce, turn=safe, follower=json.dumps(_FOLLOWER))
+    script = _STARTER.format(nonce=nonce, turn=safe, source=_FOLLOWER_SOURCE)
     st.iframe(script, height=1, width=1)

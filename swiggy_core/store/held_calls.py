@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from swiggy_core.store.database import BEST_EFFORT_WAIT_MS, Database
+from swiggy_core.store.database import Database
 from swiggy_core.store.faults import StoreError
-from swiggy_core.store.tool_audit import ToolCallEntry, write_tool_calls
+from swiggy_core.store.tool_audit import ToolCallEntry, record_tool_calls
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +50,6 @@ def _write_left(db: Database, rows: list[ToolCallEntry]) -> None:
     if not rows:
         return
     try:
-        with db.write(wait_ms=BEST_EFFORT_WAIT_MS) as conn:
-            write_tool_calls(conn, rows)
+        record_tool_calls(db, rows)
     except StoreError as error:  # an audit fault never fails the turn (see hooks.rules)
         logger.error("tool call audit not stored for %d calls (%s)", len(rows), error.code)

@@ -85,9 +85,14 @@ def safe_arguments(arguments: Any) -> dict[str, Any]:
 
 def record_tool_call(db: Database, entry: ToolCallEntry) -> None:
     """Append one entry (arguments redacted, long names cut to their columns)."""
+    record_tool_calls(db, [entry])
+
+
+def record_tool_calls(db: Database, entries: Sequence[ToolCallEntry]) -> None:
+    """Append these entries in one transaction of their own."""
     # Best effort: the audit hook tries a busy database again a few times, then moves on.
     with db.write(wait_ms=BEST_EFFORT_WAIT_MS) as conn:
-        write_tool_calls(conn, [entry])
+        write_tool_calls(conn, entries)
 
 
 def write_tool_calls(conn: Connection, entries: Sequence[ToolCallEntry]) -> None:
