@@ -11,7 +11,8 @@ The corpus is recorded in this run from the sandbox's Swiggy-shaped MCP servers 
 `bench/_swiggy_corpus.py`): every answer of a scripted session across the four shops
 (the typical results), the real 10 KB product search, and a 1 MB product search built from
 real products. For each result, each round times a batch of back-to-back calls of ours,
-then of theirs (the first alternates), over R rounds; a result's figure is its median per
+then of theirs (the first alternates), over R rounds, each batch after a garbage
+collection (so none pays for the garbage of the batch before); a result's figure is its median per
 call. Clocks: process CPU time on both sides (`--clock cpu`, the default) or wall time.
 
 Targets (ratio ours / theirs): ≤ 0.8 for the typical results' median and p99 and for the
@@ -24,6 +25,7 @@ Figures only: nothing here is a test.
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import os
 import platform
@@ -120,6 +122,10 @@ def _time_side_by_side(
             order.reverse()  # who goes first alternates
         for index in range(count):
             for number, side in order:
+                # Each batch starts with no garbage left by the one before (the decode
+                # floor's 1 MB leaves 100,000 objects): a batch pays for its own
+                # collections, not its neighbour's.
+                gc.collect()
                 times[number][index].append(side.per_call_us(index, reps[index]))
     return [[statistics.median(t) for t in side_times] for side_times in times]
 

@@ -12,6 +12,7 @@ from swiggy_core.parsers.cart import parse_cart
 from swiggy_core.parsers.checkout_results import CartResult
 from swiggy_core.parsers.confirmations import parse_confirmation
 from swiggy_core.parsers.fallbacks import failure_status, raw_result, status_or_info, text_result
+from swiggy_core.parsers.long_search import read_long_search
 from swiggy_core.parsers.media import media_parts, text_content, with_media
 from swiggy_core.parsers.orders_info import read_order_record
 from swiggy_core.parsers.payments_info import read_payment_record
@@ -74,7 +75,7 @@ def _parse(
     name: str, content: Any, vertical: str, tool_input: dict[str, Any] | None, is_error: bool
 ) -> ParsedToolResult:
     # Reading order: structuredContent, then JSON in the text, then the text as a summary.
-    unwrapped = unwrap_content(content)
+    unwrapped = read_long_search(name, content, vertical) or unwrap_content(content)
     if is_error or unwrapped.is_error:
         return failure_status(unwrapped)
     if unwrapped.value is NOT_JSON:

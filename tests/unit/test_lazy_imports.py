@@ -23,6 +23,7 @@ WATCHED = (
     "requests_oauthlib",
     "httpx2",
     "mcp",
+    "msgspec",
 )
 # What `streamlit run app.py` imports for Home and for a shop page, before a turn.
 FIRST_PAGE = (
