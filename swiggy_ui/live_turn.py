@@ -29,6 +29,8 @@ from swiggy_ui.safe_text import markdown_text, plain
 ASSISTANT_AVATAR = ":material/shopping_basket:"
 LATE_STOP_NOTE = "The reply had already finished when you pressed Stop: nothing was cut."
 LATE_STOP_ICON = ":material/info:"
+# The reply's text is redrawn this often at most while it streams (about 8 times a second).
+REDRAW_SECONDS = 0.12
 
 
 def watch(handle: TurnHandle, vertical: Vertical) -> list[StreamFailed]:
@@ -76,13 +78,24 @@ def _shortened(text: str, limit: int = 40) -> str:
 
 def _stream_text(chunks: Iterator[str]) -> str:
     """The reply as it streams, made safe as a whole each time (a directive or link can
-    span chunks, so chunks are never escaped one by one); returns the raw text."""
+    span chunks, so chunks are never escaped one by one); returns the raw text.
+
+    Redrawn at most every `REDRAW_SECONDS`: each redraw sends the whole text so far and
+    the browser lays it out again, so a redraw per chunk costs a phone more the longer
+    the reply. An empty chunk is a tick (nothing new came): words waiting to be shown
+    are drawn then, and the whole text always is at the end.
+    """
     shown = st.empty()
-    text = ""
+    text = drawn = ""
+    drawn_at = 0.0
     for chunk in chunks:
         text += chunk
-        if text.strip():
+        now = time.monotonic()
+        if text != drawn and text.strip() and (not chunk or now - drawn_at >= REDRAW_SECONDS):
             shown.markdown(markdown_text(text))
+            drawn, drawn_at = text, now
+    if text != drawn and text.strip():
+        shown.markdown(markdown_text(text))
     return text
 
 
@@ -102,6 +115,7 @@ def _text_of(
             # Touch the page so a click (Stop, a card) is noticed while nothing streams.
             left = retry_at - time.monotonic()
             pulse.caption(_retry_text(left, retry) if left > 0 else "Working…")
+            yield ""  # a tick: text held back by the redraw pace is drawn now
         elif isinstance(event, TextDelta):
             # A text block after a tool call is a new paragraph, not a continuation.
             yield ("\n\n" + event.text) if after_tool else event.text
