@@ -150,3 +150,20 @@ def test_short_texts_other_tools_and_other_shops_are_read_in_full() -> None:
 @pytest.mark.parametrize("content", [[], "plain", [{"type": "image", "data": ""}], None])
 def test_other_content_forms_are_left_to_the_full_read(content: Any) -> None:
     assert read_long_search(TOOL, content, GROCERY) is None
+
+
+def test_a_key_given_twice_counts_as_the_full_read_counts_it() -> None:
+    # JSON lets a key repeat; the full read keeps the last value, and so must the short read.
+    first, last = _search(), _search()
+    for product in first["data"]["products"]:
+        product["displayName"] = "Decoy " + product["displayName"]
+    first_products = json.dumps(first["data"]["products"])
+    last_data = json.dumps(last["data"])[1:-1]
+    text = (
+        f'{{"data": {{"products": {first_products}}}, "data": {{{last_data}}}, '
+        '"success": false, "success": true}'
+    )
+    assert read_long_search(TOOL, _content(text), GROCERY) is not None
+    app, full = _both(text)
+    assert isinstance(app, ProductsResult) and not app.items[0].name.startswith("Decoy")
+    assert app.model_dump() == full.model_dump()
