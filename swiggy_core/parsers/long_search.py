@@ -22,7 +22,7 @@ from swiggy_core.constants import PARSER_MAX_INPUT_CHARS, PARSER_MAX_ITEMS
 from swiggy_core.parsers.jsontext import loads
 from swiggy_core.parsers.routing import Route, route_for
 from swiggy_core.parsers.shapes import is_product_record
-from swiggy_core.parsers.unwrap import Unwrapped
+from swiggy_core.parsers.unwrap import Unwrapped, single_text_block
 from swiggy_core.verticals.catalog import search_lists_of
 
 if TYPE_CHECKING:
@@ -38,23 +38,13 @@ _KEPT_PRODUCTS: Final = PARSER_MAX_ITEMS + 1
 
 def read_long_search(tool_name: str, content: Any, vertical_id: str) -> Unwrapped | None:
     """The result decoded with only its first products, or None to read it in full."""
-    text = _single_text(content)
+    text = single_text_block(content)
     if text is None or not LONG_SEARCH_CHARS <= len(text) <= PARSER_MAX_INPUT_CHARS:
         return None
     if route_for(tool_name) is not Route.SEARCH or search_lists_of(vertical_id) != "products":
         return None
     value = _shortened(text)
     return None if value is None else Unwrapped(text=text, value=value)
-
-
-def _single_text(content: Any) -> str | None:
-    if type(content) is not list or len(content) != 1:
-        return None
-    block = content[0]
-    if type(block) is not dict or block.get("type") != "text":
-        return None
-    text = block.get("text")
-    return text if isinstance(text, str) else None
 
 
 def _shortened(text: str) -> dict[str, Any] | None:

@@ -77,10 +77,9 @@ def unwrap_content(content: Any, _depth: int = 0) -> Unwrapped:
     a stored result block, text blocks (a JSON-object block beats prose blocks), a string
     (JSON, prose, or prose followed by a JSON object), or an already decoded value.
     """
-    if type(content) is list and len(content) == 1:  # the usual form: one text block
-        text = _block_text(content[0])
-        if text is not None:
-            return _from_text(text)
+    text = single_text_block(content)
+    if text is not None:  # the usual form
+        return _from_text(text)
     if isinstance(content, dict) and _depth < _MAX_ENCODING_LAYERS:
         structured = _structured_part(content)
         if structured is not None:
@@ -101,6 +100,13 @@ def unwrap_content(content: Any, _depth: int = 0) -> Unwrapped:
         if blocks is not None:
             return blocks
     return _from_text("".join(texts))
+
+
+def single_text_block(content: Any) -> str | None:
+    """The text of a result that is one text block (the usual form), else None."""
+    if type(content) is list and len(content) == 1:
+        return _block_text(content[0])
+    return None
 
 
 def _block_text(part: Any) -> str | None:
@@ -291,6 +297,7 @@ __all__ = [
     "error_text",
     "extract_payload",
     "read_envelope",
+    "single_text_block",
     "structured_envelope",
     "unwrap_content",
 ]
